@@ -1,0 +1,113 @@
+"""Games as data: guesses, answers, and a feedback rule mapping (guess, answer) to a small integer.
+
+The search never looks inside a game: it sees only the pattern matrix (guesses x answers codes),
+the winning code, and which guesses are also answers. A new game is a subclass of `Game` and an
+entry in `PRESETS`; nothing in the search changes. Games are plain Python and import numpy only
+when a matrix is asked for, so the lookup player can use their feedback rules cheaply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cached_property
+
+import orjson
+
+from ..errors import UserError
+
+
+class Game:
+    """Base class. Subclasses set `kind`, `guesses`, `answers`, `n_codes`, `win_code` and implement
+    `feedback`, `pattern_text`, `parse_pattern` and `_compute_matrix`."""
+
+    kind: str = ""
+    name: str = ""
+    guesses: tuple[str, ...] = ()
+    answers: tuple[str, ...] = ()
+    n_codes: int = 0
+    win_code: int = 0
+    default_first: str | None = None  # proven best first guess for this preset, if known
+    notices: tuple[str, ...] = ()
+
+    # --- feedback, in plain Python (the kernels in kernels.py are tested against this) ---
+    def feedback(self, guess: str, answer: str) -> int:
+        raise NotImplementedError
+
+    def pattern_text(self, code: int) -> str:
+        raise NotImplementedError
+
+    def parse_pattern(self, text: str) -> int:
+        raise NotImplementedError
+
+    def parse_guess(self, word: str) -> str:
+        """Normalize a guess typed by a user; an unknown guess is a UserError."""
+        w = word.strip().lower()
+        if w not in self.guess_index:
+            raise UserError(f"{word!r} is not an allowed guess in {self.name}")
+        return w
+
+    # --- identity, for file headers and caches ---
+    def identity(self) -> dict:
+        """What a tree file records about the game (list names, fingerprints, sizes, parameters)."""
+        raise NotImplementedError
+
+    @cached_property
+    def cache_key(self) -> str:
+        blob = orjson.dumps({"kind": self.kind, **self.identity()}, option=orjson.OPT_SORT_KEYS)
+        return hashlib.sha256(blob).hexdigest()[:24]
+
+    # --- indices ---
+    @cached_property
+    def guess_index(self) -> dict[str, int]:
+        return {w: i for i, w in enumerate(self.guesses)}
+
+    @cached_property
+    def answer_index(self) -> dict[str, int]:
+        return {w: i for i, w in enumerate(self.answers)}
+
+    @cached_property
+    def answer_guess_ids(self):
+        """For each answer, its index in the guess list (every answer is a legal guess)."""
+        import numpy as np
+
+        return np.array([self.guess_index[a] for a in self.answers], dtype=np.int32)
+
+    @property
+    def code_dtype(self):
+        import numpy as np
+
+        return np.uint8 if self.n_codes <= 256 else np.uint16
+
+    def _compute_matrix(self):
+        raise NotImplementedError
+
+
+def merge_answers_into_guesses(answers, guesses) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every answer must be a legal guess: add the missing ones (after the others) and say so."""
+    known = set(guesses)
+    missing = [a for a in answers if a not in known]
+    notices = ()
+    if missing:
+        shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+        notices = (f"notice: {len(missing)} answer(s) missing from the guess list were added to it: {shown}",)
+    return tuple(guesses) + tuple(missing), notices
+
+
+PRESETS = {
+    "wordle": "the original Wordle: 2315 answers, 12972 allowed guesses",
+    "wordle-nyt": "the NYT Wordle from 2022: 2309 answers, 14855 allowed guesses",
+    "wordle-nyt2023": "the NYT WordleBot list of 2023: 3158 answers, 14855 allowed guesses",
+}
+DEFAULT_GAME = "wordle"
+
+
+def get_game(name: str | None = None, answers: str | None = None, guesses: str | None = None, **options) -> Game:
+    """A game by preset name, optionally with custom answer/guess lists (both or neither)."""
+    name = name or DEFAULT_GAME
+    if (answers is None) != (guesses is None):
+        raise UserError("give both --answers FILE and --guesses FILE, or neither")
+    if name.startswith("wordle"):
+        from .wordle import wordle_preset
+
+        return wordle_preset(name, answers, guesses)
+    raise UserError(f"unknown game {name!r}; known: {', '.join(PRESETS)}")

@@ -1,0 +1,115 @@
+"""Build or load a game's pattern matrix (guesses x answers codes), with a checked disk cache.
+
+The cache file is one JSON header line (magic, game key, shape, dtype, checksum) followed by the
+raw matrix. A file whose header, size or checksum does not match is rebuilt, never trusted.
+Location: --cache-dir, else $WORDTREE_CACHE_DIR, else $XDG_CACHE_HOME/wordtree, else ~/.cache/wordtree.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import orjson
+
+MAGIC = "wordtree-patterns/1"
+_BLOCK = 4096  # checksum block, in 8-byte words
+
+
+@dataclass
+class PatternMatrix:
+    matrix: np.ndarray
+    source: str  # "built", "cache" or "rebuilt"
+    seconds: float
+    path: Path | None
+
+
+def cache_dir(override: str | os.PathLike | None = None) -> Path:
+    if override:
+        return Path(override)
+    if os.environ.get("WORDTREE_CACHE_DIR"):
+        return Path(os.environ["WORDTREE_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "wordtree"
+
+
+def checksum(data: np.ndarray) -> str:
+    """A position-dependent checksum (two weighted sums of 64-bit words), fast enough that a
+    cache load stays a file read; it catches truncation, flipped bits and moved blocks."""
+    raw = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+    pad = (-raw.size) % (8 * _BLOCK)
+    words = np.concatenate([raw, np.zeros(pad, np.uint8)]).view(np.uint64).reshape(-1, _BLOCK)
+    with np.errstate(over="ignore"):
+        column = words @ np.arange(1, _BLOCK + 1, dtype=np.uint64)
+        row = np.arange(1, words.shape[0] + 1, dtype=np.uint64) @ words.sum(axis=1, dtype=np.uint64)
+        total = column.sum(dtype=np.uint64)
+    return f"{int(total):016x}{int(row):016x}"
+
+
+def _header(game, matrix: np.ndarray) -> dict:
+    return {
+        "magic": MAGIC,
+        "game": game.cache_key,
+        "shape": list(matrix.shape),
+        "dtype": str(matrix.dtype),
+        "checksum": checksum(matrix),
+    }
+
+
+def _read(path: Path, game) -> np.ndarray | None:
+    """The cached matrix, or None when the file is missing, foreign, truncated or corrupt."""
+    try:
+        with open(path, "rb") as f:
+            header = orjson.loads(f.readline())
+            if header.get("magic") != MAGIC or header.get("game") != game.cache_key:
+                return None
+            shape = tuple(header["shape"])
+            dtype = np.dtype(header["dtype"])
+            if shape != (len(game.guesses), len(game.answers)) or dtype != game.code_dtype:
+                return None
+            data = np.fromfile(f, dtype=dtype)
+    except (OSError, ValueError, KeyError, TypeError, orjson.JSONDecodeError):
+        return None
+    if data.size != shape[0] * shape[1]:
+        return None
+    matrix = data.reshape(shape)
+    if checksum(matrix) != header["checksum"]:
+        return None
+    return matrix
+
+
+def _write(path: Path, game, matrix: np.ndarray) -> None:
+    """Atomic: a temporary file in the same folder, then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(orjson.dumps(_header(game, matrix)) + b"\n")
+            matrix.tofile(f)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def pattern_matrix(game, cache: str | os.PathLike | None = None, use_cache: bool = True) -> PatternMatrix:
+    """The game's pattern matrix, from the cache when it is sound, else built (and cached)."""
+    start = time.perf_counter()
+    path = cache_dir(cache) / f"{game.kind}-{game.cache_key}.patterns"
+    existed = path.exists()
+    if use_cache and existed:
+        matrix = _read(path, game)
+        if matrix is not None:
+            return PatternMatrix(matrix, "cache", time.perf_counter() - start, path)
+    matrix = game._compute_matrix()
+    seconds = time.perf_counter() - start
+    if use_cache:
+        try:
+            _write(path, game, matrix)
+        except OSError:
+            path = None  # an unwritable cache folder only costs speed
+    return PatternMatrix(matrix, "rebuilt" if existed and use_cache else "built", seconds, path)
