@@ -114,6 +114,429 @@ def _feedback_pair(game, guess: str, answer: str, where: str) -> tuple[str, str]
 
 
 # ------------------------------------------------------------------------------------------------
+# trees as files: verify, next, play, stats, export, import  (engine/tree.py, verify.py, player.py, formats.py)
+# ------------------------------------------------------------------------------------------------
+def _list_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--answers", metavar="FILE", help="the answer list, if not where the tree says")
+    p.add_argument("--guesses", metavar="FILE", help="the guess list, if not where the tree says")
+
+
+def _add_verify(sub) -> None:
+    p = sub.add_parser("verify", help="check a tree independently: every answer, the rules, the cap, the stats")
+    p.add_argument("tree", help="a wordtree/1 JSON file")
+    _list_options(p)
+
+
+def _run_verify(args) -> int:
+    from engine.tree import histogram_lines, read_tree
+    from engine.verify import load_lists, verify
+
+    doc = read_tree(args.tree)
+    report = verify(doc, *load_lists(doc, args.answers, args.guesses))
+    if not report.ok:
+        raise UserError(f"{args.tree}: {report.defect}")
+    game = doc["game"]
+    print(f"{args.tree}: valid ({game['name']}, {game['mode']} mode, {report.answers} answers, {report.nodes} nodes)")
+    print(f"total {report.total}  mean {report.mean}  worst {report.worst}")
+    print("\n".join(histogram_lines(report.histogram)))
+    return 0
+
+
+def _add_next(sub) -> None:
+    p = sub.add_parser("next", help="the next guess from a tree after the steps played, e.g. next salet:BBYBB")
+    p.add_argument("items", nargs="*", metavar="[TREE] GUESS:PATTERN",
+                   help="a tree file (default: the shipped Wordle tree), then the steps played; "
+                        "patterns as B/Y/G, 0/1/2 or squares")
+    p.add_argument("--json", action="store_true", help="print guess, source, candidates, expected_guesses as JSON")
+    _list_options(p)
+
+
+def _run_next(args) -> int:
+    from pathlib import Path
+
+    from engine.player import lookup, open_tree, suggestion_lines
+
+    items = list(args.items)
+    tree = items.pop(0) if items and (":" not in items[0] or Path(items[0]).is_file()) else None
+    suggestion = lookup(open_tree(tree), items, args.answers, args.guesses)
+    if args.json:
+        import orjson
+
+        sys.stdout.write(orjson.dumps(suggestion.as_json()).decode() + "\n")
+    else:
+        print("\n".join(suggestion_lines(suggestion)))
+    return 0
+
+
+def _add_play(sub) -> None:
+    p = sub.add_parser("play", help="an assistant for a real game (reads colours from stdin), or --answer WORD")
+    p.add_argument("tree", nargs="?", help="a tree file (default: the shipped Wordle tree)")
+    p.add_argument("--answer", metavar="WORD", help="play the tree against this answer and show the rows")
+    _list_options(p)
+
+
+def _run_play(args) -> int:
+    from engine.player import Position, interactive, open_tree, play_answer
+
+    position = Position(open_tree(args.tree), args.answers, args.guesses)
+    if args.answer is not None:
+        print("\n".join(play_answer(position, args.answer, sys.stdout.isatty())))
+        return 0
+    lines = (line for line in sys.stdin)
+    return interactive(position, lines, lambda text: print(text, flush=True), sys.stdin.isatty())
+
+
+def _add_stats(sub) -> None:
+    p = sub.add_parser("stats", help="a tree's summary and histogram (as stored; `verify` recomputes)")
+    p.add_argument("tree", help="a wordtree/1 JSON file")
+
+
+def _run_stats(args) -> int:
+    from engine.player import summary_lines
+    from engine.tree import read_tree
+
+    print("\n".join(summary_lines(read_tree(args.tree))))
+    return 0
+
+
+def _add_export(sub) -> None:
+    p = sub.add_parser("export", help="write a tree in another program's format: selby, olson, leaderboard")
+    p.add_argument("tree", help="a wordtree/1 JSON file")
+    p.add_argument("--format", required=True, choices=("selby", "olson", "leaderboard"))
+    p.add_argument("-o", "--output", metavar="FILE", help="output file (default: standard output)")
+    _list_options(p)
+
+
+def _run_export(args) -> int:
+    from engine.formats import export_tree
+    from engine.tree import game_for, read_tree, write_atomic
+
+    doc = read_tree(args.tree)
+    data = export_tree(doc, game_for(doc, args.answers, args.guesses), args.format)
+    if args.output:
+        write_atomic(args.output, data)
+    else:
+        sys.stdout.buffer.write(data)
+    return 0
+
+
+def _add_import(sub) -> None:
+    p = sub.add_parser("import", help="read a tree in another program's format, verify it, write a wordtree/1 file")
+    p.add_argument("file", help="the file to import (- for standard input)")
+    p.add_argument("game", nargs="?", default=None, help="game preset (default: wordle)")
+    p.add_argument("--format", required=True, choices=("selby", "olson", "leaderboard"))
+    p.add_argument("-o", "--output", required=True, metavar="TREE", help="the wordtree/1 file to write")
+    p.add_argument("--answers", metavar="FILE", help="custom answer list (with --guesses)")
+    p.add_argument("--guesses", metavar="FILE", help="custom guess list (with --answers)")
+    p.add_argument("--max-guesses", default="6", metavar="N", help="the game's cap (default 6; 'none' for no cap)")
+    p.add_argument("--mode", default="normal", choices=("normal", "hard", "ultra"), help="the rules the tree obeys")
+
+
+def _run_import(args) -> int:
+    from pathlib import Path
+
+    from engine.formats import import_tree
+    from engine.tree import make_document, write_tree
+    from engine.verify import load_lists, verify
+
+    cap = None if args.max_guesses.lower() == "none" else _positive_int(args.max_guesses, "--max-guesses")
+    game = _load_game(args)
+    source = "stdin" if args.file == "-" else args.file
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as exc:
+        raise UserError(f"{args.file}: cannot read ({exc.strerror})") from None
+    root = import_tree(data, args.format, game, source)
+    doc = make_document(game, root, mode=args.mode, max_guesses=cap, optimal=False, proof="imported")
+    report = verify(doc, *load_lists(doc, args.answers, args.guesses))
+    if not report.ok:
+        raise UserError(f"{source}: the imported tree is not valid: {report.defect}")
+    write_tree(args.output, doc)
+    print(f"{args.output}: {report.answers} answers, total {report.total}, mean {report.mean}, worst {report.worst}")
+    return 0
+
+
+def _positive_int(text: str, option: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise UsageError(f"{option} must be a positive integer or 'none', not {text!r}")
+    return int(text)
+
+
+# ------------------------------------------------------------------------------------------------
+# web, serve
+# ------------------------------------------------------------------------------------------------
+def _add_web(sub) -> None:
+    p = sub.add_parser("web", help="write the web player for some trees: a static site that also works offline")
+    p.add_argument("trees", nargs="*", metavar="TREE", help="tree files (default: every trees/*.json)")
+    p.add_argument("-o", "--output", required=True, metavar="DIR",
+                   help="folder to write: new, empty, or a site written here before")
+
+
+def _run_web(args) -> int:
+    from pathlib import Path
+
+    from engine.web import build_site
+
+    site = build_site(args.trees, args.output)
+    for notice in site.notices:
+        print(notice, file=sys.stderr)
+    index = (Path(args.output) / "index.html").resolve()
+    print(f"wrote {len(site.files)} files to {args.output}; open {index.as_uri()}")
+    return 0
+
+
+def _add_serve(sub) -> None:
+    p = sub.add_parser("serve", help="serve the web player on 127.0.0.1 (Ctrl-C stops)")
+    p.add_argument("trees", nargs="*", metavar="TREE", help="tree files (default: every trees/*.json)")
+    p.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    p.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: run until Ctrl-C)")
+
+
+def _run_serve(args) -> int:
+    import tempfile
+
+    from engine.web import SiteServer, build_site
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: not a port number (0 to 65535)")
+    if args.seconds is not None and not args.seconds > 0:
+        raise UsageError(f"--seconds {args.seconds}: must be more than 0")
+    with tempfile.TemporaryDirectory(prefix="wordtree-web-") as site:
+        built = build_site(args.trees, site)
+        for notice in built.notices:
+            print(notice, file=sys.stderr)
+        count = sum(p.suffix == ".json" for p in built.files)
+        server = SiteServer(site, args.port)
+        print(f"serving {count} tree(s) at {server.url} (Ctrl-C stops)", flush=True)
+        try:
+            server.serve(args.seconds)
+        except KeyboardInterrupt:
+            print("stopped", file=sys.stderr)
+        finally:
+            server.httpd.server_close()
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# crossword  (engine/crossword.py, crossword_kernels.py)
+# ------------------------------------------------------------------------------------------------
+def _add_crossword(sub) -> None:
+    p = sub.add_parser("crossword", help="fill a crossword grid with words, common ones first")
+    p.add_argument("grid", metavar="GRID", help="text grid: '.' or '_' open, a letter pre-filled, '#' (anything else) a block")
+    p.add_argument("--words", metavar="FILE", help="word list (default: enable1.txt)")
+    p.add_argument("--scores", metavar="FILE", help="word quality: 'word;score' or 'word<TAB>count' lines (default: word-frequency.tsv)")
+    p.add_argument("--any", action="store_true", help="take the first fill, without optimizing word quality")
+    p.add_argument("--seed", type=int, default=0, help="seed of the randomized restarts (default: 0)")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="time limit (default: 10)")
+    p.add_argument("-o", "--output", metavar="OUT", help="also write OUT.json or OUT.png")
+    p.add_argument("--cache-dir", metavar="DIR", help="word-index cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+
+
+def _run_crossword(args) -> int:
+    from pathlib import Path
+
+    from engine import crossword as cw
+
+    if not args.timeout > 0:
+        raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be 0 or more, got {args.seed}")
+    kind = Path(args.output).suffix.lower() if args.output else None
+    if kind not in (None, ".json", ".png"):
+        raise UsageError(f"-o {args.output}: unknown output type, use a .json or .png file name")
+    if args.output and not Path(args.output).resolve().parent.is_dir():
+        raise UserError(f"-o {args.output}: the folder does not exist")
+    if kind == ".png":
+        try:
+            import PIL  # noqa: F401
+        except ImportError:
+            raise UserError('-o .png needs Pillow: pip install -e ".[images]"') from None
+    rows = cw.read_grid(args.grid)
+    slots = cw.find_slots(rows, args.grid)
+    index = cw.word_index(args.words, args.scores, args.cache_dir)
+    problem = cw.build_problem(rows, slots, index)
+    result = cw.fill(problem, seed=args.seed, timeout=args.timeout, optimize=not args.any)
+    print(cw.render_text(rows, slots, result, index))
+    if kind == ".json":
+        cw.write_json(args.output, cw.to_json(rows, slots, result, index, args.seed, args.timeout))
+    elif kind == ".png":
+        cw.write_png(args.output, rows, slots, result.words)
+    return {"filled": 0, "impossible": 3, "timeout": 4}[result.status]
+
+
+# ------------------------------------------------------------------------------------------------
+# boggle  (engine/boggle.py, boggle_kernels.py)
+# ------------------------------------------------------------------------------------------------
+def _add_boggle(sub) -> None:
+    p = sub.add_parser("boggle", help="word grids: every word on a board, random boards, the best boards")
+    p.add_argument("board", nargs="?", metavar="BOARD", help="the letters row by row, q for Qu (e.g. perslatgsineters)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--random", type=int, metavar="N", help="score N random boards and report the speed")
+    mode.add_argument("--best", action="store_true", help="search for the highest-scoring boards")
+    p.add_argument("--rows", type=int, help="rows of the board (default: square, or 4 with --random/--best)")
+    p.add_argument("--cols", type=int, help="columns of the board")
+    p.add_argument("--words", metavar="FILE", help="word list, any alphabet (default: enable2k.txt)")
+    p.add_argument("--min-length", type=int, default=3, metavar="N", help="shortest word that counts (default: 3)")
+    p.add_argument("--json", action="store_true", help="print the board's words as JSON")
+    p.add_argument("--seed", type=int, default=0, help="random seed for --random and --best (default: 0)")
+    p.add_argument("--time", type=float, default=60.0, metavar="SECONDS", help="--best: time limit (default: 60)")
+    p.add_argument("--restarts", type=int, metavar="N", help="--best: stop after N annealing runs instead")
+    p.add_argument("--steps", type=int, default=200_000, metavar="N", help="--best: annealing steps per run (default: 200000)")
+    p.add_argument("--top", type=int, default=5, metavar="K", help="--best: boards to print (default: 5)")
+    p.add_argument("--cache-dir", metavar="DIR", help="trie cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+
+
+def _run_boggle(args) -> int:
+    if (args.board is not None) + (args.random is not None) + args.best != 1:
+        raise UsageError("boggle needs exactly one of BOARD, --random N or --best")
+    if args.json and args.board is None:
+        raise UsageError("--json goes with a BOARD")
+    for name, value, least in (("--min-length", args.min_length, 1), ("--random", args.random, 1),
+                               ("--restarts", args.restarts, 1), ("--steps", args.steps, 1), ("--top", args.top, 1),
+                               ("--seed", args.seed, 0)):
+        if value is not None and value < least:
+            raise UsageError(f"{name} must be at least {least}, got {value}")
+    if not args.time > 0:
+        raise UsageError(f"--time must be a positive number of seconds, got {args.time}")
+    from engine import boggle
+
+    trie = boggle.load_trie(args.words, args.cache_dir)
+    if args.board is not None:
+        board = boggle.parse_board(args.board, args.rows, args.cols, trie.alphabet)
+        solution = boggle.solve(board, trie, args.min_length)
+        if args.json:
+            import orjson
+
+            sys.stdout.buffer.write(orjson.dumps(boggle.solution_json(solution)) + b"\n")
+        else:
+            print(boggle.solution_text(solution, args.min_length))
+        return 0
+    rows = args.rows or args.cols or 4
+    cols = args.cols or rows
+    boggle.check_size(rows, cols)
+    if args.random is not None:
+        return _boggle_random(boggle, trie, args, rows, cols)
+    return _boggle_best(boggle, trie, args, rows, cols)
+
+
+def _boggle_random(boggle, trie, args, rows: int, cols: int) -> int:
+    import time
+
+    import numpy as np
+    from numba import get_num_threads
+
+    rng = np.random.default_rng(args.seed)
+    best_score, best_cells, total, scoring = -1, "", 0, 0.0
+    start = time.perf_counter()
+    for lo in range(0, args.random, 100_000):
+        boards = boggle.random_boards(rng, min(100_000, args.random - lo), rows, cols, trie)
+        t = time.perf_counter()
+        scores, _ = boggle.score_boards(boards, trie, rows, cols, args.min_length)
+        scoring += time.perf_counter() - t
+        total += int(scores.sum())
+        if scores.max() > best_score:
+            best_score, best_cells = int(scores.max()), boggle.cells_of(boards[scores.argmax()], trie)
+    elapsed = time.perf_counter() - start
+    dice = "standard dice" if boggle.dice_for(rows, cols, trie) else "uniform letters"
+    print(f"{args.random} random {rows}x{cols} boards ({dice}), seed {args.seed}, {get_num_threads()} threads")
+    print(f"scored in {scoring:.3f} s: {args.random / scoring:,.0f} boards/second "
+          f"({args.random / elapsed:,.0f} with making the boards, first-call compile included)")
+    print(f"mean score {total / args.random:.2f}; best board {best_cells} with {best_score} points:")
+    print(boggle.board_text(boggle.Board(best_cells, rows, cols)))
+    return 0
+
+
+def _boggle_best(boggle, trie, args, rows: int, cols: int) -> int:
+    import time
+
+    from tqdm import tqdm
+
+    by_time = args.restarts is None
+    bar = tqdm(total=round(args.time) if by_time else args.restarts, unit="s" if by_time else "run",
+               desc=f"best {rows}x{cols}", disable=not sys.stderr.isatty(), dynamic_ncols=True)
+    start = time.perf_counter()
+
+    def on_progress(best: int, done: int) -> None:
+        bar.n = min(round(time.perf_counter() - start), bar.total) if by_time else done
+        bar.set_postfix_str(f"best {best}, {done} runs done")
+
+    with bar:
+        found = boggle.search_best(trie, rows, cols, seconds=args.time if by_time else None,
+                                   restarts=args.restarts, seed=args.seed, min_length=args.min_length,
+                                   steps=args.steps, on_progress=on_progress)
+    ranked = sorted(found.items(), key=lambda item: (-item[1], item[0]))[: args.top]
+    print(f"{len(found)} distinct boards from the annealing runs in {time.perf_counter() - start:.0f} s "
+          f"(seed {args.seed}); the best:")
+    for cells, score in ranked:
+        print(f"{score:6d}  {cells}")
+    print()
+    print(boggle.board_text(boggle.Board(ranked[0][0], rows, cols)))
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# hangman: build options (called by `build`), hangman-server, hangman-bot
+# ------------------------------------------------------------------------------------------------
+def _hangman_build_options(p: argparse.ArgumentParser) -> None:
+    """The options of `wordtree build hangman`; build calls engine.hangman.cli_build(args)."""
+    g = p.add_argument_group("hangman")
+    g.add_argument("--length", type=int, metavar="N", help="hangman: word length (2 to 15)")
+    g.add_argument("--all-lengths", action="store_true", help="hangman: every length from 2 to 15 (-o is a folder)")
+    g.add_argument("--words", metavar="FILE", help="hangman: word list (default enable1.txt)")
+    g.add_argument("--weights", metavar="FILE", help="hangman: word<TAB>count weights (e.g. word-frequency.tsv)")
+    g.add_argument("--lives", type=int, default=10, metavar="N", help="hangman: wrong guesses allowed per word (default 10)")
+    g.add_argument("--max-nodes", type=int, metavar="N", help="hangman: exact-search node budget before settling for the best tree found")
+
+
+def _add_hangman_server(sub) -> None:
+    p = sub.add_parser("hangman-server", help="serve Hangman games: POST JSON to /game/on, sessions in SQLite")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8080, help="port (0: any free port; default 8080)")
+    p.add_argument("--words", default="enable1.txt", metavar="FILE", help="the words to draw (default enable1.txt)")
+    p.add_argument("--db", default="hangman.sqlite3", metavar="FILE", help="the SQLite session store (default ./hangman.sqlite3)")
+    p.add_argument("--words-per-game", type=int, default=80, metavar="N")
+    p.add_argument("--lives", type=int, default=10, metavar="N", help="wrong guesses allowed per word (default 10)")
+    p.add_argument("--seed", type=int, help="seed for drawing words (default: random)")
+
+
+def _run_hangman_server(args) -> int:
+    from engine.hangman.server import Game, make_server
+    from engine.words import load_words
+
+    if args.words_per_game < 1 or args.lives < 0:
+        raise UsageError("--words-per-game must be 1 or more and --lives 0 or more")
+    words = load_words(args.words).words
+    try:
+        server = make_server(Game(args.db, words, args.words_per_game, args.lives, args.seed), args.host, args.port)
+    except OSError as exc:
+        raise UserError(f"cannot serve on {args.host}:{args.port} ({exc.strerror or exc})") from None
+    host, port = server.server_address[:2]
+    print(f"hangman server on http://{host}:{port}/game/on ({len(words)} words, sessions in {args.db})", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+def _add_hangman_bot(sub) -> None:
+    p = sub.add_parser("hangman-bot", help="play a whole Hangman game against a server with the trees")
+    p.add_argument("--url", required=True, help="the server's endpoint, e.g. http://127.0.0.1:8080/game/on")
+    p.add_argument("--player", required=True, metavar="NAME")
+    p.add_argument("--resume", metavar="SESSION", help="continue this session after a disconnect")
+    p.add_argument("--words", metavar="FILE", help="the bot's dictionary (default enable1.txt)")
+
+
+def _run_hangman_bot(args) -> int:
+    from engine.hangman.bot import run_bot
+
+    run_bot(args.url, args.player, args.resume, args.words, say=lambda line: print(line, flush=True))
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------
 # entry point
 # ------------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:

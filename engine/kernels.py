@@ -72,3 +72,385 @@ def wordle_pattern_matrix(guess_letters: np.ndarray, answer_letters: np.ndarray,
         np.ascontiguousarray(guess_letters), np.ascontiguousarray(answer_letters.T), counts, out
     )
     return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Exact search
+#
+# V(S, d) = min over guesses g of |S| + sum over non-winning classes C of g on S of V(C, d - 1),
+# V({a}, d >= 1) = 1, V(S, 0) = infinity. `_solve` computes V exactly when it is below the budget
+# `beta`, and otherwise returns a proven lower bound that is >= beta.
+#
+# Soundness of each rule (the flags in `SWITCHES` turn them off one by one for the tests):
+# - class bound: a class of c answers costs at least 2c - 1 (one of them may be solved by the next
+#   guess, every other needs at least two), so a guess with k classes (the win counted) costs at
+#   least 3|S| - k - [g in S]; a guess whose bound reaches the best total so far cannot improve it.
+# - budgets: a child is only asked for its value below what would still let this guess win; a
+#   child that answers ">= its budget" makes the running sum reach the best, so the guess loses.
+# - shortcuts: a guess in S splitting S into singletons costs 2|S| - 1, the lower bound of every
+#   set, so it is optimal; failing that, any splitter into singletons costs 2|S|, and every other
+#   guess costs at least 2|S| (a guess in S with k < |S| classes has bound >= 2|S|).
+# - useless guesses: a guess outside S that leaves S in one class only wastes a turn; it stays
+#   useless on every subset of S, so children inherit the filtered guess list.
+# - identical partitions: guesses giving the same code to every answer of S are interchangeable
+#   at this node and below it; one representative (the first in list order) is kept.
+# - memo: values are keyed by the candidate set itself (a 64-bit hash to find the slot, then the
+#   set compared element by element), so a hash collision can never return another set's value.
+# ----------------------------------------------------------------------------------------------
+
+INF = 1 << 24
+
+# Switches (a bit each) so the tests can check that no rule changes a value.
+USE_BOUNDS = 1
+USE_SHORTCUTS = 2
+USE_FILTER = 4
+USE_MEMO = 8
+ALL_RULES = USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO
+
+# stats slots
+ST_NODES, ST_MEMO_HITS, ST_MEMO_STORES, ST_MEMO_CLEARS, ST_GUESSES_EVALUATED = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def _set_hash(S, d, set_keys, depth_keys):
+    h = depth_keys[d]
+    for a in S:
+        h ^= set_keys[a]
+    return h | np.uint64(1)  # 0 marks an empty slot
+
+
+@njit(cache=True)
+def _memo_slot(S, d, h, mkeys, mdepth, moff, mlen, pool):
+    """The slot holding (S, d), or -(empty slot) - 1 when it is absent."""
+    mask = mkeys.size - 1
+    i = np.int64(h & np.uint64(mask))
+    n = S.size
+    while True:
+        k = mkeys[i]
+        if k == 0:
+            return -i - 1
+        if k == h and mdepth[i] == d and mlen[i] == n:
+            off = moff[i]
+            same = True
+            for j in range(n):
+                if pool[off + j] != S[j]:
+                    same = False
+                    break
+            if same:
+                return i
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def _memo_store(S, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool, counters, stats):
+    """Record an exact value or a lower bound for (S, d). When the table or its set pool is full,
+    it is cleared (values are recomputed on demand; a cleared entry costs time, never exactness)."""
+    slot = _memo_slot(S, d, h, mkeys, mdepth, moff, mlen, pool)
+    if slot >= 0:
+        if mexact[slot]:
+            return
+        if exact or value > mval[slot]:
+            mval[slot] = value
+            mexact[slot] = exact
+            mguess[slot] = guess
+        return
+    n = S.size
+    if counters[0] + 1 > (mkeys.size * 7) // 10 or counters[1] + n > pool.size:
+        mkeys[:] = 0
+        counters[0] = 0
+        counters[1] = 0
+        stats[ST_MEMO_CLEARS] += 1
+        slot = _memo_slot(S, d, h, mkeys, mdepth, moff, mlen, pool)
+    i = -slot - 1
+    off = counters[1]
+    for j in range(n):
+        pool[off + j] = S[j]
+    mkeys[i] = h
+    mdepth[i] = d
+    moff[i] = off
+    mlen[i] = n
+    mval[i] = value
+    mexact[i] = exact
+    mguess[i] = guess
+    counters[0] += 1
+    counters[1] += n
+    stats[ST_MEMO_STORES] += 1
+
+
+@njit(cache=True)
+def _splits_into_singletons(row, S, stamp, epoch):
+    e = epoch[0] + 1
+    epoch[0] = e
+    for a in S:
+        c = row[a]
+        if stamp[c] == e:
+            return False
+        stamp[c] = e
+    return True
+
+
+@njit(cache=True)
+def _partition(S, pos, codes_row, colpos, out_S, out_pos, class_start, class_size, class_code, stamp, cnt, epoch):
+    """Counting sort of the node's answers by code, codes_row[colpos[i]] for answer i (stable, so
+    every class stays sorted), classes in order of (size, code). Writes each class's answer ids
+    to out_S and their columns (pos[i] or i, as colpos says) to out_pos; returns the class count."""
+    n_codes = stamp.size
+    e = epoch[0] + 1
+    epoch[0] = e
+    k = 0
+    n = S.size
+    for i in range(n):
+        c = codes_row[colpos[i]]
+        if stamp[c] != e:
+            stamp[c] = e
+            cnt[c] = 0
+            class_code[k] = c
+            k += 1
+        cnt[c] += 1
+    keys = np.empty(k, dtype=np.int64)
+    for j in range(k):
+        c = class_code[j]
+        keys[j] = np.int64(cnt[c]) * n_codes + c
+    keys.sort()
+    start = 0
+    for j in range(k):
+        c = keys[j] % n_codes
+        class_code[j] = c
+        class_size[j] = cnt[c]
+        class_start[j] = start
+        cnt[c] = start  # becomes the write cursor
+        start += class_size[j]
+    for i in range(n):
+        c = codes_row[colpos[i]]
+        out_S[cnt[c]] = S[i]
+        out_pos[cnt[c]] = colpos[i]
+        cnt[c] += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid, win, rules, sc, mm):
+    """V(S, d) if it is below beta, else a lower bound >= beta; the best guess (a global guess id)
+    is left in best_out[level], -1 when none was proven below beta. With forced >= 0 (a row of L),
+    the cost of opening with that guess instead, same contract.
+
+    The node sees the guesses through a local matrix L: its first L_rows rows are the guesses
+    still worth trying (global ids L_ids), its columns the parent's answers, and pos says which
+    columns are this node's answers S; win_row[col] is the row of the guess equal to that
+    column's answer. Each node copies the codes of the guesses it keeps over its own answers into
+    a new, smaller matrix for its children, so deep nodes read a few kilobytes that stay in
+    cache instead of scattered bytes of the full matrix.
+
+    One self-recursive function on purpose: numba's cache mishandles mutual recursion; the
+    recursive call passes variables, never literals."""
+    (lbs, scores, cls, cls_pos, class_start, class_size, class_code, stamp, cnt, epoch,
+     dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats) = sc
+    (mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool, counters, set_keys, depth_keys) = mm
+    n = S.size
+    no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
+    use_bounds = (rules & USE_BOUNDS) != 0
+    use_memo = (rules & USE_MEMO) != 0 and forced < 0
+    use_shortcuts = (rules & USE_SHORTCUTS) != 0
+    use_filter = (rules & USE_FILTER) != 0
+    stats[ST_NODES] += 1
+    best_out[level] = -1
+    if forced < 0:
+        if n == 1 and d >= 1:
+            best_out[level] = answer_gid[S[0]]
+            return 1
+        if d <= 1:
+            return INF
+        if n == 2:
+            best_out[level] = answer_gid[S[0]]
+            return 3
+        if use_bounds and beta <= 2 * n - 1:
+            return 2 * n - 1  # every set of n answers costs at least 2n - 1
+    elif d < 1:
+        return INF
+    h = np.uint64(0)
+    known_lb = 0
+    if use_memo:
+        h = _set_hash(S, d, set_keys, depth_keys)
+        slot = _memo_slot(S, d, h, mkeys, mdepth, moff, mlen, pool)
+        if slot >= 0:
+            stats[ST_MEMO_HITS] += 1
+            if mexact[slot]:
+                best_out[level] = mguess[slot]
+                return mval[slot]
+            if mval[slot] >= beta:
+                return mval[slot]
+            known_lb = mval[slot]
+
+    # The matrix the children will read: by default this node's own (built below).
+    C = L
+    C_ids = L_ids
+    C_rows = L_rows
+    C_win = win_row
+    colpos = pos
+    m = 0
+    if forced < 0:
+        result = INF
+        result_guess = -1
+        if use_shortcuts or d == 2:
+            for i in range(n):
+                r = win_row[pos[i]]
+                if _splits_into_singletons(L[r], pos, stamp, epoch):
+                    result = 2 * n - 1
+                    result_guess = L_ids[r]
+                    break
+            if result_guess < 0 and d == 2:
+                for r in range(L_rows):
+                    if _splits_into_singletons(L[r], pos, stamp, epoch):
+                        result = 2 * n
+                        result_guess = L_ids[r]
+                        break
+        if result_guess < 0 and d > 2:
+            # One pass over the inherited guesses: copy each one's codes over S into this node's
+            # matrix, count its classes, sum of squared class sizes and in-S flag, keep it or not.
+            C = np.empty((L_rows, n), dtype=L.dtype)
+            C_ids = np.empty(L_rows, dtype=L_ids.dtype)
+            C_win = np.full(n, -1, dtype=win_row.dtype)
+            colpos = identity[:n]
+            min_lb = INF
+            de = epoch[0] + 1
+            epoch[0] = de
+            dmask = dedupe_key.size - 1
+            for r in range(L_rows):
+                row = L[r]
+                out = C[m]
+                e = epoch[0] + 1
+                epoch[0] = e
+                k = 0
+                sq = 0
+                win_at = -1
+                ph = np.uint64(0)
+                for i in range(n):
+                    c = row[pos[i]]
+                    out[i] = c
+                    if stamp[c] != e:
+                        stamp[c] = e
+                        cnt[c] = 1
+                        k += 1
+                    else:
+                        cnt[c] += 1
+                    sq += 2 * cnt[c] - 1
+                    if c == win:
+                        win_at = i
+                    ph += position_keys[i] * np.uint64(c + 1)
+                in_s = 1 if win_at >= 0 else 0
+                if use_filter:
+                    if k == 1 and in_s == 0:
+                        continue
+                    # identical partition already kept? (hash to find, then compare codes to be sure)
+                    slot = np.int64(ph & np.uint64(dmask))
+                    duplicate = False
+                    while dedupe_stamp[slot] == de:
+                        if dedupe_key[slot] == ph:
+                            other = C[dedupe_val[slot]]
+                            same = True
+                            for i in range(n):
+                                if other[i] != out[i]:
+                                    same = False
+                                    break
+                            if same:
+                                duplicate = True
+                                break
+                        slot = (slot + 1) & dmask
+                    if duplicate:
+                        continue
+                    dedupe_stamp[slot] = de
+                    dedupe_key[slot] = ph
+                    dedupe_val[slot] = m
+                if use_shortcuts and k == n:
+                    # splits S into singletons from outside S (inside was ruled out above): optimal.
+                    result = 2 * n
+                    result_guess = L_ids[r]
+                    break
+                lb = 3 * n - k - in_s
+                C_ids[m] = L_ids[r]
+                if win_at >= 0:
+                    C_win[win_at] = m
+                lbs[level, m] = lb
+                scores[level, m] = 2 * sq + n * lb
+                m += 1
+                if lb < min_lb:
+                    min_lb = lb
+            C_rows = m
+            if result_guess < 0:
+                node_lb = max(min_lb, known_lb) if use_bounds else 0
+                if node_lb >= beta:
+                    if use_memo:
+                        _memo_store(S, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mval, mexact,
+                                    mguess, pool, counters, stats)
+                    return node_lb
+        if result_guess >= 0 or d == 2:
+            if use_memo:
+                _memo_store(S, d, h, result, True, result_guess, mkeys, mdepth, moff, mlen, mval, mexact,
+                            mguess, pool, counters, stats)
+            best_out[level] = result_guess
+            return result
+
+    # The guesses to try, most promising first: those whose bound is below the budget, or the one forced.
+    fail = INF
+    keys = np.empty(max(m, 1), dtype=np.int64)
+    t = 0
+    if forced >= 0:
+        t = 1
+    for i in range(m):
+        if use_bounds and lbs[level, i] >= beta:
+            if lbs[level, i] < fail:
+                fail = lbs[level, i]
+            continue
+        keys[t] = (scores[level, i] << 16) | i
+        t += 1
+    keys = np.sort(keys[:t])
+    best = np.int64(beta)
+    best_g = -1
+    for j in range(t):
+        r = forced
+        if forced < 0:
+            r = keys[j] & 0xFFFF
+            if use_bounds and lbs[level, r] >= best:
+                if lbs[level, r] < fail:
+                    fail = lbs[level, r]
+                continue
+        # Cost of guess r: start from the class bound |S| + sum(2c - 1), then replace each class's
+        # bound by its value, smallest classes first (they refute a losing guess soonest).
+        stats[ST_GUESSES_EVALUATED] += 1
+        k = _partition(S, pos, C[r], colpos, cls[level], cls_pos[level], class_start[level], class_size[level],
+                       class_code[level], stamp, cnt, epoch)
+        running = np.int64(n)
+        for q in range(k):
+            if class_code[level, q] != win:
+                running += 2 * class_size[level, q] - 1
+        for q in range(k):
+            c = class_size[level, q]
+            if class_code[level, q] == win or c == 1:
+                continue  # a singleton costs one guess, exactly its bound
+            if c == 2 and d >= 3:
+                continue  # guess one of the two: 3, exactly its bound
+            if use_bounds and running >= best:
+                break
+            lbc = 2 * c - 1
+            a = class_start[level, q]
+            child_beta = best - (running - lbc) if use_bounds else INF
+            v = _solve(cls[level, a:a + c], cls_pos[level, a:a + c], d - 1, child_beta, level + 1, C, C_ids, C_rows,
+                       C_win, no_guess, answer_gid, win, rules, sc, mm)
+            running += v - lbc
+        if forced >= 0:
+            return running
+        if running < best:
+            best = running
+            best_g = C_ids[r]
+        elif running < fail:
+            fail = running
+    if best < beta:
+        if use_memo:
+            _memo_store(S, d, h, best, True, best_g, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool,
+                        counters, stats)
+        best_out[level] = best_g
+        return best
+    if use_memo:
+        _memo_store(S, d, h, fail, False, -1, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool,
+                    counters, stats)
+    return fail

@@ -1,0 +1,295 @@
+"""Look a position up in a tree, and play with it: a walk down the tree, no numpy, no numba.
+
+A position is the steps played so far. While they follow the tree, the next guess is the
+node's; once the player guesses something else, the candidates are filtered by the game's own
+feedback and the next guess comes from the exact engine when the set is small enough to solve
+within a second (imported only then), else from a quick partition heuristic, and says which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import UserError
+from .tree import check_lists, game_for, histogram_lines, list_path, read_tree, replay
+
+DEFAULT_TREE = Path(__file__).resolve().parent.parent / "trees" / "wordle-salet-normal.json"
+EXACT_LIMIT = 60  # candidates the exact engine solves well within a second
+HEURISTIC_OPTIONS = 150  # guesses scored by the heuristic (best letter coverage first)
+HEURISTIC_SAMPLE = 150  # candidates they are scored against
+
+
+@dataclass
+class Suggestion:
+    guess: str | None  # None once solved
+    source: str  # "tree", "exact", "heuristic" or "solved"
+    candidates: list[str]
+    expected_guesses: float | None  # guesses still needed from here, on average (None: unknown)
+    step: int  # guesses played so far
+
+    def as_json(self) -> dict:
+        return {
+            "guess": self.guess,
+            "source": self.source,
+            "candidates": len(self.candidates),
+            "candidate_words": self.candidates,
+            "expected_guesses": self.expected_guesses,
+            "solved": self.source == "solved",
+            "step": self.step,
+        }
+
+
+def open_tree(path=None) -> dict:
+    """A tree file, by default the shipped Wordle tree."""
+    if path is None:
+        if not DEFAULT_TREE.is_file():
+            raise UserError(f"the default tree {DEFAULT_TREE} is missing; give a TREE file")
+        path = DEFAULT_TREE
+    return read_tree(path)
+
+
+@dataclass
+class Position:
+    """The state of one game played along a tree."""
+
+    doc: dict
+    answers: str | None = None  # user's list files, if the tree's are elsewhere
+    guesses: str | None = None
+    node: dict | None = None  # None once off the tree
+    steps: list[tuple[str, str]] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    solved: bool = False
+    _expected: float | None = field(default=None, init=False, repr=False)  # guesses still needed at `node`
+    _full: object = field(default=None, init=False, repr=False)
+    _light: object = field(default=None, init=False, repr=False)
+
+    def __post_init__(self):
+        self.node = self.doc["root"]
+        self.candidates = list(self.game.answers)
+
+    @property
+    def game(self):
+        """Feedback and pattern text only need the answers: a game whose guesses are the answers
+        is loaded first, so an on-tree lookup never reads the long guess list."""
+        if self._full is not None:
+            return self._full
+        if self.answers is not None:
+            return self.full_game
+        if self._light is None:
+            from .games import get_game
+
+            path = list_path(self.doc, "answers")
+            self._light = get_game(self.doc["game"]["name"], path, path)
+            if self._light.identity()["answers_sha256"] != self.doc["game"]["answers_sha256"]:
+                check_lists(self.doc, self.full_game)  # names the mismatching list
+        return self._light
+
+    @property
+    def full_game(self):
+        if self._full is None:
+            self._full = game_for(self.doc, self.answers, self.guesses)
+        return self._full
+
+    @property
+    def cap(self) -> int | None:
+        return self.doc["game"]["max_guesses"]
+
+    def play(self, guess: str, pattern: str) -> None:
+        """Apply one step: `guess` got `pattern` (B/Y/G, 0/1/2 or squares)."""
+        n = len(self.steps) + 1
+        where = f"step {n} ({guess}:{pattern})"
+        if self.solved:
+            raise UserError(f"{where}: the game is already solved")
+        if self.cap is not None and n > self.cap:
+            raise UserError(f"{where}: the game allows only {self.cap} guesses")
+        guess = guess.strip().lower()
+        try:
+            code = self.game.parse_pattern(pattern)
+            if self.node is None or guess != self.node["guess"]:
+                guess = self.full_game.parse_guess(guess)
+        except UserError as exc:
+            raise UserError(f"{where}: {exc}") from None
+        game = self.game
+        text = game.pattern_text(code)
+        on_tree = self.node is not None and guess == self.node["guess"]
+        node, expected = None, None
+        if on_tree and code != game.win_code:
+            node = self.node.get("next", {}).get(text)
+            left, expected = self._subtree_answers(node, self.steps + [(guess, text)]) if node else ([], None)
+        else:
+            left = [a for a in self.candidates if game.feedback(guess, a) == code]
+        if not left:
+            raise UserError(f"{where}: {text} cannot occur here: no answer left would give it")
+        self.steps.append((guess, text))
+        self.candidates, self.node, self._expected = left, node, expected
+        self.solved = code == game.win_code
+
+    def _subtree_answers(self, node: dict, path: list[tuple[str, str]]) -> tuple[list[str], float]:
+        """The answers still possible at `node` and the guesses they need on average, read off
+        the subtree: an answer ends at the node that guesses it, and a node's guess is an answer
+        ending there exactly when it agrees with every step on the way. This costs a few feedback
+        calls per node below, instead of one per answer still in the list."""
+        game, index = self.game, self.game.answer_index
+        found: list[tuple[int, str, int]] = []
+        stack = [(node, path, 1)]
+        while stack:
+            node, steps, depth = stack.pop()
+            word = node["guess"]
+            if word in index and all(game.pattern_text(game.feedback(g, word)) == p for g, p in steps):
+                found.append((index[word], word, depth))
+            for key, child in node.get("next", {}).items():
+                stack.append((child, steps + [(word, key)], depth + 1))
+        found.sort()
+        return [w for _, w, _ in found], round(sum(d for _, _, d in found) / len(found), 4) if found else None
+
+    def suggest(self) -> Suggestion:
+        n = len(self.steps)
+        if self.solved:
+            return Suggestion(None, "solved", self.candidates, 0.0, n)
+        if self.node is not None:
+            expected = self.doc["stats"]["mean"] if not self.steps else self._expected
+            return Suggestion(self.node["guess"], "tree", self.candidates, expected, n)
+        left = None if self.cap is None else self.cap - n
+        if left is not None and left < 1:
+            raise UserError(f"no guesses left after {n} steps: the game allows {self.cap}")
+        if len(self.candidates) == 1:
+            return Suggestion(self.candidates[0], "exact", self.candidates, 1.0, n)
+        if len(self.candidates) <= EXACT_LIMIT:
+            from .search import Infeasible, best_guess  # the exact engine: numba, only off the tree
+
+            game, mode = self.full_game, self.doc["game"]["mode"]
+            ids = [game.answer_index[a] for a in self.candidates]
+            try:
+                word, total = best_guess(game, ids, left, mode)
+                return Suggestion(word, "exact", self.candidates, round(total / len(ids), 4), n)
+            except UserError as exc:
+                if isinstance(exc, Infeasible) or mode == "normal":
+                    raise
+                # a mode the exact search does not handle (yet): fall back to the heuristic
+        return Suggestion(self._heuristic_guess(left), "heuristic", self.candidates, None, n)
+
+    def _heuristic_guess(self, guesses_left: int | None) -> str:
+        """The guess leaving the fewest candidates on average (sum of squared bucket sizes),
+        among the guesses covering the most frequent unknown letters; only candidates in hard
+        and ultra mode (they always obey the rules) and on the last guess. Scored on an even
+        sample of candidates."""
+        game, cands = self.full_game, self.candidates
+        sample = cands[:: max(1, len(cands) // HEURISTIC_SAMPLE)]
+        if self.doc["game"]["mode"] == "normal" and guesses_left != 1:
+            freq: dict[str, int] = {}
+            for word in cands:
+                for letter in set(word):
+                    freq[letter] = freq.get(letter, 0) + 1
+            options = sorted(game.guesses, key=lambda w: -sum(freq.get(ch, 0) for ch in set(w)))
+            options = options[:HEURISTIC_OPTIONS] + cands[: HEURISTIC_OPTIONS // 3]
+        else:
+            options = cands[:: max(1, len(cands) // HEURISTIC_OPTIONS)]
+        in_play = set(cands)
+
+        def score(word):
+            buckets: dict[int, int] = {}
+            for answer in sample:
+                code = game.feedback(word, answer)
+                buckets[code] = buckets.get(code, 0) + 1
+            return sum(v * v for v in buckets.values()), word not in in_play, word
+
+        return min(options, key=score)
+
+
+def parse_step(text: str) -> tuple[str, str]:
+    """`salet:BBYBB` -> ("salet", "BBYBB")."""
+    guess, sep, pattern = text.partition(":")
+    if not sep or not guess.strip() or not pattern.strip():
+        raise UserError(f"bad step {text!r}: expected GUESS:PATTERN, e.g. salet:BBYBB")
+    return guess, pattern
+
+
+def lookup(doc: dict, steps: list[str], answers=None, guesses=None) -> Suggestion:
+    position = Position(doc, answers, guesses)
+    for text in steps:
+        position.play(*parse_step(text))
+    return position.suggest()
+
+
+# ------------------------------------------------------------------------------------------------
+# text output
+# ------------------------------------------------------------------------------------------------
+ANSI = {"G": "\x1b[1;97;42m", "Y": "\x1b[1;30;43m", "B": "\x1b[1;97;100m"}
+
+
+def coloured_row(guess: str, pattern: str, ansi: bool) -> str:
+    if not ansi:
+        return f"{guess} {pattern}"
+    return "".join(f"{ANSI.get(c, '')} {ch.upper()} \x1b[0m" for ch, c in zip(guess, pattern))
+
+
+def suggestion_lines(s: Suggestion) -> list[str]:
+    if s.source == "solved":
+        return [f"solved in {s.step}"]
+    expected = "" if s.expected_guesses is None else f", {s.expected_guesses:g} guesses expected"
+    lines = [f"{s.guess}  ({s.source}: {len(s.candidates)} candidate{'s' * (len(s.candidates) != 1)} left{expected})"]
+    if len(s.candidates) <= 10:
+        lines.append("candidates: " + " ".join(s.candidates))
+    return lines
+
+
+def summary_lines(doc: dict) -> list[str]:
+    g, s = doc["game"], doc["stats"]
+    cap = "no cap" if g["max_guesses"] is None else f"at most {g['max_guesses']} guesses"
+    lines = [
+        f"game: {g['name']}, {g['mode']} mode, {cap}, first guess {doc['root']['guess']}",
+        f"answers: {g['answers']} ({g['answers_count']})  guesses: {g['guesses']} ({g['guesses_count']})",
+        f"total {s['total']}  mean {s['mean']}  worst {s['worst']}",
+        f"objective {s.get('objective')}  optimal {s.get('optimal')}  proof {s.get('proof')}"
+        f"  {s.get('seconds')} s  {s.get('engine')}",
+    ]
+    return lines + histogram_lines(s["histogram"])
+
+
+# ------------------------------------------------------------------------------------------------
+# play
+# ------------------------------------------------------------------------------------------------
+def play_answer(position: Position, answer: str, ansi: bool) -> list[str]:
+    """The rows the tree plays against `answer`, then `solved in N`."""
+    word = answer.strip().lower()
+    if word not in position.game.answer_index:
+        raise UserError(f"{answer!r} is not an answer in {position.doc['game']['name']} ({position.doc['game']['answers']})")
+    steps = replay(position.game, position.doc["root"], word, position.cap)
+    return [coloured_row(g, p, ansi) for g, p in steps] + [f"solved in {len(steps)}"]
+
+
+def interactive(position: Position, lines, say, tty: bool) -> int:
+    """The assistant: propose a guess, read what the game showed (PATTERN for the proposed
+    guess, or `WORD PATTERN` for one's own), repeat until solved. A bad line is re-asked on a
+    terminal and is an error when the input is piped."""
+    suggestion = position.suggest()
+    while True:
+        for line in suggestion_lines(suggestion)[:1]:
+            say(f"guess {suggestion.step + 1}: {line}")
+        if tty:
+            say("colours (e.g. BBYGB), or WORD COLOURS for your own guess; q to quit:")
+        line = next(lines, None)
+        if line is None or line.strip().lower() in ("q", "quit", "exit"):
+            say(f"stopped after {len(position.steps)} guess(es)")
+            return 0
+        parts = line.split()
+        try:
+            if len(parts) == 1:
+                position.play(suggestion.guess, parts[0])
+            elif len(parts) == 2:
+                position.play(parts[0], parts[1])
+            else:
+                raise UserError(f"expected COLOURS or WORD COLOURS, got {line.strip()!r}")
+            suggestion = position.suggest()
+        except UserError as exc:
+            if not tty:
+                raise
+            say(f"wordtree: {exc}")
+            continue
+        if suggestion.source == "solved":
+            say(f"solved in {suggestion.step}")
+            return 0
+        n = len(suggestion.candidates)
+        listing = ": " + " ".join(suggestion.candidates) if n <= 10 else ""
+        say(f"{n} candidate{'s' * (n != 1)} left{listing}")

@@ -1,0 +1,293 @@
+"""Orchestration of the exact search: contexts (scratch + memo per thread), the root split over
+both cores, tree extraction, progress, and the public entry points used by the CLI.
+
+The value computed everywhere is the total number of guesses over all answers (each answer pays
+every guess up to and including the winning one) under a cap on guesses per answer.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import kernels
+from .errors import UserError
+
+INF = kernels.INF
+NO_CAP = 32  # "no cap": deeper than any optimal tree of these games can go
+
+
+def default_threads() -> int:
+    return max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+class Context:
+    """One thread's scratch arrays and memo table (numpy arrays handed to the kernels).
+
+    `memo_mb` caps the memo's memory; when it fills up it is cleared, which costs time only."""
+
+    def __init__(self, n_guesses: int, n_answers: int, n_codes: int, levels: int, memo_mb: int = 160, seed: int = 12345):
+        rng = np.random.default_rng(seed)
+        self.levels = levels
+        dedupe_size = 1 << int(np.ceil(np.log2(max(4, 2 * n_guesses))))
+        self.scratch = (
+            np.zeros((levels, n_guesses), np.int32),  # lbs: each kept guess's class bound
+            np.zeros((levels, n_guesses), np.int64),  # scores: its ordering score
+            np.zeros((levels, n_answers), np.int32),  # cls: the classes of the guess tried at each level
+            np.zeros((levels, n_answers), np.int32),  # cls_pos: their columns in the level's matrix
+            np.zeros((levels, n_codes + 1), np.int64),  # class_start
+            np.zeros((levels, n_codes + 1), np.int64),  # class_size
+            np.zeros((levels, n_codes + 1), np.int64),  # class_code
+            np.zeros(n_codes, np.int64),  # stamp
+            np.zeros(n_codes, np.int64),  # cnt
+            np.zeros(1, np.int64),  # epoch
+            np.zeros(dedupe_size, np.uint64),  # dedupe_key
+            np.zeros(dedupe_size, np.int32),  # dedupe_val
+            np.zeros(dedupe_size, np.int64),  # dedupe_stamp
+            rng.integers(1, 2**63, n_answers, dtype=np.uint64) | np.uint64(1),  # position_keys
+            np.arange(n_answers, dtype=np.int32),  # identity: a node's own columns
+            np.full(levels + 1, -1, np.int32),  # best_out
+            np.zeros(8, np.int64),  # stats
+        )
+        # memo: ~34 bytes an entry plus 4 bytes per stored answer; the pool gets two thirds
+        budget = memo_mb * 2**20
+        entries = 1 << max(10, int(np.log2(budget / 3 / 34)))
+        pool = max(n_answers, int(budget * 2 / 3 / 4))
+        self.memo = (
+            np.zeros(entries, np.uint64),  # keys (0 = empty)
+            np.zeros(entries, np.int16),  # guesses left
+            np.zeros(entries, np.int64),  # offset of the set in the pool
+            np.zeros(entries, np.int32),  # set size
+            np.zeros(entries, np.int64),  # value or lower bound
+            np.zeros(entries, np.bool_),  # exact?
+            np.zeros(entries, np.int32),  # best guess (exact entries)
+            np.zeros(pool, np.int32),  # pool of stored sets
+            np.zeros(2, np.int64),  # entries used, pool used
+            rng.integers(1, 2**63, n_answers, dtype=np.uint64),  # a random key per answer
+            rng.integers(1, 2**63, NO_CAP + 2, dtype=np.uint64),  # a random key per depth
+        )
+
+    @property
+    def stats(self) -> np.ndarray:
+        return self.scratch[16]
+
+    @property
+    def best_out(self) -> np.ndarray:
+        return self.scratch[15]
+
+
+@dataclass
+class Counters:
+    nodes: int = 0
+    memo_hits: int = 0
+    memo_stores: int = 0
+    memo_clears: int = 0
+    guesses_evaluated: int = 0
+
+    def add(self, stats: np.ndarray) -> None:
+        self.nodes += int(stats[kernels.ST_NODES])
+        self.memo_hits += int(stats[kernels.ST_MEMO_HITS])
+        self.memo_stores += int(stats[kernels.ST_MEMO_STORES])
+        self.memo_clears += int(stats[kernels.ST_MEMO_CLEARS])
+        self.guesses_evaluated += int(stats[kernels.ST_GUESSES_EVALUATED])
+
+
+class Solver:
+    """Exact values and trees for one game, one cap, over its full guess list."""
+
+    def __init__(self, game, matrix: np.ndarray, max_guesses: int | None = 6, rules: int = kernels.ALL_RULES,
+                 memo_mb: int = 160):
+        self.game = game
+        self.matrix = np.ascontiguousarray(matrix)
+        self.cap = NO_CAP if max_guesses is None else int(max_guesses)
+        if not 1 <= self.cap <= NO_CAP:
+            raise UserError(f"--max-guesses must be between 1 and {NO_CAP}, or none")
+        self.rules = rules
+        self.memo_mb = memo_mb
+        self.answer_gid = game.answer_guess_ids
+        self.all_guesses = np.arange(len(game.guesses), dtype=np.int32)
+        self._local = threading.local()
+        self._contexts: list[Context] = []
+        self._lock = threading.Lock()
+
+    # --- per-thread contexts ---
+    def context(self) -> Context:
+        ctx = getattr(self._local, "ctx", None)
+        if ctx is None:
+            m = self.matrix
+            ctx = Context(m.shape[0], m.shape[1], self.game.n_codes, self.cap + 2, self.memo_mb)
+            self._local.ctx = ctx
+            with self._lock:
+                self._contexts.append(ctx)
+        return ctx
+
+    def counters(self) -> Counters:
+        total = Counters()
+        for ctx in self._contexts:
+            total.add(ctx.stats)
+        return total
+
+    # --- kernels ---
+    def _run(self, S: np.ndarray, d: int, beta: int, forced: int) -> int:
+        ctx = self.context()
+        S = np.ascontiguousarray(S, dtype=np.int32)
+        return int(kernels._solve(S, S.copy(), d, beta, 0, self.matrix, self.all_guesses, self.matrix.shape[0],
+                                  self.answer_gid, forced, self.answer_gid, self.game.win_code, self.rules,
+                                  ctx.scratch, ctx.memo))
+
+    def solve(self, S: np.ndarray, d: int, beta: int = INF) -> tuple[int, int]:
+        """(V(S, d) if below beta else a bound >= beta, best guess or -1)."""
+        value = self._run(S, d, beta, -1)
+        return value, int(self.context().best_out[0])
+
+    def evaluate(self, S: np.ndarray, guess: int, d: int, beta: int = INF) -> int:
+        """The cost of opening `S` with `guess`: exact if below beta, else a bound >= beta."""
+        return self._run(S, d, beta, guess)
+
+    def classes(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
+        """The non-winning classes of S under `guess`, as (code, sorted answer ids), by code."""
+        codes = self.matrix[guess, S]
+        order = np.argsort(codes, kind="stable")
+        S_sorted, codes_sorted = S[order], codes[order]
+        bounds = np.flatnonzero(np.diff(codes_sorted)) + 1
+        out = []
+        for part, code_part in zip(np.split(S_sorted, bounds), np.split(codes_sorted, bounds)):
+            if len(part) and int(code_part[0]) != self.game.win_code:
+                out.append((int(code_part[0]), np.sort(part)))
+        return out
+
+    def tree(self, S: np.ndarray, d: int, guess: int | None = None) -> dict:
+        """The optimal tree below (S, d) as nested {"guess", "next"} nodes; `guess` fixes the
+        opener. Every node is asked for its exact value, which the memo usually already has."""
+        if guess is None:
+            value, guess = self.solve(S, d)
+            if value >= INF:
+                raise UserError("no tree exists within the guess cap")
+        node = {"guess": self.game.guesses[guess]}
+        classes = self.classes(S, guess)
+        if classes:
+            node["next"] = {self.game.pattern_text(code): self.tree(part, d - 1) for code, part in classes}
+        return node
+
+
+@dataclass
+class BuildResult:
+    root: dict
+    total: int
+    seconds: float
+    counters: Counters
+    first: str
+    n_answers: int
+    extra: dict = field(default_factory=dict)
+
+
+def candidate_ids(game, history: list[tuple[str, int]]) -> np.ndarray:
+    """Answers consistent with a history of (guess, code) pairs, by the game's own feedback rule."""
+    ids = [i for i, a in enumerate(game.answers) if all(game.feedback(g, a) == code for g, code in history)]
+    return np.array(ids, dtype=np.int32)
+
+
+def parse_state(game, text: str | None) -> list[tuple[str, int]]:
+    """'salet:BBYBB,crony:BGYBB' -> [(guess, code), ...]."""
+    history = []
+    if not text:
+        return history
+    for step, item in enumerate(text.replace(" ", ",").split(","), 1):
+        if not item:
+            continue
+        if ":" not in item:
+            raise UserError(f"--from step {step}: expected GUESS:PATTERN, got {item!r}")
+        word, pattern = item.split(":", 1)
+        history.append((game.parse_guess(word), game.parse_pattern(pattern)))
+    return history
+
+
+def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int | None = 6,
+          history: list[tuple[str, int]] | None = None, threads: int | None = None, progress: bool = True,
+          rules: int = kernels.ALL_RULES, memo_mb: int = 160) -> BuildResult:
+    """The exact optimal tree from a position (the start, or after `history`), opening with
+    `first` (None: the proven best opener, found by searching every guess)."""
+    from tqdm import tqdm
+
+    start = time.perf_counter()
+    solver = Solver(game, matrix, max_guesses, rules, memo_mb)
+    history = history or []
+    S = candidate_ids(game, history)
+    if len(S) == 0:
+        raise UserError("no answer is consistent with that history")
+    d = solver.cap - len(history)
+    if d < 1:
+        raise UserError(f"the history already uses {len(history)} guesses of {solver.cap}")
+    if first is None:
+        value, g = solver.solve(S, d)
+        if value >= INF:
+            raise Infeasible(solver.cap)
+    else:
+        g = game.guess_index.get(first)
+        if g is None:
+            raise UserError(f"{first!r} is not an allowed guess in {game.name}")
+    classes = solver.classes(S, g)
+    # Below the opener every class is an independent exact problem: solve them on all cores,
+    # largest first so the two threads finish together.
+    jobs = sorted(classes, key=lambda item: -len(item[1]))
+    results: dict[int, dict] = {}
+    bar = tqdm(total=len(jobs), desc=f"subtrees of {game.guesses[g]}", unit="class", disable=not progress or None,
+               leave=False)
+    total = len(S)
+    lock = threading.Lock()
+
+    def job(item):
+        code, part = item
+        value, _ = solver.solve(part, d - 1)
+        if value >= INF:
+            return code, value, None
+        subtree = solver.tree(part, d - 1)
+        return code, value, subtree
+
+    with ThreadPoolExecutor(threads or default_threads()) as pool:
+        for code, value, subtree in pool.map(job, jobs):
+            if subtree is None:
+                bar.close()
+                raise Infeasible(solver.cap, game.guesses[g])
+            with lock:
+                results[code] = subtree
+                total += value
+            bar.update(1)
+            bar.set_postfix(total=total)
+    bar.close()
+    root = {"guess": game.guesses[g]}
+    if results:
+        root["next"] = {game.pattern_text(code): results[code] for code in sorted(results)}
+    return BuildResult(root, total, time.perf_counter() - start, solver.counters(), game.guesses[g], len(S))
+
+
+class Infeasible(UserError):
+    """No tree solves every answer within the cap (a proven result, exit status 3)."""
+
+    exit_code = 3
+
+    def __init__(self, cap: int, first: str | None = None):
+        self.cap = cap
+        opener = f" opening with {first}" if first else ""
+        super().__init__(f"impossible: no tree{opener} solves every answer within {cap} guesses (proven)")
+
+
+def best_guess(game, candidate_ids_: list[int], guesses_left: int | None = None, mode: str = "normal",
+               matrix: np.ndarray | None = None) -> tuple[str, int]:
+    """The exact best guess for a set of candidate answers (by answer index) and its total."""
+    if mode != "normal":
+        raise UserError(f"mode {mode!r} is not supported by the exact search yet")
+    if matrix is None:
+        from .patterns import pattern_matrix
+
+        matrix = pattern_matrix(game).matrix
+    solver = Solver(game, matrix, guesses_left, memo_mb=32)
+    value, g = solver.solve(np.sort(np.asarray(candidate_ids_, dtype=np.int32)), solver.cap)
+    if value >= INF:
+        raise Infeasible(solver.cap)
+    return game.guesses[g], value

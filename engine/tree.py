@@ -1,0 +1,173 @@
+"""Decision trees as files: the wordtree/1 JSON document, its stats, and the game it was made for.
+
+A node is {"guess": WORD, "next": {PATTERN_TEXT: node}}; the win pattern never appears in
+"next", and a node whose guess is the last answer left has no "next". The stats are always
+recomputed by replaying every answer, never taken from the caller, so a written file is
+consistent with its own tree. Pure Python (no numpy): the lookup player reads trees through here.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import orjson
+
+from .errors import UserError
+
+FORMAT = "wordtree/1"
+GAME_FIELDS = (
+    "name", "mode", "max_guesses", "word_length",
+    "answers", "answers_sha256", "answers_count", "guesses", "guesses_sha256", "guesses_count",
+)
+STATS_FIELDS = ("total", "mean", "worst", "histogram")
+
+
+def replay(game, root: dict, answer: str, cap: int | None = None) -> list[tuple[str, str]]:
+    """The (guess, pattern text) steps the tree plays against `answer`, the last one the win.
+    A missing branch or an unsolved answer within `cap` guesses is a UserError naming the path."""
+    steps: list[tuple[str, str]] = []
+    node = root
+    while True:
+        guess = node.get("guess") if isinstance(node, dict) else None
+        if not isinstance(guess, str):
+            raise UserError(f"answer {answer!r}: malformed node at {path_text(steps) or 'the root'}")
+        code = game.feedback(guess, answer)
+        text = game.pattern_text(code)
+        steps.append((guess, text))
+        if code == game.win_code:
+            return steps
+        if cap is not None and len(steps) >= cap:
+            raise UserError(f"answer {answer!r}: not solved within {cap} guesses at {path_text(steps)}")
+        branches = node.get("next") or {}
+        if text not in branches:
+            raise UserError(f"answer {answer!r}: no branch for {text} at {path_text(steps)}")
+        node = branches[text]
+
+
+def path_text(steps) -> str:
+    """A node path as users read it: `salet:BBBBB > courd:BBBBY`."""
+    return " > ".join(f"{g}:{p}" for g, p in steps)
+
+
+def depth_stats(depths) -> dict:
+    """total, mean (4 places), worst and the histogram ("1".."worst", zeros kept) of solve depths."""
+    depths = list(depths)
+    worst = max(depths)
+    histogram = {str(d): 0 for d in range(1, worst + 1)}
+    for d in depths:
+        histogram[str(d)] += 1
+    total = sum(depths)
+    return {"total": total, "mean": round(total / len(depths), 4), "worst": worst, "histogram": histogram}
+
+
+def make_document(game, root, *, mode="normal", max_guesses=6, objective="total", optimal=True,
+                  proof="exhaustive", seconds=0.0, extra=None) -> dict:
+    """A wordtree/1 document for `root` on `game`; stats come from replaying every answer
+    (`max_guesses=None` means no cap and is written as null)."""
+    from . import ENGINE
+
+    max_guesses = None if max_guesses is None else int(max_guesses)
+    depths = [len(replay(game, root, answer, max_guesses)) for answer in game.answers]
+    stats = depth_stats(depths)
+    stats.update(objective=objective, optimal=bool(optimal), proof=proof,
+                 seconds=round(float(seconds), 3), engine=ENGINE)
+    stats.update(extra or {})
+    return {
+        "format": FORMAT,
+        "game": {**game.identity(), "mode": mode, "max_guesses": max_guesses},
+        "stats": stats,
+        "root": root,
+    }
+
+
+def write_tree(path, doc: dict) -> None:
+    """Write a tree document (sorted keys, 2-space indent) atomically."""
+    doc = {k: v for k, v in doc.items() if not k.startswith("_")}
+    write_atomic(path, orjson.dumps(doc, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")
+
+
+def write_atomic(path, data: bytes) -> None:
+    """A temporary file in the same folder, then a rename: readers never see half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_tree(path) -> dict:
+    """Load and check the envelope of a tree file; anything else is one clear UserError line."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"{path}: tree file not found") from None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read tree file ({exc.strerror})") from None
+    try:
+        doc = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        what = "truncated" if raw.strip() and str(exc).startswith("unexpected end of data") else "not JSON"
+        raise UserError(f"{path}: {what} ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        found = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
+        raise UserError(f"{path}: not a {FORMAT} tree file (format: {found!r})")
+    for section, fields in (("game", GAME_FIELDS), ("stats", STATS_FIELDS)):
+        if not isinstance(doc.get(section), dict):
+            raise UserError(f"{path}: missing the {section!r} section")
+        missing = [f for f in fields if f not in doc[section]]
+        if missing:
+            raise UserError(f"{path}: {section} is missing {', '.join(missing)}")
+    if not isinstance(doc.get("root"), dict) or not isinstance(doc["root"].get("guess"), str):
+        raise UserError(f"{path}: missing or malformed 'root' node")
+    doc["_path"] = str(path)  # where relative list names are looked up; never written back
+    return doc
+
+
+def list_path(doc: dict, key: str) -> str:
+    """Where to find the list a tree names: next to the tree file if there, else as load_words
+    resolves it (the working folder, then the shipped wordlists/)."""
+    name = doc["game"][key]
+    beside = Path(doc.get("_path", ".")).parent / name
+    return str(beside) if beside.is_file() else name
+
+
+def check_lists(doc: dict, game) -> None:
+    """The game's lists must be the ones the tree was made for (by canonical sha256)."""
+    ident = game.identity()
+    for key in ("answers", "guesses"):
+        want, got = doc["game"][f"{key}_sha256"], ident[f"{key}_sha256"]
+        if want != got:
+            raise UserError(
+                f"the {key} list {ident[key]} (sha256 {got[:12]}…) is not the one the tree was made for: "
+                f"{doc['game'][key]} (sha256 {want[:12]}…)"
+            )
+
+
+def game_for(doc: dict, answers=None, guesses=None):
+    """The engine Game a tree was made for: its preset with the user's lists if given, else with
+    the lists the file names; the list fingerprints must match the file's."""
+    from .games import get_game
+
+    if (answers is None) != (guesses is None):
+        raise UserError("give both --answers FILE and --guesses FILE, or neither")
+    if answers is None:
+        answers, guesses = list_path(doc, "answers"), list_path(doc, "guesses")
+    game = get_game(doc["game"]["name"], answers, guesses)
+    check_lists(doc, game)
+    return game
+
+
+def histogram_lines(histogram: dict, width: int = 40) -> list[str]:
+    """The histogram as a text bar chart, one line per number of guesses."""
+    counts = {int(k): v for k, v in histogram.items()}
+    top = max(counts.values(), default=0) or 1
+    pad = len(str(max(counts.values(), default=0)))
+    return [f"{k:>3} {counts[k]:>{pad}} {'#' * -(-counts[k] * width // top)}" for k in sorted(counts)]

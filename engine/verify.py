@@ -1,0 +1,224 @@
+"""The independent verifier: replays every answer through a tree with its own feedback rules.
+
+It shares no logic with the search or with engine.games: a bug there cannot hide a bug here.
+Only list reading and fingerprinting (engine.words) are reused. Games plug in through `RULES`:
+a name maps to a feedback function returning the game's pattern text and, optionally, the
+game's hard-mode rule; "ultra" mode (every guess consistent with all feedback so far) needs
+only the feedback function, so it works for any game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .words import canonical_sha256
+
+
+# ------------------------------------------------------------------------------------------------
+# game rules, written independently of engine.games
+# ------------------------------------------------------------------------------------------------
+def wordle_text(guess: str, answer: str) -> str:
+    """Wordle colours as text: G for the right letter in place, then Y for each other guess
+    letter while the answer still has an unclaimed copy of it (left to right), else B."""
+    colours = ["G" if g == a else "" for g, a in zip(guess, answer)]
+    unclaimed = Counter(a for a, c in zip(answer, colours) if not c)
+    for i, letter in enumerate(guess):
+        if colours[i]:
+            continue
+        if unclaimed[letter]:
+            unclaimed[letter] -= 1
+            colours[i] = "Y"
+        else:
+            colours[i] = "B"
+    return "".join(colours)
+
+
+def wordle_hard_violation(guess: str, history: list[tuple[str, str]]) -> str | None:
+    """The NYT hard-mode rule: a green letter stays in place, and a letter revealed (green or
+    yellow) n times in one feedback appears at least n times in every later guess."""
+    for earlier, pattern in history:
+        for i, (letter, colour) in enumerate(zip(earlier, pattern)):
+            if colour == "G" and guess[i] != letter:
+                return f"hard mode: {guess!r} must keep {letter.upper()} in position {i + 1} (from {earlier}:{pattern})"
+        revealed = Counter(letter for letter, colour in zip(earlier, pattern) if colour in "GY")
+        for letter, n in sorted(revealed.items()):
+            if guess.count(letter) < n:
+                return f"hard mode: {guess!r} must contain {letter.upper()} at least {n} time(s) (from {earlier}:{pattern})"
+    return None
+
+
+@dataclass(frozen=True)
+class Rules:
+    feedback: Callable[[str, str], str]
+    hard_violation: Callable[[str, list], str | None] | None = None
+
+
+WORDLE_RULES = Rules(wordle_text, wordle_hard_violation)
+RULES: dict[str, Rules] = {"wordle": WORDLE_RULES, "wordle-nyt": WORDLE_RULES, "wordle-nyt2023": WORDLE_RULES}
+
+
+def ultra_violation(rules: Rules, guess: str, history: list[tuple[str, str]]) -> str | None:
+    """Ultra mode: every guess could still be the answer given all feedback so far."""
+    for earlier, pattern in history:
+        if rules.feedback(earlier, guess) != pattern:
+            return f"ultra mode: {guess!r} contradicts {earlier}:{pattern}"
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# the check
+# ------------------------------------------------------------------------------------------------
+@dataclass
+class Report:
+    ok: bool
+    defect: str | None = None
+    answers: int = 0
+    nodes: int = 0
+    total: int = 0
+    mean: float = 0.0
+    worst: int = 0
+    histogram: dict[str, int] = field(default_factory=dict)
+
+
+class Defect(Exception):
+    """The first thing wrong with a tree; verify() turns it into a failed Report."""
+
+
+def _path(steps) -> str:
+    return " > ".join(f"{g}:{p}" for g, p in steps) or "the root"
+
+
+def verify(doc: dict, answers_words, guesses_words) -> Report:
+    """Check a wordtree/1 document against the answer and guess lists; the report names the
+    first defect found, or carries the recomputed stats when the tree is sound."""
+    report = Report(ok=False)
+    try:
+        _check(doc, list(dict.fromkeys(answers_words)), list(dict.fromkeys(guesses_words)), report)
+    except Defect as exc:
+        report.defect = str(exc)
+        return report
+    report.ok = True
+    return report
+
+
+def _check(doc, answers, guesses, report) -> None:
+    game = doc.get("game") or {}
+    rules = RULES.get(game.get("name"))
+    if rules is None:
+        raise Defect(f"no verifier rules for game {game.get('name')!r}; known: {', '.join(RULES)}")
+    _check_lists(game, answers, guesses)
+    mode, cap = game.get("mode"), game.get("max_guesses")
+    if mode not in ("normal", "hard", "ultra") or (mode == "hard" and rules.hard_violation is None):
+        raise Defect(f"mode {mode!r} is not one the verifier knows for {game['name']}")
+    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+        raise Defect(f"max_guesses must be a positive integer or null, not {cap!r}")
+
+    allowed = set(guesses) | set(answers)
+    used: set[tuple[int, str]] = set()  # (node id, branch key) pairs some answer went through
+    depths = []
+    for answer in answers:
+        depths.append(_replay(doc["root"], answer, rules, mode, cap, allowed, used))
+    report.nodes = _check_reached(doc["root"], used)
+    report.answers = len(answers)
+    report.total = sum(depths)
+    report.worst = max(depths)
+    report.mean = round(report.total / len(depths), 4)
+    report.histogram = {str(d): depths.count(d) for d in range(1, report.worst + 1)}
+    _check_stats(doc.get("stats") or {}, report)
+
+
+def _check_lists(game, answers, guesses) -> None:
+    for key, words in (("answers", answers), ("guesses", guesses)):
+        if canonical_sha256(words) != game.get(f"{key}_sha256"):
+            raise Defect(f"the {key} list is not the one the tree was made for (sha256 differs from {game.get(key)!r})")
+    counts = {"answers": len(answers), "guesses": len(set(guesses) | set(answers))}
+    for key, n in counts.items():
+        if game.get(f"{key}_count") != n:
+            raise Defect(f"{key}_count is {game.get(f'{key}_count')!r}, the lists give {n}")
+    lengths = {len(w) for w in answers}
+    if lengths != {game.get("word_length")}:
+        raise Defect(f"word_length is {game.get('word_length')!r}, the answers have {sorted(lengths)}")
+
+
+def _replay(root, answer, rules, mode, cap, allowed, used) -> int:
+    """Walk one answer down the tree; return the number of guesses it takes."""
+    win = rules.feedback(answer, answer)
+    history: list[tuple[str, str]] = []
+    node = root
+    while True:
+        where = f"answer {answer!r} at {_path(history)}"
+        if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
+            raise Defect(f"{where}: malformed node (needs a 'guess' word)")
+        guess = node["guess"]
+        if guess not in allowed:
+            raise Defect(f"{where}: {guess!r} is not an allowed guess")
+        if mode == "hard":
+            problem = rules.hard_violation(guess, history)
+        elif mode == "ultra":
+            problem = ultra_violation(rules, guess, history)
+        else:
+            problem = None
+        if problem:
+            raise Defect(f"{where}: {problem}")
+        branches = node.get("next", {})
+        if not isinstance(branches, dict):
+            raise Defect(f"{where}: 'next' of {guess!r} is not an object")
+        if win in branches:
+            raise Defect(f"{where}: {guess!r} has a branch keyed by the win pattern {win}")
+        pattern = rules.feedback(guess, answer)
+        history.append((guess, pattern))
+        if pattern == win:
+            return len(history)
+        if cap is not None and len(history) >= cap:
+            raise Defect(f"answer {answer!r} at {_path(history)}: not solved within the cap of {cap} guesses")
+        if pattern not in branches:
+            raise Defect(f"answer {answer!r} at {_path(history)}: no branch for pattern {pattern} after {guess!r}")
+        used.add((id(node), pattern))
+        node = branches[pattern]
+
+
+def _check_reached(root, used) -> int:
+    """Every branch must be taken by some answer (a dead branch means wrong keys or a wrong
+    list). Returns the number of nodes."""
+    nodes = 0
+    stack = [(root, [])]
+    while stack:
+        node, steps = stack.pop()
+        nodes += 1
+        for key in sorted(node.get("next", {})):
+            if (id(node), key) not in used:
+                raise Defect(f"branch {key!r} after {node['guess']!r} at {_path(steps)} is never reached by any answer")
+            stack.append((node["next"][key], steps + [(node["guess"], key)]))
+    return nodes
+
+
+def _check_stats(stored, report) -> None:
+    for key in ("total", "worst"):
+        if stored.get(key) != getattr(report, key):
+            raise Defect(f"stats.{key} is {stored.get(key)!r}, the tree gives {getattr(report, key)}")
+    mean = stored.get("mean")
+    if not isinstance(mean, (int, float)) or abs(mean - report.mean) > 5e-5:
+        raise Defect(f"stats.mean is {mean!r}, the tree gives {report.mean}")
+    histogram = stored.get("histogram")
+    nonzero = {k: v for k, v in histogram.items() if v} if isinstance(histogram, dict) else histogram
+    if nonzero != {k: v for k, v in report.histogram.items() if v}:
+        raise Defect(f"stats.histogram is {histogram!r}, the tree gives {report.histogram}")
+
+
+# ------------------------------------------------------------------------------------------------
+# loading the lists a tree names
+# ------------------------------------------------------------------------------------------------
+def load_lists(doc: dict, answers=None, guesses=None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The answer and guess words for verifying `doc`: the user's files, else the ones it names."""
+    from .errors import UserError
+    from .tree import list_path
+    from .words import load_words
+
+    if (answers is None) != (guesses is None):
+        raise UserError("give both --answers FILE and --guesses FILE, or neither")
+    length = doc["game"].get("word_length")
+    answers = load_words(answers or list_path(doc, "answers"), length=length)
+    guesses = load_words(guesses or list_path(doc, "guesses"), length=length)
+    return answers.words, guesses.words

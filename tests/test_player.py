@@ -1,0 +1,292 @@
+"""Lookups and play: walking the tree, expected guesses, off-tree candidates, exact and heuristic
+fallbacks, and the CLI's output and errors (through subprocesses, as users run it)."""
+
+import shutil
+import subprocess
+import sys
+
+import orjson
+import pytest
+
+import reference
+import reference_trees as rt
+from engine import player
+from engine.errors import UserError
+from engine.games import get_game
+from engine.player import lookup
+from engine.tree import make_document, read_tree, write_tree
+
+SQUARES = {"B": "\u2b1b", "Y": "\U0001f7e8", "G": "\U0001f7e9"}
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("player")
+    answers, guesses = rt.write_lists(folder)
+    game = get_game(None, answers=str(answers), guesses=str(guesses))
+    root = rt.greedy_tree(game.answers, game.guesses)
+    path = folder / "t.json"
+    write_tree(path, make_document(game, root))
+    return path, root, list(game.answers), list(game.guesses)
+
+
+def walk(root, answer):
+    """The (guess, pattern) steps the tree plays against `answer`, by the reference feedback."""
+    steps, node = [], root
+    while True:
+        p = reference.wordle_feedback(node["guess"], answer)
+        steps.append((node["guess"], p))
+        if p == "GGGGG":
+            return steps
+        node = node["next"][p]
+
+
+def test_walking_the_tree_for_every_answer(setup):
+    path, root, answers, _ = setup
+    doc = read_tree(path)
+    for answer in answers:
+        steps = walk(root, answer)
+        for i in range(len(steps)):
+            s = lookup(doc, [f"{g}:{p}" for g, p in steps[:i]])
+            assert (s.guess, s.source) == (steps[i][0], "tree")
+            expected_cands = [a for a in answers if all(reference.wordle_feedback(g, a) == p for g, p in steps[:i])]
+            assert s.candidates == expected_cands
+            node = root
+            for _, p in steps[:i]:
+                node = node["next"][p]
+            d = rt.depths(node, expected_cands)
+            assert s.expected_guesses == round(sum(d.values()) / len(d), 4)
+        final = lookup(doc, [f"{g}:{p}" for g, p in steps])
+        assert (final.guess, final.source, final.step) == (None, "solved", len(steps))
+
+
+def test_patterns_as_digits_and_squares(setup):
+    path, root, answers, _ = setup
+    doc = read_tree(path)
+    g, p = walk(root, answers[3])[0]
+    plain = lookup(doc, [f"{g}:{p}"])
+    digits = lookup(doc, [f"{g.upper()}:{p.translate(str.maketrans('BYG', '012'))}"])
+    squares = lookup(doc, [f"{g}:" + "".join(SQUARES[c] for c in p)])
+    assert plain.guess == digits.guess == squares.guess and plain.candidates == squares.candidates
+
+
+def off_tree_step(root, answers, guesses, want):
+    """An own first guess (not the tree's) and the pattern it gets, leaving `want(n)` candidates."""
+    for w in guesses:
+        if w == root["guess"]:
+            continue
+        for a in answers:
+            p = reference.wordle_feedback(w, a)
+            left = [b for b in answers if reference.wordle_feedback(w, b) == p]
+            if want(len(left)):
+                return w, p, left
+    raise AssertionError("no such step in the fixture")
+
+
+def test_off_tree_asks_the_exact_engine_with_the_candidates(setup, monkeypatch):
+    path, root, answers, guesses = setup
+    doc = read_tree(path)
+    w, p, left = off_tree_step(root, answers, guesses, lambda n: 3 <= n <= 10)
+    calls = []
+
+    def fake_best_guess(game, ids, guesses_left, mode="normal"):
+        calls.append(([game.answers[i] for i in ids], guesses_left, mode))
+        return game.answers[ids[-1]], 2 * len(ids) - 1
+
+    import engine.search
+
+    monkeypatch.setattr(engine.search, "best_guess", fake_best_guess)
+    s = lookup(doc, [f"{w}:{p}"])
+    assert calls == [(left, 5, "normal")]
+    assert (s.guess, s.source, s.candidates) == (left[-1], "exact", left)
+    assert s.expected_guesses == round((2 * len(left) - 1) / len(left), 4)
+
+
+def test_one_candidate_left_needs_no_engine(setup):
+    path, root, answers, guesses = setup
+    w, p, left = off_tree_step(root, answers, guesses, lambda n: n == 1)
+    s = lookup(read_tree(path), [f"{w}:{p}"])
+    assert (s.guess, s.source, s.expected_guesses) == (left[0], "exact", 1.0)
+
+
+def test_heuristic_when_too_many_candidates(setup, monkeypatch):
+    path, root, answers, guesses = setup
+    w, p, left = off_tree_step(root, answers, guesses, lambda n: 8 <= n <= 40)
+    monkeypatch.setattr(player, "EXACT_LIMIT", 0)
+    s = lookup(read_tree(path), [f"{w}:{p}"])
+    assert s.source == "heuristic" and s.expected_guesses is None and s.guess in guesses + answers
+
+    def spread(word):
+        buckets = {}
+        for a in left:
+            buckets[reference.wordle_feedback(word, a)] = buckets.get(reference.wordle_feedback(word, a), 0) + 1
+        return sum(v * v for v in buckets.values())
+
+    assert spread(s.guess) <= min(spread(c) for c in left)  # candidates are among its options
+
+
+def test_errors_name_the_step(setup):
+    path, root, answers, _ = setup
+    doc = read_tree(path)
+    answer = next(a for a in answers if len(walk(root, a)) >= 3)
+    (g1, p1), (g2, _) = walk(root, answer)[:2]
+    cands = [a for a in answers if reference.wordle_feedback(g1, a) == p1]
+    possible = {reference.wordle_feedback(g2, c) for c in cands}
+    impossible = next(q for q in ("BBBBB", "YYYYY", "GGGGB", "BGGGG", "GGGGG") if q not in possible)
+    with pytest.raises(UserError, match=rf"step 2 \({g2}:{impossible}\): {impossible} cannot occur here"):
+        lookup(doc, [f"{g1}:{p1}", f"{g2}:{impossible}"])
+    with pytest.raises(UserError, match=r"step 1 \(zzzzz:BBBBB\): 'zzzzz' is not an allowed guess"):
+        lookup(doc, ["zzzzz:BBBBB"])
+    with pytest.raises(UserError, match=r"step 1 .* bad pattern"):
+        lookup(doc, [f"{g1}:BBXBB"])
+    with pytest.raises(UserError, match="bad step 'salet:'"):
+        lookup(doc, ["salet:"])
+
+
+def test_cap_is_enforced(setup):
+    path, root, answers, guesses = setup
+    doc = read_tree(path)
+    doc["game"]["max_guesses"] = 1
+    (g1, p1), (g2, p2) = walk(root, answers[0])[:2]
+    with pytest.raises(UserError, match=r"step 2 .*: the game allows only 1 guesses"):
+        lookup(doc, [f"{g1}:{p1}", f"{g2}:{p2}"])
+    w, p, _ = off_tree_step(root, answers, guesses, lambda n: n >= 2)
+    with pytest.raises(UserError, match="no guesses left after 1 steps"):
+        lookup(doc, [f"{w}:{p}"])
+
+
+# --- through the command line -------------------------------------------------------------------
+def test_cli_next_text_and_json(setup):
+    path, root, answers, _ = setup
+    out = rt.run_cli("next", path)
+    assert out.returncode == 0 and out.stdout.split()[0] == root["guess"], out
+    steps = walk(root, answers[5])
+    out = rt.run_cli("next", path, f"{steps[0][0]}:{steps[0][1]}", "--json")
+    data = orjson.loads(out.stdout)
+    cands = [a for a in answers if reference.wordle_feedback(steps[0][0], a) == steps[0][1]]
+    assert data["guess"] == steps[1][0] and data["candidates"] == len(cands) and data["candidate_words"] == cands
+    assert data["source"] == "tree" and isinstance(data["expected_guesses"], float)
+    solved = rt.run_cli("next", path, *[f"{g}:{p}" for g, p in steps])
+    assert solved.stdout.strip() == f"solved in {len(steps)}"
+
+
+def test_cli_next_errors(setup):
+    path, root, answers, _ = setup
+    rt.assert_one_line_error(rt.run_cli("next", path, f"{root['guess']}:BBXBB"), "step 1", "bad pattern")
+    rt.assert_one_line_error(rt.run_cli("next", path, "qqqqq:BBBBB"), "step 1", "not an allowed guess")
+    rt.assert_one_line_error(rt.run_cli("next", path.with_name("missing.json")), "tree file not found")
+
+
+def test_cli_next_never_imports_numba_or_numpy(setup):
+    path, root, answers, _ = setup
+    g, p = walk(root, answers[7])[0]
+    res = subprocess.run([sys.executable, "-X", "importtime", str(rt.ROOT / "cli.py"), "next", str(path), f"{g}:{p}"],
+                         capture_output=True, text=True)
+    assert res.returncode == 0 and "engine.player" in res.stderr
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in res.stderr.splitlines() if "|" in line}
+    assert not imported & {"numpy", "numba"}
+
+
+def test_default_tree(setup):
+    out = rt.run_cli("next", "--json")
+    if player.DEFAULT_TREE.is_file():
+        assert out.returncode == 0 and orjson.loads(out.stdout)["guess"]
+    else:
+        rt.assert_one_line_error(out, "default tree", "is missing")
+
+
+def test_cli_play_against_an_answer(setup):
+    path, root, answers, _ = setup
+    steps = walk(root, answers[9])
+    out = rt.run_cli("play", path, "--answer", answers[9].upper())
+    assert out.stdout.splitlines() == [f"{g} {p}" for g, p in steps] + [f"solved in {len(steps)}"]
+    assert "\x1b[" not in out.stdout  # colours only on a terminal
+    rt.assert_one_line_error(rt.run_cli("play", path, "--answer", "qqqqq"), "'qqqqq' is not an answer")
+
+
+def test_cli_play_interactive_with_piped_input(setup):
+    path, root, answers, guesses = setup
+    answer = answers[11]
+    steps = walk(root, answer)
+    out = rt.run_cli("play", path, stdin="".join(p + "\n" for _, p in steps))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0].startswith(f"guess 1: {root['guess']}")
+    assert out.stdout.splitlines()[-1] == f"solved in {len(steps)}"
+    # an own guess that leaves a single candidate; the assistant then proposes it
+    w, p, left = off_tree_step(root, answers, guesses, lambda n: n == 1)
+    out = rt.run_cli("play", path, stdin=f"{w} {p}\nGGGGG\n")
+    assert out.returncode == 0, out.stderr
+    assert f"1 candidate left: {left[0]}" in out.stdout and f"guess 2: {left[0]}" in out.stdout
+    assert out.stdout.splitlines()[-1] == "solved in 2"
+    bad = rt.run_cli("play", path, stdin="BBXBB\n")
+    rt.assert_one_line_error(bad, "step 1", "bad pattern")
+
+
+def test_cli_stats(setup):
+    path, root, answers, _ = setup
+    d = rt.depths(root, answers)
+    out = rt.run_cli("stats", path)
+    assert out.returncode == 0
+    assert f"total {sum(d.values())}  mean {round(sum(d.values()) / len(d), 4)}  worst {max(d.values())}" in out.stdout
+    assert f"first guess {root['guess']}" in out.stdout
+
+
+def test_custom_lists_given_explicitly(setup, tmp_path):
+    path, root, answers, _ = setup
+    moved = tmp_path / "t.json"
+    shutil.copy(path, moved)  # the lists are not beside it any more
+    rt.assert_one_line_error(rt.run_cli("next", moved, f"{root['guess']}:BBBBB"), "word list not found")
+    out = rt.run_cli("next", moved, "--answers", path.with_name("answers.txt"), "--guesses", path.with_name("guesses.txt"))
+    assert out.returncode == 0 and out.stdout.split()[0] == root["guess"]
+
+
+def optimal_total(cands, guesses, memo):
+    """Exhaustive minimum total guesses for a small candidate set (no cap binds here)."""
+    key = tuple(cands)
+    if key not in memo:
+        best = None
+        for w in guesses:
+            buckets = {}
+            for a in cands:
+                buckets.setdefault(reference.wordle_feedback(w, a), []).append(a)
+            if len(buckets) == 1 and w not in cands:
+                continue
+            total = len(cands) + sum(optimal_total(v, guesses, memo) for p, v in buckets.items() if p != "GGGGG")
+            best = total if best is None else min(best, total)
+        memo[key] = best
+    return memo[key]
+
+
+@pytest.mark.slow
+def test_off_tree_with_the_real_exact_engine(setup):
+    path, root, answers, guesses = setup
+    w, p, left = off_tree_step(root, answers, guesses, lambda n: 3 <= n <= 5)
+    s = lookup(read_tree(path), [f"{w}:{p}"])
+    assert s.source == "exact" and s.candidates == left
+    all_guesses = guesses + [a for a in answers if a not in guesses]
+    assert round(s.expected_guesses * len(left)) == optimal_total(left, all_guesses, {})
+
+
+def test_hard_mode_falls_back_to_candidates_when_the_exact_engine_declines(setup, monkeypatch):
+    path, root, answers, guesses = setup
+    doc = read_tree(path)
+    doc["game"]["mode"] = "hard"
+    w, p, left = off_tree_step(root, answers, guesses, lambda n: 3 <= n <= 10)
+
+    def declining(game, ids, guesses_left, mode="normal"):
+        raise UserError(f"mode {mode!r} is not supported by the exact search yet")
+
+    import engine.search
+
+    monkeypatch.setattr(engine.search, "best_guess", declining)
+    s = lookup(doc, [f"{w}:{p}"])
+    assert s.source == "heuristic" and s.guess in left  # a candidate always obeys the hard-mode rule
+    doc["game"]["mode"] = "normal"
+    with pytest.raises(UserError, match="not supported"):
+        lookup(doc, [f"{w}:{p}"])
+
+
+def test_coloured_rows():
+    row = player.coloured_row("salet", "BYGBB", ansi=True)
+    assert row.count("\x1b[0m") == 5 and " S " in row and "\x1b[1;97;42m L " in row
+    assert player.coloured_row("salet", "BYGBB", ansi=False) == "salet BYGBB"

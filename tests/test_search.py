@@ -1,0 +1,104 @@
+"""The exact search against a plain exhaustive oracle, with every pruning rule on and off."""
+
+import random
+
+import numpy as np
+import pytest
+
+import reference
+from engine import kernels
+from engine.games import get_game
+from engine.games.wordle import Wordle
+from engine.search import INF, Solver, build
+from engine.words import WordList
+
+RULE_SETS = [
+    kernels.ALL_RULES,
+    0,
+    kernels.USE_BOUNDS,
+    kernels.USE_SHORTCUTS,
+    kernels.USE_FILTER,
+    kernels.USE_MEMO,
+    kernels.ALL_RULES & ~kernels.USE_BOUNDS,
+    kernels.ALL_RULES & ~kernels.USE_FILTER,
+]
+
+
+@pytest.fixture(scope="module")
+def real_lists():
+    game = get_game("wordle")
+    return list(game.answers), list(game.guesses)
+
+
+def small_game(real_lists, seed, n_answers=18, n_guesses=40):
+    answers_all, guesses_all = real_lists
+    rng = random.Random(seed)
+    answers = sorted(rng.sample(answers_all, n_answers))
+    guesses = sorted(set(rng.sample(guesses_all, n_guesses)) | set(answers))
+    return Wordle("small", WordList("a", "a", tuple(answers), "-"), WordList("g", "g", tuple(guesses), "-"))
+
+
+def engine_value(game, cap, rules=kernels.ALL_RULES):
+    solver = Solver(game, game._compute_matrix(), cap, rules=rules)
+    value, _ = solver.solve(np.arange(len(game.answers), dtype=np.int32), cap)
+    return float("inf") if value >= INF else value
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_engine_equals_exhaustive_search(real_lists, seed):
+    game = small_game(real_lists, seed)
+    for cap in (2, 3, 4, 6):
+        expected = reference.optimal_total(game, game.answers, cap)
+        for rules in RULE_SETS:
+            assert engine_value(game, cap, rules) == expected, (seed, cap, rules)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_larger_random_games_with_and_without_rules(real_lists, seed):
+    """Bigger than the oracle can do: every rule switched off must still give the same value."""
+    game = small_game(real_lists, 100 + seed, n_answers=60, n_guesses=300)
+    values = {rules: engine_value(game, 5, rules) for rules in (kernels.ALL_RULES, kernels.USE_BOUNDS | kernels.USE_MEMO,
+                                                               kernels.ALL_RULES & ~kernels.USE_MEMO)}
+    assert len(set(values.values())) == 1, values
+
+
+def test_forced_opener_costs_match_the_optimum(real_lists):
+    game = small_game(real_lists, 42)
+    solver = Solver(game, game._compute_matrix(), 4)
+    S = np.arange(len(game.answers), dtype=np.int32)
+    costs = [solver.evaluate(S, g, 4) for g in range(len(game.guesses))]
+    value, best = solver.solve(S, 4)
+    assert min(costs) == value == costs[best]
+
+
+def test_budget_contract(real_lists):
+    """Below the budget the value is exact; at or above it, a bound that is at least the budget."""
+    game = small_game(real_lists, 5, n_answers=40, n_guesses=120)
+    S = np.arange(len(game.answers), dtype=np.int32)
+    exact = Solver(game, game._compute_matrix(), 5).solve(S, 5)[0]
+    for beta in range(exact - 3, exact + 3):
+        got = Solver(game, game._compute_matrix(), 5).solve(S, 5, beta)[0]
+        if beta > exact:
+            assert got == exact
+        else:
+            assert beta <= got <= exact
+
+
+def test_build_tree_total_equals_replay(real_lists):
+    game = small_game(real_lists, 9, n_answers=50, n_guesses=200)
+    result = build(game, game._compute_matrix(), first=None, max_guesses=6, progress=False)
+    total = 0
+    for answer in game.answers:
+        node, depth = result.root, 1
+        while node["guess"] != answer:
+            node = node["next"][game.pattern_text(game.feedback(node["guess"], answer))]
+            depth += 1
+        total += depth
+    assert total == result.total == engine_value(game, 6)
+
+
+@pytest.mark.slow
+def test_salet_7920():
+    game = get_game("wordle")
+    result = build(game, game._compute_matrix(), first="salet", max_guesses=6, progress=False)
+    assert result.total == 7920

@@ -1,0 +1,208 @@
+"""The independent verifier: its own feedback against the reference, acceptance of sound trees,
+and one clear first defect for each kind of broken tree."""
+
+import csv
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+import reference
+import reference_trees as rt
+from engine.games import get_game
+from engine.tree import make_document, write_tree
+from engine.verify import WORDLE_RULES, ultra_violation, verify, wordle_hard_violation, wordle_text
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("verify")
+    answers, guesses = rt.write_lists(folder)
+    game = get_game(None, answers=str(answers), guesses=str(guesses))
+    root = rt.greedy_tree(game.answers, game.guesses)
+    answer_words = answers.read_text().split()
+    guess_words = guesses.read_text().split()
+    return game, root, answer_words, guess_words, folder
+
+
+def fresh(game, root, **kw):
+    return orjson.loads(orjson.dumps(make_document(game, root, **kw)))
+
+
+def test_feedback_matches_the_reference_and_the_fixture_cases():
+    with open(DATA / "wordle-feedback-cases.tsv") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            assert wordle_text(row["guess"], row["answer"]) == row["feedback"]
+    words = (rt.WORDLISTS / "wordle-answers-2315.txt").read_text().split()
+    rng = random.Random(5)
+    doubled = [w for w in words if len(set(w)) < 5]
+    for _ in range(5000):
+        g, a = rng.choice(doubled), rng.choice(words if rng.random() < 0.5 else doubled)
+        assert wordle_text(g, a) == reference.wordle_feedback(g, a), (g, a)
+
+
+def test_the_verifier_imports_nothing_of_the_engine_logic():
+    logic = ("engine.games", "engine.search", "engine.kernels", "numpy", "numba")
+    code = f"import sys, engine.verify; print(sorted(m for m in sys.modules if m.startswith({logic!r})))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=rt.ROOT)
+    assert out.stdout.strip() == "[]", out
+
+
+def test_a_sound_tree_passes_with_its_stats(setup):
+    game, root, answers, guesses, _ = setup
+    report = verify(fresh(game, root), answers, guesses)
+    assert report.ok and report.defect is None
+    d = rt.depths(root, answers)
+    assert (report.total, report.worst, report.answers) == (sum(d.values()), max(d.values()), 60)
+    assert report.histogram == {str(k): list(d.values()).count(k) for k in range(1, max(d.values()) + 1)}
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("total", 1, "stats.total is 1, the tree gives"),
+    ("worst", 9, "stats.worst is 9"),
+    ("mean", 1.5, "stats.mean is 1.5"),
+    ("histogram", {"1": 60}, "stats.histogram is"),
+])
+def test_wrong_stats(setup, field, value, message):
+    game, root, answers, guesses, _ = setup
+    doc = fresh(game, root)
+    doc["stats"][field] = value
+    report = verify(doc, answers, guesses)
+    assert not report.ok and message in report.defect
+
+
+def test_missing_branch_names_the_answer_and_path(setup):
+    game, root, answers, guesses, _ = setup
+    doc = fresh(game, root)
+    first = doc["root"]["guess"]
+    key = next(k for k, v in sorted(doc["root"]["next"].items()) if "next" in v)
+    child = doc["root"]["next"][key]
+    sub = sorted(child["next"])[0]
+    del child["next"][sub]
+    report = verify(doc, answers, guesses)
+    victim = next(a for a in answers if reference.wordle_feedback(first, a) == key
+                  and reference.wordle_feedback(child["guess"], a) == sub)
+    assert report.defect == f"answer {victim!r} at {first}:{key} > {child['guess']}:{sub}: no branch for pattern {sub} after {child['guess']!r}"
+
+
+def test_word_not_allowed(setup):
+    game, root, answers, guesses, _ = setup
+    doc = fresh(game, root)
+    doc["root"]["guess"] = "zzzzz"
+    assert "'zzzzz' is not an allowed guess" in verify(doc, answers, guesses).defect
+
+
+def test_cap_exceeded(setup):
+    game, root, answers, guesses, _ = setup
+    doc = fresh(game, root)
+    worst = doc["stats"]["worst"]
+    doc["game"]["max_guesses"] = worst - 1
+    assert f"not solved within the cap of {worst - 1} guesses" in verify(doc, answers, guesses).defect
+    doc["game"]["max_guesses"] = None
+    assert verify(doc, answers, guesses).ok
+
+
+def cheat_tree(root, answers, guesses):
+    """The tree with one second guess that drops every letter the first one revealed."""
+    first = root["guess"]
+    key = next(k for k in sorted(root["next"]) if "G" in k or "Y" in k)
+    cands = [a for a in answers if reference.wordle_feedback(first, a) == key]
+    probe = next(w for w in guesses if not set(w) & set(first))
+    buckets = {}
+    for a in cands:
+        buckets.setdefault(reference.wordle_feedback(probe, a), []).append(a)
+    branch = {"guess": probe, "next": {p: rt.greedy_tree(v, guesses) for p, v in buckets.items()}}
+    return {**root, "next": {**root["next"], key: branch}}, f"at {first}:{key}", probe
+
+
+def test_hard_mode(setup):
+    game, root, answers, guesses, _ = setup
+    cheat, where, probe = cheat_tree(root, answers, guesses)
+    report = verify(fresh(game, cheat, mode="hard"), answers, guesses)
+    assert not report.ok and f"{where}: hard mode: {probe!r} must" in report.defect
+    assert verify(fresh(game, cheat), answers, guesses).ok
+    hard_root = rt.greedy_tree(answers, guesses, hard=True)
+    for mode in ("hard", "ultra"):
+        assert verify(fresh(game, hard_root, mode=mode), answers, guesses).ok
+
+
+def test_hard_mode_rule_by_hand():
+    history = [("crane", "GBYBB")]  # C in place, A somewhere
+    assert wordle_hard_violation("cabin", history) is None
+    assert "keep C in position 1" in wordle_hard_violation("scalp", history)
+    assert "contain A at least 1" in wordle_hard_violation("clout", history)
+    history = [("sassy", "YBBGB")]  # two S revealed, one of them in position 4
+    assert wordle_hard_violation("bless", history) is None
+    assert wordle_hard_violation("spasm", history) is None
+    assert "keep S in position 4" in wordle_hard_violation("haste", history)
+    assert "contain S at least 2" in wordle_hard_violation("moist", history)
+
+
+def test_ultra_mode_needs_consistent_guesses(setup):
+    game, root, answers, guesses, _ = setup
+    cheat, where, probe = cheat_tree(root, answers, guesses)
+    assert f"{where}: ultra mode: {probe!r} contradicts" in verify(fresh(game, cheat, mode="ultra"), answers, guesses).defect
+    history = [("crane", "GBYBB")]
+    assert wordle_hard_violation("cabin", history) is None  # hard mode allows it, ultra does not:
+    assert "contradicts crane:GBYBB" in ultra_violation(WORDLE_RULES, "cabin", history)
+    assert ultra_violation(WORDLE_RULES, "cobia", history) is None
+
+
+def test_wrong_list_hash_and_counts(setup):
+    game, root, answers, guesses, folder = setup
+    doc = fresh(game, root)
+    assert "the answers list is not the one" in verify(doc, answers[1:], guesses).defect
+    assert "the guesses list is not the one" in verify(doc, answers, guesses + ["zzzzz"]).defect
+    doc["game"]["answers_count"] = 61
+    assert "answers_count is 61, the lists give 60" in verify(doc, answers, guesses).defect
+
+
+def test_win_key_and_unreached_branch(setup):
+    game, root, answers, guesses, _ = setup
+    doc = fresh(game, root)
+    doc["root"]["next"]["GGGGG"] = {"guess": doc["root"]["guess"]}
+    assert "has a branch keyed by the win pattern GGGGG" in verify(doc, answers, guesses).defect
+    doc = fresh(game, root)
+    doc["root"]["next"]["XXXXX"] = {"guess": answers[0]}
+    assert "branch 'XXXXX' after" in verify(doc, answers, guesses).defect
+
+
+def test_unknown_game_is_a_defect(setup):
+    game, root, answers, guesses, _ = setup
+    doc = fresh(game, root)
+    doc["game"]["name"] = "chess"
+    assert "no verifier rules for game 'chess'" in verify(doc, answers, guesses).defect
+
+
+def test_cli_verify(setup, tmp_path):
+    game, root, answers, guesses, folder = setup
+    path = tmp_path / "t.json"
+    write_tree(path, fresh(game, root))
+    lists = ["--answers", folder / "answers.txt", "--guesses", folder / "guesses.txt"]
+    ok = rt.run_cli("verify", path, *lists)
+    assert ok.returncode == 0, ok.stderr
+    d = rt.depths(root, answers)
+    assert f"total {sum(d.values())}" in ok.stdout and "#" in ok.stdout
+    doc = fresh(game, root)
+    doc["stats"]["total"] += 1
+    write_tree(path, doc)
+    rt.assert_one_line_error(rt.run_cli("verify", path, *lists), "stats.total is")
+    path.write_bytes(path.read_bytes()[:100])
+    rt.assert_one_line_error(rt.run_cli("verify", path, *lists), "truncated")
+    path.write_bytes(b'{"hello": "world"}')
+    rt.assert_one_line_error(rt.run_cli("verify", path), "not a wordtree/1 tree file")
+
+
+@pytest.mark.parametrize("path", sorted((rt.ROOT / "trees").glob("*.json")), ids=lambda p: p.name)
+def test_every_shipped_tree_verifies(path):
+    from engine.tree import read_tree
+    from engine.verify import load_lists
+
+    doc = read_tree(path)
+    report = verify(doc, *load_lists(doc))
+    assert report.ok, f"{path.name}: {report.defect}"
