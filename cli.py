@@ -22,12 +22,18 @@ def _game_options(p: argparse.ArgumentParser, positional: bool = True) -> None:
     p.add_argument("--answers", metavar="FILE", help="custom answer list (with --guesses)")
     p.add_argument("--guesses", metavar="FILE", help="custom guess list (with --answers)")
     p.add_argument("--cache-dir", metavar="DIR", help="pattern-matrix cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+    p.add_argument("--pegs", type=int, help="mastermind: code length (default 4)")
+    p.add_argument("--colours", type=int, help="mastermind: number of colours (default 6)")
+    p.add_argument("--digits", type=int, help="bulls-cows: code length (default 4)")
+    p.add_argument("--repeats", action="store_true", help="bulls-cows: allow repeated digits")
 
 
 def _load_game(args):
     from engine.games import get_game
 
-    game = get_game(getattr(args, "game", None), args.answers, args.guesses)
+    options = {key: getattr(args, key, None) for key in ("pegs", "colours", "digits", "repeats")}
+    options = {key: value for key, value in options.items() if value not in (None, False)}
+    game = get_game(getattr(args, "game", None), args.answers, args.guesses, **options)
     for notice in game.notices:
         print(notice, file=sys.stderr)
     return game
@@ -111,6 +117,164 @@ def _feedback_pair(game, guess: str, answer: str, where: str) -> tuple[str, str]
     if answer not in game.answer_index:
         raise UserError(f"{where}: {answer!r} is not an answer in {game.name}")
     return guess, answer
+
+
+# ------------------------------------------------------------------------------------------------
+# build, rank  (engine/search.py, rank.py, heuristics.py)
+# ------------------------------------------------------------------------------------------------
+def _max_guesses(text: str) -> int | None:
+    if text.lower() == "none":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'none', got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _search_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-guesses", type=_max_guesses, default=6, metavar="N|none",
+                   help="guess cap per answer (default 6; 'none' for no cap)")
+    p.add_argument("--mode", default="normal", choices=["normal"], help="game rules (default normal)")
+    p.add_argument("--threads", type=int, default=None, metavar="N", help="worker threads (default: the cores, at most 2)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _add_build(sub) -> None:
+    p = sub.add_parser("build", help="build the exact optimal tree (or a labelled greedy baseline)")
+    _game_options(p)
+    _search_options(p)
+    p.add_argument("--first", metavar="WORD|auto",
+                   help="opening guess (default: the proven best recorded for the preset, else auto = found exactly)")
+    p.add_argument("--from", dest="state", metavar="STATE", help="solve from a game in progress, e.g. salet:BBYBB,crony:BGYBB")
+    p.add_argument("--strategy", default="exact", choices=["exact", "entropy", "minimax", "frequency"],
+                   help="exact (default) or a greedy baseline, labelled not optimal")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree/1 JSON")
+    _hangman_build_options(p)
+
+
+def _run_build(args) -> int:
+    if args.game == "hangman":
+        from engine import hangman
+
+        return hangman.cli_build(args)
+    import time
+
+    import numpy as np
+
+    from engine.heuristics import greedy_tree
+    from engine.patterns import pattern_matrix
+    from engine.rank import rank
+    from engine.search import build, candidate_ids, parse_state
+    from engine.tree import histogram_lines, make_document, write_tree
+
+    if args.state and args.output:
+        raise UsageError("-o writes whole-game trees only; drop --from or -o")
+    game = _load_game(args)
+    history = parse_state(game, args.state)
+    start = time.perf_counter()
+    matrix = pattern_matrix(game, args.cache_dir).matrix
+    recorded = None if history or args.strategy != "exact" else game.default_first
+    first = args.first or recorded or "auto"
+    if first != "auto":
+        first = game.parse_guess(first)
+    cap = args.max_guesses
+    if args.strategy != "exact":
+        S = candidate_ids(game, history)
+        if len(S) == 0:
+            raise UserError("no answer is consistent with that history")
+        opener = None if first == "auto" else game.guess_index[first]
+        root = greedy_tree(game, matrix, S, args.strategy, opener)
+        proof, optimal, total = "heuristic", False, None
+    else:
+        if first == "auto" and not history:
+            ranked = rank(game, matrix, top=1, max_guesses=cap, threads=args.threads, progress=not args.quiet)
+            if ranked.interrupted:
+                raise KeyboardInterrupt
+            first = ranked.ordered()[0][0]
+        result = build(game, matrix, first=None if first == "auto" else first, max_guesses=cap, history=history,
+                       threads=args.threads, progress=not args.quiet)
+        root, proof, optimal, total = result.root, "exhaustive", True, result.total
+    seconds = time.perf_counter() - start
+    if history:
+        n = len(candidate_ids(game, history))
+        cost = f"total {total} over {n} candidates, mean {total / n:.4f} more guesses (exact)" if total else args.strategy
+        print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s")
+        return 0
+    extra = {"strategy": args.strategy} if args.strategy != "exact" else {}
+    try:
+        doc = make_document(game, root, mode=args.mode, max_guesses=cap, optimal=optimal, proof=proof,
+                            seconds=seconds, extra=extra)
+    except UserError as exc:
+        if optimal:
+            raise
+        # a greedy rule knows no cap: record the tree as uncapped and say so
+        print(f"notice: the {args.strategy} tree breaks the cap of {cap} ({exc}); recorded with no cap",
+              file=sys.stderr)
+        doc = make_document(game, root, mode=args.mode, max_guesses=None, optimal=False, proof=proof,
+                            seconds=seconds, extra=extra)
+    stats = doc["stats"]
+    if total is not None and stats["total"] != total:
+        raise RuntimeError(f"internal error: search total {total} but the tree replays to {stats['total']}")
+    if args.output:
+        write_tree(args.output, doc)
+    label = "optimal (exhaustive search)" if optimal else f"{args.strategy} heuristic, not optimal"
+    print(f"{game.name}: first guess {root['guess']}, {label}")
+    print(f"total {stats['total']}  mean {stats['mean']:.4f}  worst {stats['worst']}  "
+          f"answers {len(game.answers)}  time {seconds:.2f} s")
+    print("\n".join(histogram_lines(stats["histogram"])))
+    if args.output:
+        print(f"wrote {args.output}")
+    return 0
+
+
+def _add_rank(sub) -> None:
+    p = sub.add_parser("rank", help="exact values of the best K first guesses, and a proof for all others")
+    _game_options(p)
+    _search_options(p)
+    p.add_argument("--top", type=int, default=10, metavar="K", help="how many first guesses to value exactly (default 10)")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="rank only the first N in heuristic order")
+    p.add_argument("-o", "--output", metavar="FILE.tsv", help="write the ranking as TSV (default: stdout)")
+    p.add_argument("--checkpoint", metavar="FILE", help="save progress here as it goes")
+    p.add_argument("--resume", action="store_true", help="continue from --checkpoint")
+
+
+def _run_rank(args) -> int:
+    from engine.patterns import pattern_matrix
+    from engine.rank import rank
+    from engine.tree import write_atomic
+
+    if args.resume and not args.checkpoint:
+        raise UsageError("--resume needs --checkpoint FILE")
+    game = _load_game(args)
+    matrix = pattern_matrix(game, args.cache_dir).matrix
+    result = rank(game, matrix, top=args.top, limit=args.limit, max_guesses=args.max_guesses, threads=args.threads,
+                  progress=not args.quiet, checkpoint=args.checkpoint, resume=args.resume, mode=args.mode)
+    ident = game.identity()
+    lines = [
+        f"# wordtree rank: {game.name}, {args.mode} mode, cap {args.max_guesses or 'none'}, top {args.top}",
+        f"# answers {ident['answers']} sha256 {ident['answers_sha256']}",
+        f"# guesses {ident['guesses']} sha256 {ident['guesses_sha256']}",
+        f"# first guesses ranked: {len(result.values)} of {result.considered}"
+        + (" (interrupted: only these are proven)" if result.interrupted else "")
+        + f"; {result.seconds:.1f} s",
+        "# word\tvalue\texact | word\tbound\tlower-bound",
+    ]
+    lines += [f"{w}\t{v}\t{'exact' if e else 'lower-bound'}" for w, v, e in result.ordered()]
+    text = "\n".join(lines) + "\n"
+    if args.output:
+        write_atomic(args.output, text.encode())
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    if result.interrupted:
+        sys.stdout.flush()
+        import os
+
+        os._exit(130)  # a worker may still be inside a kernel; the proven part is out and saved
+    return 0
 
 
 # ------------------------------------------------------------------------------------------------
@@ -455,8 +619,11 @@ def _boggle_best(boggle, trie, args, rows: int, cols: int) -> int:
     bar = tqdm(total=round(args.time) if by_time else args.restarts, unit="s" if by_time else "run",
                desc=f"best {rows}x{cols}", disable=not sys.stderr.isatty(), dynamic_ncols=True)
     start = time.perf_counter()
+    reached = [0, 0.0]  # best score so far, seconds when first reached
 
     def on_progress(best: int, done: int) -> None:
+        if best > reached[0]:
+            reached[:] = [best, time.perf_counter() - start]
         bar.n = min(round(time.perf_counter() - start), bar.total) if by_time else done
         bar.set_postfix_str(f"best {best}, {done} runs done")
 
@@ -466,7 +633,7 @@ def _boggle_best(boggle, trie, args, rows: int, cols: int) -> int:
                                    steps=args.steps, on_progress=on_progress)
     ranked = sorted(found.items(), key=lambda item: (-item[1], item[0]))[: args.top]
     print(f"{len(found)} distinct boards from the annealing runs in {time.perf_counter() - start:.0f} s "
-          f"(seed {args.seed}); the best:")
+          f"(seed {args.seed}); the best, first reached after {reached[1]:.0f} s:")
     for cells, score in ranked:
         print(f"{score:6d}  {cells}")
     print()

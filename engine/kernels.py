@@ -179,14 +179,24 @@ def _memo_store(S, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, mval, m
 
 @njit(cache=True)
 def _splits_into_singletons(row, S, stamp, epoch):
+    return _shared_codes(row, S, stamp, epoch, 0) == 0
+
+
+@njit(cache=True)
+def _shared_codes(row, S, stamp, epoch, limit):
+    """How many answers share their code with an earlier one (|S| minus the class count),
+    counting only until it exceeds `limit`."""
     e = epoch[0] + 1
     epoch[0] = e
+    shared = 0
     for a in S:
         c = row[a]
         if stamp[c] == e:
-            return False
+            shared += 1
+            if shared > limit:
+                return shared
         stamp[c] = e
-    return True
+    return shared
 
 
 @njit(cache=True)
@@ -292,12 +302,25 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
         result = INF
         result_guess = -1
         if use_shortcuts or d == 2:
+            # A candidate splitting the others into singletons costs 2n - 1, the bound of every
+            # set: optimal. Failing that every guess costs at least 2n, and a candidate leaving
+            # exactly one pair (n - 1 classes) costs 2n: optimal too, with 3 guesses left.
+            pair_guess = -1
             for i in range(n):
                 r = win_row[pos[i]]
-                if _splits_into_singletons(L[r], pos, stamp, epoch):
+                shared = _shared_codes(L[r], pos, stamp, epoch, 1)
+                if shared == 0:
                     result = 2 * n - 1
                     result_guess = L_ids[r]
                     break
+                if shared == 1 and pair_guess < 0:
+                    pair_guess = L_ids[r]
+            if result_guess < 0 and d >= 3 and use_shortcuts:
+                if pair_guess >= 0:
+                    result = 2 * n
+                    result_guess = pair_guess
+                elif use_bounds and beta <= 2 * n:
+                    return 2 * n
             if result_guess < 0 and d == 2:
                 for r in range(L_rows):
                     if _splits_into_singletons(L[r], pos, stamp, epoch):
@@ -454,3 +477,32 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
         _memo_store(S, d, h, fail, False, -1, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool,
                     counters, stats)
     return fail
+
+
+@njit(cache=True, parallel=True)
+def _partition_stats(P, S, win, n_codes, classes, squares, largest, entropy, in_s):
+    """Per guess over the answers S: class count, sum of squared class sizes, largest class,
+    entropy of the class distribution (bits) and whether the guess is in S. Feeds the heuristic
+    orders and the greedy baselines."""
+    n = S.size
+    for g in prange(P.shape[0]):
+        counts = np.zeros(n_codes, dtype=np.int64)
+        row = P[g]
+        for a in S:
+            counts[row[a]] += 1
+        k = 0
+        sq = 0
+        big = 0
+        h = 0.0
+        for c in range(n_codes):
+            m = counts[c]
+            if m > 0:
+                k += 1
+                sq += m * m
+                big = max(big, m)
+                h -= (m / n) * np.log2(m / n)
+        classes[g] = k
+        squares[g] = sq
+        largest[g] = big
+        entropy[g] = h
+        in_s[g] = counts[win] > 0

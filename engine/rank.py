@@ -1,0 +1,148 @@
+"""Rank first guesses: the exact values of the best K, and a proof that every other first guess
+costs at least the K-th value.
+
+Each first guess is an independent exact problem, solved with a budget equal to the K-th best
+value found so far: below it the value is exact, otherwise the search stops as soon as it has
+proven "at least the budget". Budgets only shrink, so a bound proven earlier stays a proof. The
+first guesses are tried in the order of a cheap heuristic, so the budget is tight early; two
+threads share the work and each keeps its memo across the guesses it solves.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import orjson
+
+from .errors import UserError
+from .heuristics import partition_stats
+from .search import INF, Solver, default_threads
+from .tree import write_atomic
+
+CHECKPOINT_FORMAT = "wordtree-rank/1"
+
+
+@dataclass
+class RankResult:
+    values: dict[str, tuple[int, bool]]  # word -> (value or lower bound, exact?)
+    top: int
+    considered: int
+    seconds: float
+    interrupted: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def ordered(self) -> list[tuple[str, int, bool]]:
+        """Best first: by value, exact values before bounds of the same size, then by word."""
+        return sorted(((w, v, e) for w, (v, e) in self.values.items()), key=lambda t: (t[1], not t[2], t[0]))
+
+    def kth_value(self) -> int:
+        exact = sorted(v for v, e in self.values.values() if e)
+        return exact[self.top - 1] if len(exact) >= self.top else INF
+
+
+def heuristic_order(game, matrix: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """First guesses by class bound 3|S| - k - [g in S], then by sum of squared class sizes."""
+    stats = partition_stats(game, matrix, S)
+    bound = 3 * len(S) - stats.classes - stats.in_s
+    return np.lexsort((np.arange(matrix.shape[0]), stats.squares, bound))
+
+
+def _checkpoint_header(game, cap, mode) -> dict:
+    return {"format": CHECKPOINT_FORMAT, "game": game.identity(), "max_guesses": cap, "mode": mode}
+
+
+def load_checkpoint(path, game, cap, mode) -> dict[str, tuple[int, bool]]:
+    try:
+        doc = orjson.loads(Path(path).read_bytes())
+    except FileNotFoundError:
+        return {}
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise UserError(f"{path}: not a readable rank checkpoint ({exc})") from None
+    header = _checkpoint_header(game, cap, mode)
+    if not isinstance(doc, dict) or any(doc.get(k) != v for k, v in header.items()):
+        raise UserError(f"{path}: checkpoint of another game, cap or mode; remove it or drop --resume")
+    return {w: (int(v), bool(e)) for w, (v, e) in doc.get("results", {}).items()}
+
+
+def save_checkpoint(path, game, cap, mode, values) -> None:
+    doc = _checkpoint_header(game, cap, mode)
+    doc["results"] = {w: [v, e] for w, (v, e) in sorted(values.items())}
+    write_atomic(path, orjson.dumps(doc))
+
+
+def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_guesses: int | None = 6,
+         threads: int | None = None, progress: bool = True, checkpoint: str | None = None, resume: bool = False,
+         mode: str = "normal", memo_mb: int = 160) -> RankResult:
+    """Rank the first guesses (the first `limit` in heuristic order, or all). Ctrl-C stops early:
+    the result then holds what is proven so far and says so."""
+    from tqdm import tqdm
+
+    if top < 1:
+        raise UserError("--top must be at least 1")
+    start = time.perf_counter()
+    solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb)
+    S = np.arange(len(game.answers), dtype=np.int32)
+    order = heuristic_order(game, matrix, S)
+    if limit is not None:
+        order = order[:limit]
+    values: dict[str, tuple[int, bool]] = {}
+    if resume and checkpoint:
+        values = load_checkpoint(checkpoint, game, solver.cap, mode)
+    exact_sorted = sorted(v for v, e in values.values() if e)
+    lock = threading.Lock()
+    todo = [int(g) for g in order if game.guesses[g] not in values]
+
+    def budget() -> int:
+        with lock:
+            return exact_sorted[top - 1] if len(exact_sorted) >= top else INF
+
+    def job(g: int) -> tuple[str, int, bool]:
+        beta = budget()
+        value = solver.evaluate(S, g, solver.cap, beta)
+        return game.guesses[g], value, value < beta
+
+    bar = tqdm(total=len(order), initial=len(order) - len(todo), desc="first guesses", unit="word",
+               disable=not progress or None)
+    last_save = time.monotonic()
+    interrupted = False
+    pool = ThreadPoolExecutor(threads or default_threads())
+    try:
+        pending = set()
+        queue = iter(todo)
+        for g in queue:
+            pending.add(pool.submit(job, g))
+            if len(pending) >= 2 * pool._max_workers:
+                break
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                word, value, exact = future.result()
+                with lock:
+                    values[word] = (value, exact)
+                    if exact:
+                        bisect.insort(exact_sorted, value)
+                bar.update(1)
+                best = sorted((v, w) for w, (v, e) in values.items() if e)[:3]
+                bar.set_postfix_str(" ".join(f"{w}={v}" for v, w in best))
+                g = next(queue, None)
+                if g is not None:
+                    pending.add(pool.submit(job, g))
+            if checkpoint and time.monotonic() - last_save > 5:
+                save_checkpoint(checkpoint, game, solver.cap, mode, values)
+                last_save = time.monotonic()
+    except KeyboardInterrupt:
+        interrupted = True
+        pool.shutdown(wait=False, cancel_futures=True)
+    finally:
+        bar.close()
+        if checkpoint:
+            save_checkpoint(checkpoint, game, solver.cap, mode, values)
+    if not interrupted:
+        pool.shutdown(wait=True)
+    return RankResult(values, top, len(order), time.perf_counter() - start, interrupted)
