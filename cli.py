@@ -545,7 +545,7 @@ def _add_boggle(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed for --random and --best (default: 0)")
     p.add_argument("--time", type=float, default=60.0, metavar="SECONDS", help="--best: time limit (default: 60)")
     p.add_argument("--restarts", type=int, metavar="N", help="--best: stop after N annealing runs instead")
-    p.add_argument("--steps", type=int, default=200_000, metavar="N", help="--best: annealing steps per run (default: 200000)")
+    p.add_argument("--steps", type=int, default=30_000, metavar="N", help="--best: annealing steps per run (default: 30000)")
     p.add_argument("--top", type=int, default=5, metavar="K", help="--best: boards to print (default: 5)")
     p.add_argument("--cache-dir", metavar="DIR", help="trie cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
 
@@ -575,8 +575,8 @@ def _run_boggle(args) -> int:
         else:
             print(boggle.solution_text(solution, args.min_length))
         return 0
-    rows = args.rows or args.cols or 4
-    cols = args.cols or rows
+    rows = next(v for v in (args.rows, args.cols, 4) if v is not None)
+    cols = rows if args.cols is None else args.cols
     boggle.check_size(rows, cols)
     if args.random is not None:
         return _boggle_random(boggle, trie, args, rows, cols)

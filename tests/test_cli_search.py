@@ -1,0 +1,96 @@
+"""The build and rank commands end to end, in subprocesses: outputs, determinism, numba's
+on-disk cache on a second run, checkpoints, and one-line errors for bad input."""
+
+import subprocess
+import sys
+
+import orjson
+import pytest
+
+from reference_trees import ROOT, write_lists
+
+
+def run(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, str(ROOT / "cli.py"), *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def lists(tmp_path_factory):
+    return write_lists(tmp_path_factory.mktemp("lists"), n_answers=50, n_guesses=150, seed=3)
+
+
+def test_build_twice_same_tree_and_cached_kernels(lists, tmp_path):
+    answers, guesses = lists
+    trees = []
+    for i in range(2):  # the second process loads the compiled kernels from numba's cache
+        out = tmp_path / f"tree{i}.json"
+        proc = run("build", "--answers", answers, "--guesses", guesses, "--first", "auto", "-o", out, "--quiet")
+        assert proc.returncode == 0, proc.stderr
+        assert "optimal (exhaustive search)" in proc.stdout
+        trees.append(orjson.loads(out.read_bytes()))
+    assert trees[0]["root"] == trees[1]["root"]
+    assert trees[0]["stats"]["total"] == trees[1]["stats"]["total"]
+    assert trees[0]["stats"]["optimal"] is True
+    verified = run("verify", tmp_path / "tree0.json", "--answers", answers, "--guesses", guesses)
+    assert verified.returncode == 0, verified.stderr
+
+
+def test_rank_top_equals_build_auto_and_resumes(lists, tmp_path):
+    answers, guesses = lists
+    ck = tmp_path / "rank.ck"
+    first = run("rank", "--answers", answers, "--guesses", guesses, "--top", "3", "--limit", "30",
+                "--checkpoint", ck, "--quiet")
+    assert first.returncode == 0, first.stderr
+    rows = [line.split("\t") for line in first.stdout.splitlines() if not line.startswith("#")]
+    assert len(rows) == 30
+    assert [r[2] for r in rows[:3]] == ["exact"] * 3
+    values = [int(r[1]) for r in rows]
+    assert values == sorted(values)
+    assert all(int(r[1]) >= values[2] for r in rows[3:])  # every other opener proven no better than the 3rd
+    again = run("rank", "--answers", answers, "--guesses", guesses, "--top", "3", "--limit", "30",
+                "--checkpoint", ck, "--resume", "--quiet")
+    assert again.returncode == 0, again.stderr
+    strip = lambda text: [line for line in text.splitlines() if not line.startswith("#")]  # noqa: E731
+    assert strip(again.stdout) == strip(first.stdout)
+    built = run("build", "--answers", answers, "--guesses", guesses, "--first", rows[0][0], "--quiet")
+    assert f"total {rows[0][1]} " in built.stdout
+
+
+def test_greedy_baselines_are_labelled(lists, tmp_path):
+    answers, guesses = lists
+    for strategy in ("entropy", "minimax", "frequency"):
+        out = tmp_path / f"{strategy}.json"
+        proc = run("build", "--answers", answers, "--guesses", guesses, "--strategy", strategy, "-o", out, "--quiet")
+        assert proc.returncode == 0, proc.stderr
+        doc = orjson.loads(out.read_bytes())
+        assert doc["stats"]["optimal"] is False and doc["stats"]["strategy"] == strategy
+
+
+@pytest.mark.parametrize(
+    "args, message, code",
+    [
+        (["build", "--first", "zzzzz"], "not an allowed guess", 1),
+        (["build", "nosuchgame"], "unknown game", 1),
+        (["build", "--max-guesses", "1", "--first", "auto"], "impossible", 3),
+        (["build", "--from", "WORD:BBYBX"], "bad pattern", 1),
+        (["build", "--from", "WORD"], "GUESS:PATTERN", 1),
+        (["rank", "--resume"], "--checkpoint", 2),
+        (["build", "--max-guesses", "zero"], "max-guesses", 2),
+    ],
+)
+def test_user_errors_are_one_line(lists, args, message, code):
+    answers, guesses = lists
+    word = answers.read_text().split()[0]
+    proc = run(*[a.replace("WORD", word) for a in args], "--answers", answers, "--guesses", guesses, "--quiet")
+    assert proc.returncode == code, (proc.stdout, proc.stderr)
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_bad_word_list_names_file_and_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("crane\nsl4te\n")
+    proc = run("info", "--answers", bad, "--guesses", bad)
+    assert proc.returncode == 1
+    assert f"{bad}:2" in proc.stderr and "Traceback" not in proc.stderr
