@@ -1,0 +1,257 @@
+"""Word grids (Boggle): the numba solver against the plain recursive reference, the known boards,
+the trie cache, word-list and board errors, the CLI, and a brief run of the board search."""
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import reference_boggle as ref
+from engine import boggle
+from engine.errors import UserError
+
+ROOT = Path(__file__).resolve().parent.parent
+ENABLE2K = ROOT / "wordlists" / "enable2k.txt"
+
+
+@pytest.fixture(scope="module")
+def trie():
+    return boggle.load_trie(ENABLE2K)
+
+
+@pytest.fixture(scope="module")
+def dictionary():
+    return ref.Dictionary(ref.read_words(ENABLE2K))
+
+
+def fast(cells, rows, cols, trie, min_length=3):
+    board = boggle.parse_board(cells, rows, cols, trie.alphabet)
+    return boggle.solve(board, trie, min_length)
+
+
+def check_against_reference(cells, rows, cols, trie, dictionary, min_length=3):
+    expected = ref.solve(cells, rows, cols, dictionary, min_length)
+    got = fast(cells, rows, cols, trie, min_length)
+    assert set(got.words) == expected, cells
+    assert len(got.words) == len(expected), cells  # each word once
+    assert got.score == ref.score(expected, min_length), cells
+    return got
+
+
+@pytest.mark.parametrize(
+    "cells, rows, cols, score, count",
+    [("perslatgsineters", 4, 4, 3625, 1045), ("streaedlp", 3, 3, 545, None)],
+)
+def test_known_boards(cells, rows, cols, score, count, trie, dictionary):
+    expected = ref.solve(cells, rows, cols, dictionary)
+    assert ref.score(expected) == score
+    got = fast(cells, rows, cols, trie)
+    assert got.score == score
+    assert set(got.words) == expected
+    if count is not None:
+        assert len(expected) == count and len(got.words) == count
+
+
+def random_cells(rng, n, letters):
+    return "".join(rng.choice(letters) for _ in range(n))
+
+
+# common letters, so the boards hold many words; with q and repeats mixed in
+RICH = "aaeeeiioorrsssttlnndpgq"
+
+
+@pytest.mark.parametrize("rows, cols, n", [(1, 5, 60), (1, 16, 60), (2, 7, 40), (3, 3, 60), (4, 4, 60), (5, 5, 25)])
+def test_random_boards_match_reference(rows, cols, n, trie, dictionary):
+    rng = random.Random(rows * 100 + cols)
+    boards = []
+    for i in range(n):
+        letters = RICH if i % 3 else "abcdefghijklmnopqrstuvwxyz"
+        boards.append(random_cells(rng, rows * cols, letters))
+    for cells in boards:
+        check_against_reference(cells, rows, cols, trie, dictionary)
+    # the parallel batch scorer agrees with the one-board solver
+    letters = np.array([[trie.letter_index()[ch] for ch in cells] for cells in boards])
+    scores, counts = boggle.score_boards(letters, trie, rows, cols)
+    for cells, score, count in zip(boards, scores, counts):
+        expected = ref.solve(cells, rows, cols, dictionary)
+        assert (score, count) == (ref.score(expected), len(expected)), cells
+
+
+def test_qu_and_repeated_letters(trie, dictionary):
+    rng = random.Random(5)
+    for _ in range(40):
+        cells = random_cells(rng, 16, "quieeteass")  # several q cells and many repeats
+        check_against_reference(cells, 4, 4, trie, dictionary)
+    got = check_against_reference("qitesxxx", 2, 4, trie, dictionary)
+    assert {"quit", "quite"} <= set(got.words) and "quits" not in got.words
+    assert boggle.points(len("quite")) == 2  # Qu counts two letters
+    assert check_against_reference("aaaaaaaaa", 3, 3, trie, dictionary).score == 0
+    assert check_against_reference("sesesesese", 2, 5, trie, dictionary).words
+
+
+def test_dice_boards_match_reference(trie, dictionary):
+    rng = np.random.default_rng(3)
+    for rows in (4, 5):
+        boards = boggle.random_boards(rng, 15, rows, rows, trie)
+        for letters in boards:
+            check_against_reference(boggle.cells_of(letters, trie), rows, rows, trie, dictionary)
+
+
+def test_dice_are_each_used_once(trie):
+    boards = boggle.random_boards(np.random.default_rng(1), 2000, 4, 4, trie)
+    index = trie.letter_index()
+    q, e = index["q"], index["e"]
+    assert (boards == q).sum(axis=1).max() == 1  # one die has a Qu face
+    dice_with_e = sum("e" in die for die in boggle.DICE[(4, 4)])
+    assert (boards == e).sum(axis=1).max() <= dice_with_e
+    uniform = boggle.random_boards(np.random.default_rng(1), 2000, 3, 3, trie)
+    assert set(np.unique(uniform)) == set(range(len(trie.alphabet)))
+
+
+@pytest.mark.parametrize("min_length", [1, 2, 4, 6])
+def test_min_length(min_length, trie, dictionary):
+    rng = random.Random(min_length)
+    for _ in range(15):
+        check_against_reference(random_cells(rng, 16, RICH), 4, 4, trie, dictionary, min_length)
+
+
+def test_points_table():
+    assert [boggle.points(n) for n in range(2, 12)] == [0, 1, 1, 2, 3, 5, 11, 11, 11, 11]
+
+
+def test_other_alphabet(tmp_path):
+    words = ["кот", "кит", "ток", "тик", "откат", "так", "кат", "ёж", "ёжик", "qat", "quo"]
+    path = tmp_path / "ru.txt"
+    path.write_text("\n".join(w.upper() if i % 2 else w for i, w in enumerate(words)) + "\n\n", encoding="utf-8")
+    trie = boggle.load_trie(path, tmp_path / "cache")
+    assert trie.n_words == len(words) - 1  # qat has a q without u
+    dictionary = ref.Dictionary(words)
+    rng = random.Random(9)
+    for _ in range(100):
+        cells = random_cells(rng, 9, "котаиёжкq")
+        check_against_reference(cells, 3, 3, trie, dictionary, min_length=2)
+    got = fast("КОТ/ИКА/ёжq", None, None, trie, min_length=2)
+    assert (got.board.rows, got.board.cols) == (3, 3)
+    assert {"кот", "ток", "так", "кат", "ёж", "ёжик"} <= set(got.words)
+    assert "кит" not in got.words  # и and т are not neighbours
+
+
+def test_trie_spells_every_word(tmp_path):
+    words = ["a", "ab", "abc", "abd", "b", "ba", "quit", "qi", "squad", "zzz", "zz"]
+    path = tmp_path / "w.txt"
+    path.write_text("\n".join(words) + "\n", encoding="utf-8")
+    trie = boggle.load_trie(path, tmp_path)
+    spelled = {trie.spell(n) for n in np.flatnonzero(trie.word_length)}
+    assert spelled == set(words) - {"qi"}
+    for node in np.flatnonzero(trie.word_length):
+        assert trie.word_length[node] == len(trie.spell(node))
+
+
+def test_cache_is_used_checked_and_rebuilt(tmp_path):
+    path = tmp_path / "w.txt"
+    path.write_text("cat\ncats\ndog\n", encoding="utf-8")
+    cache = tmp_path / "cache"
+    first = boggle.load_trie(path, cache)
+    assert first.source == "built" and first.path.exists()
+    second = boggle.load_trie(path, cache)
+    assert second.source == "cache"
+    for name in boggle.Trie.ARRAYS:
+        assert np.array_equal(getattr(first, name), getattr(second, name))
+    data = bytearray(first.path.read_bytes())
+    data[-3] ^= 0x40  # a flipped bit in the arrays
+    first.path.write_bytes(bytes(data))
+    assert boggle.load_trie(path, cache).source == "rebuilt"
+    first.path.write_bytes(first.path.read_bytes()[:-5])  # truncated
+    assert boggle.load_trie(path, cache).source == "rebuilt"
+    assert boggle.load_trie(path, cache).source == "cache"
+    path.write_text("cat\ncats\ndogs\n", encoding="utf-8")  # another list, another cache file
+    assert boggle.load_trie(path, cache).source == "built"
+    assert not list(cache.glob("*.tmp"))
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [("cat\ndo g\n", "w.txt:2"), ("cat\nd0g\n", "'0' is not a letter"), ("\n\n", "empty"),
+     ("qi\nqat\n", "q without u")],
+)
+def test_word_list_errors(tmp_path, text, message):
+    path = tmp_path / "w.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(UserError, match=message):
+        boggle.load_trie(path, tmp_path)
+
+
+def test_board_errors(trie):
+    cases = [
+        ("perslatgsineter", None, None, "15 letters is not a square"),
+        ("perslatgsineters", 3, 5, "a 3x5 board needs 15"),
+        ("pers1atgsineters", None, None, "'1' \\(row 2, column 1\\)"),
+        ("persélatgsineter", None, None, "'é'"),
+        ("pers/lat", None, None, "rows of different lengths"),
+        ("a" * 81, None, None, "at most 64"),
+        ("", None, None, "no letters"),
+    ]
+    for cells, rows, cols, message in cases:
+        with pytest.raises(UserError, match=message):
+            boggle.parse_board(cells, rows, cols, trie.alphabet)
+    board = boggle.parse_board("abcdef", None, 2, trie.alphabet)
+    assert (board.rows, board.cols) == (3, 2)
+    board = boggle.parse_board("Pers Latg", None, None, trie.alphabet)
+    assert (board.cells, board.rows, board.cols) == ("perslatg", 2, 4)
+
+
+def run_cli(*args):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, str(ROOT / "cli.py"), "boggle", *args], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=300)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["perslatgsinete"], ["abc", "--rows", "2", "--cols", "2"], ["ab7d"], ["perslatgsineters", "--best"],
+     [], ["abcd", "--words", "no-such-list.txt"], ["--random", "0"], ["--best", "--rows", "9", "--cols", "9"]],
+)
+def test_cli_errors_are_one_line(args, trie):
+    result = run_cli(*args)
+    assert result.returncode != 0
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("wordtree: error:")
+
+
+def test_cli_json(trie):
+    result = run_cli("STREAEDLP", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert list(out) == ["board", "rows", "cols", "score", "count", "words"]
+    assert (out["board"], out["rows"], out["cols"], out["score"]) == ("streaedlp", 3, 3, 545)
+    assert out["count"] == len(out["words"]) == len(set(out["words"]))
+    text = run_cli("streaedlp")
+    assert text.returncode == 0 and text.stdout.strip().endswith(f"{out['count']} words, 545 points")
+
+
+def test_cli_random_and_best(trie):
+    result = run_cli("--random", "3000", "--seed", "4")
+    assert result.returncode == 0, result.stderr
+    assert "boards/second" in result.stdout and "standard dice" in result.stdout
+    best = run_cli("--best", "--rows", "2", "--cols", "3", "--restarts", "3", "--steps", "3000", "--seed", "2")
+    again = run_cli("--best", "--rows", "2", "--cols", "3", "--restarts", "3", "--steps", "3000", "--seed", "2")
+    assert best.returncode == 0, best.stderr
+    lines = best.stdout.splitlines()
+    assert lines[1:] == again.stdout.splitlines()[1:]  # the same seed, the same boards (not the time)
+
+
+def test_search_finds_good_boards_deterministically(trie, dictionary):
+    kwargs = dict(seconds=None, restarts=2, seed=11, steps=4000)
+    found = boggle.search_best(trie, 3, 3, **kwargs)
+    assert found == boggle.search_best(trie, 3, 3, **kwargs)
+    for cells, score in found.items():
+        assert score == ref.score(ref.solve(cells, 3, 3, dictionary))
+    # far above a random 3x3 board (the mean of uniform-letter boards is a few points)
+    assert max(found.values()) >= 250
+    assert boggle.canonical_cells("abcdefghi", 3, 3) == boggle.canonical_cells("gdahebifc", 3, 3)
