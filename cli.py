@@ -137,7 +137,8 @@ def _max_guesses(text: str) -> int | None:
 def _search_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-guesses", type=_max_guesses, default=6, metavar="N|none",
                    help="guess cap per answer (default 6; 'none' for no cap)")
-    p.add_argument("--mode", default="normal", choices=["normal"], help="game rules (default normal)")
+    p.add_argument("--mode", default="normal", choices=["normal", "hard"],
+                   help="game rules: normal (default) or hard (NYT: greens stay, revealed letters reused)")
     p.add_argument("--threads", type=int, default=None, metavar="N", help="worker threads (default: the cores, at most 2)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -182,6 +183,8 @@ def _run_build(args) -> int:
         first = game.parse_guess(first)
     cap = args.max_guesses
     if args.strategy != "exact":
+        if args.mode != "normal":
+            raise UsageError("the greedy baselines play normal mode only")
         S = candidate_ids(game, history)
         if len(S) == 0:
             raise UserError("no answer is consistent with that history")
@@ -190,12 +193,13 @@ def _run_build(args) -> int:
         proof, optimal, total = "heuristic", False, None
     else:
         if first == "auto" and not history:
-            ranked = rank(game, matrix, top=1, max_guesses=cap, threads=args.threads, progress=not args.quiet)
+            ranked = rank(game, matrix, top=1, max_guesses=cap, threads=args.threads, progress=not args.quiet,
+                          mode=args.mode)
             if ranked.interrupted:
                 raise KeyboardInterrupt
             first = ranked.ordered()[0][0]
         result = build(game, matrix, first=None if first == "auto" else first, max_guesses=cap, history=history,
-                       threads=args.threads, progress=not args.quiet)
+                       threads=args.threads, progress=not args.quiet, mode=args.mode)
         root, proof, optimal, total = result.root, "exhaustive", True, result.total
     seconds = time.perf_counter() - start
     if history:
@@ -604,7 +608,7 @@ def _boggle_random(boggle, trie, args, rows: int, cols: int) -> int:
     dice = "standard dice" if boggle.dice_for(rows, cols, trie) else "uniform letters"
     print(f"{args.random} random {rows}x{cols} boards ({dice}), seed {args.seed}, {get_num_threads()} threads")
     print(f"scored in {scoring:.3f} s: {args.random / scoring:,.0f} boards/second "
-          f"({args.random / elapsed:,.0f} with making the boards, first-call compile included)")
+          f"({args.random / elapsed:,.0f} counting the making of the boards and any first-call compile)")
     print(f"mean score {total / args.random:.2f}; best board {best_cells} with {best_score} points:")
     print(boggle.board_text(boggle.Board(best_cells, rows, cols)))
     return 0

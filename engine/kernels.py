@@ -106,22 +106,26 @@ USE_SHORTCUTS = 2
 USE_FILTER = 4
 USE_MEMO = 8
 ALL_RULES = USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO
+HARD_MODE = 16  # not a pruning rule: the NYT hard-mode constraint on guesses
 
 # stats slots
 ST_NODES, ST_MEMO_HITS, ST_MEMO_STORES, ST_MEMO_CLEARS, ST_GUESSES_EVALUATED = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
-def _set_hash(S, d, set_keys, depth_keys):
+def _set_hash(S, state, d, set_keys, state_keys, depth_keys):
     h = depth_keys[d]
     for a in S:
         h ^= set_keys[a]
+    for j in range(state.size):
+        h ^= state_keys[j, state[j] + 1]
     return h | np.uint64(1)  # 0 marks an empty slot
 
 
 @njit(cache=True)
-def _memo_slot(S, d, h, mkeys, mdepth, moff, mlen, pool):
-    """The slot holding (S, d), or -(empty slot) - 1 when it is absent."""
+def _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool):
+    """The slot holding (S, state, d), or -(empty slot) - 1 when it is absent. The state (the
+    hard-mode constraint; empty otherwise) is stored after the set and compared with it."""
     mask = mkeys.size - 1
     i = np.int64(h & np.uint64(mask))
     n = S.size
@@ -136,16 +140,22 @@ def _memo_slot(S, d, h, mkeys, mdepth, moff, mlen, pool):
                 if pool[off + j] != S[j]:
                     same = False
                     break
+            for j in range(state.size):
+                if pool[off + n + j] != state[j]:
+                    same = False
+                    break
             if same:
                 return i
         i = (i + 1) & mask
 
 
 @njit(cache=True)
-def _memo_store(S, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool, counters, stats):
-    """Record an exact value or a lower bound for (S, d). When the table or its set pool is full,
-    it is cleared (values are recomputed on demand; a cleared entry costs time, never exactness)."""
-    slot = _memo_slot(S, d, h, mkeys, mdepth, moff, mlen, pool)
+def _memo_store(S, state, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool,
+                counters, stats):
+    """Record an exact value or a lower bound for (S, state, d). When the table or its pool is
+    full it is cleared (values are recomputed on demand: a cleared entry costs time, never
+    exactness)."""
+    slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
     if slot >= 0:
         if mexact[slot]:
             return
@@ -155,16 +165,19 @@ def _memo_store(S, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, mval, m
             mguess[slot] = guess
         return
     n = S.size
-    if counters[0] + 1 > (mkeys.size * 7) // 10 or counters[1] + n > pool.size:
+    size = n + state.size
+    if counters[0] + 1 > (mkeys.size * 7) // 10 or counters[1] + size > pool.size:
         mkeys[:] = 0
         counters[0] = 0
         counters[1] = 0
         stats[ST_MEMO_CLEARS] += 1
-        slot = _memo_slot(S, d, h, mkeys, mdepth, moff, mlen, pool)
+        slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
     i = -slot - 1
     off = counters[1]
     for j in range(n):
         pool[off + j] = S[j]
+    for j in range(state.size):
+        pool[off + n + j] = state[j]
     mkeys[i] = h
     mdepth[i] = d
     moff[i] = off
@@ -173,8 +186,53 @@ def _memo_store(S, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, mval, m
     mexact[i] = exact
     mguess[i] = guess
     counters[0] += 1
-    counters[1] += n
+    counters[1] += size
     stats[ST_MEMO_STORES] += 1
+
+
+@njit(cache=True)
+def _constrain(req_from, req_to, letters, code, length):
+    """Hard mode: the constraint after a guess (letters, its letter counts) got `code`. req[i]
+    for i < length is the green letter at position i (-1: none); req[length + x] is the number
+    of copies of letter x every later guess must contain (its green and yellow copies in one
+    feedback; greys add nothing)."""
+    for j in range(req_from.size):
+        req_to[j] = req_from[j]
+    shown = np.zeros(26, dtype=np.int32)
+    c = code
+    for i in range(length):
+        colour = c % 3
+        c //= 3
+        if colour == 2:
+            req_to[i] = letters[i]
+        if colour != 0:
+            shown[letters[i]] += 1
+    for x in range(26):
+        if shown[x] > req_to[length + x]:
+            req_to[length + x] = shown[x]
+
+
+@njit(cache=True)
+def _active_constraints(req, length, active):
+    """The constraint's non-trivial entries (index into req), so legality checks skip the rest."""
+    t = 0
+    for j in range(req.size):
+        if (j < length and req[j] >= 0) or (j >= length and req[j] > 0):
+            active[t] = j
+            t += 1
+    return t
+
+
+@njit(cache=True)
+def _legal(gid, req, active, n_active, letters, counts, length):
+    for q in range(n_active):
+        j = active[q]
+        if j < length:
+            if letters[gid, j] != req[j]:
+                return False
+        elif counts[gid, j - length] < req[j]:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -239,7 +297,8 @@ def _partition(S, pos, codes_row, colpos, out_S, out_pos, class_start, class_siz
 
 
 @njit(cache=True, nogil=True)
-def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid, win, rules, sc, mm):
+def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid, win, rules, sc, mm, letters,
+           counts):
     """V(S, d) if it is below beta, else a lower bound >= beta; the best guess (a global guess id)
     is left in best_out[level], -1 when none was proven below beta. With forced >= 0 (a row of L),
     the cost of opening with that guess instead, same contract.
@@ -254,14 +313,22 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
     One self-recursive function on purpose: numba's cache mishandles mutual recursion; the
     recursive call passes variables, never literals."""
     (lbs, scores, cls, cls_pos, class_start, class_size, class_code, stamp, cnt, epoch,
-     dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats) = sc
-    (mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool, counters, set_keys, depth_keys) = mm
+     dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats, req) = sc
+    (mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool, counters, set_keys, depth_keys, state_keys) = mm
     n = S.size
     no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
     use_bounds = (rules & USE_BOUNDS) != 0
     use_memo = (rules & USE_MEMO) != 0 and forced < 0
     use_shortcuts = (rules & USE_SHORTCUTS) != 0
     use_filter = (rules & USE_FILTER) != 0
+    hard = (rules & HARD_MODE) != 0
+    # Hard mode: only guesses meeting this node's constraint are legal (candidates always are);
+    # the constraint is part of the memo key, and guesses with equal partitions are not
+    # interchangeable (they leave different constraints), so they are all kept.
+    length = letters.shape[1]
+    state = req[level] if hard else req[level, :0]
+    active = np.empty(req.shape[1], dtype=np.int64)
+    n_active = _active_constraints(state, length, active) if hard else 0
     stats[ST_NODES] += 1
     best_out[level] = -1
     if forced < 0:
@@ -280,8 +347,8 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
     h = np.uint64(0)
     known_lb = 0
     if use_memo:
-        h = _set_hash(S, d, set_keys, depth_keys)
-        slot = _memo_slot(S, d, h, mkeys, mdepth, moff, mlen, pool)
+        h = _set_hash(S, state, d, set_keys, state_keys, depth_keys)
+        slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
         if slot >= 0:
             stats[ST_MEMO_HITS] += 1
             if mexact[slot]:
@@ -323,6 +390,8 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                     return 2 * n
             if result_guess < 0 and d == 2:
                 for r in range(L_rows):
+                    if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
+                        continue
                     if _splits_into_singletons(L[r], pos, stamp, epoch):
                         result = 2 * n
                         result_guess = L_ids[r]
@@ -339,6 +408,8 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
             epoch[0] = de
             dmask = dedupe_key.size - 1
             for r in range(L_rows):
+                if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
+                    continue
                 row = L[r]
                 out = C[m]
                 e = epoch[0] + 1
@@ -361,9 +432,9 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                         win_at = i
                     ph += position_keys[i] * np.uint64(c + 1)
                 in_s = 1 if win_at >= 0 else 0
-                if use_filter:
-                    if k == 1 and in_s == 0:
-                        continue
+                if use_filter and k == 1 and in_s == 0:
+                    continue
+                if use_filter and not hard:
                     # identical partition already kept? (hash to find, then compare codes to be sure)
                     slot = np.int64(ph & np.uint64(dmask))
                     duplicate = False
@@ -403,12 +474,12 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                 node_lb = max(min_lb, known_lb) if use_bounds else 0
                 if node_lb >= beta:
                     if use_memo:
-                        _memo_store(S, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mval, mexact,
+                        _memo_store(S, state, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mval, mexact,
                                     mguess, pool, counters, stats)
                     return node_lb
         if result_guess >= 0 or d == 2:
             if use_memo:
-                _memo_store(S, d, h, result, True, result_guess, mkeys, mdepth, moff, mlen, mval, mexact,
+                _memo_store(S, state, d, h, result, True, result_guess, mkeys, mdepth, moff, mlen, mval, mexact,
                             mguess, pool, counters, stats)
             best_out[level] = result_guess
             return result
@@ -457,8 +528,11 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
             lbc = 2 * c - 1
             a = class_start[level, q]
             child_beta = best - (running - lbc) if use_bounds else INF
+            if hard:
+                gid = C_ids[r]
+                _constrain(req[level], req[level + 1], letters[gid], class_code[level, q], length)
             v = _solve(cls[level, a:a + c], cls_pos[level, a:a + c], d - 1, child_beta, level + 1, C, C_ids, C_rows,
-                       C_win, no_guess, answer_gid, win, rules, sc, mm)
+                       C_win, no_guess, answer_gid, win, rules, sc, mm, letters, counts)
             running += v - lbc
         if forced >= 0:
             return running
@@ -469,12 +543,12 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
             fail = running
     if best < beta:
         if use_memo:
-            _memo_store(S, d, h, best, True, best_g, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool,
+            _memo_store(S, state, d, h, best, True, best_g, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool,
                         counters, stats)
         best_out[level] = best_g
         return best
     if use_memo:
-        _memo_store(S, d, h, fail, False, -1, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool,
+        _memo_store(S, state, d, h, fail, False, -1, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool,
                     counters, stats)
     return fail
 

@@ -86,7 +86,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     if top < 1:
         raise UserError("--top must be at least 1")
     start = time.perf_counter()
-    solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb)
+    solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb, mode=mode)
     S = np.arange(len(game.answers), dtype=np.int32)
     order = heuristic_order(game, matrix, S)
     if limit is not None:

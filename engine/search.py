@@ -31,7 +31,8 @@ class Context:
 
     `memo_mb` caps the memo's memory; when it fills up it is cleared, which costs time only."""
 
-    def __init__(self, n_guesses: int, n_answers: int, n_codes: int, levels: int, memo_mb: int = 160, seed: int = 12345):
+    def __init__(self, n_guesses: int, n_answers: int, n_codes: int, levels: int, state_size: int, memo_mb: int = 160,
+                 seed: int = 12345):
         rng = np.random.default_rng(seed)
         self.levels = levels
         dedupe_size = 1 << int(np.ceil(np.log2(max(4, 2 * n_guesses))))
@@ -53,6 +54,7 @@ class Context:
             np.arange(n_answers, dtype=np.int32),  # identity: a node's own columns
             np.full(levels + 1, -1, np.int32),  # best_out
             np.zeros(8, np.int64),  # stats
+            np.zeros((levels + 1, state_size), np.int32),  # req: hard-mode constraint at each level
         )
         # memo: ~34 bytes an entry plus 4 bytes per stored answer; the pool gets two thirds
         budget = memo_mb * 2**20
@@ -70,6 +72,7 @@ class Context:
             np.zeros(2, np.int64),  # entries used, pool used
             rng.integers(1, 2**63, n_answers, dtype=np.uint64),  # a random key per answer
             rng.integers(1, 2**63, NO_CAP + 2, dtype=np.uint64),  # a random key per depth
+            rng.integers(1, 2**63, (state_size, 32), dtype=np.uint64),  # per constraint entry and value
         )
 
     @property
@@ -79,6 +82,10 @@ class Context:
     @property
     def best_out(self) -> np.ndarray:
         return self.scratch[15]
+
+    @property
+    def root_constraint(self) -> np.ndarray:
+        return self.scratch[17][0]
 
 
 @dataclass
@@ -97,17 +104,36 @@ class Counters:
         self.guesses_evaluated += int(stats[kernels.ST_GUESSES_EVALUATED])
 
 
+MODES = ("normal", "hard")
+
+
 class Solver:
-    """Exact values and trees for one game, one cap, over its full guess list."""
+    """Exact values and trees for one game, one cap and one mode, over its full guess list."""
 
     def __init__(self, game, matrix: np.ndarray, max_guesses: int | None = 6, rules: int = kernels.ALL_RULES,
-                 memo_mb: int = 160):
+                 memo_mb: int = 160, mode: str = "normal"):
         self.game = game
         self.matrix = np.ascontiguousarray(matrix)
         self.cap = NO_CAP if max_guesses is None else int(max_guesses)
         if not 1 <= self.cap <= NO_CAP:
             raise UserError(f"--max-guesses must be between 1 and {NO_CAP}, or none")
-        self.rules = rules
+        if mode not in MODES:
+            raise UserError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
+        self.mode = mode
+        self.rules = rules | (kernels.HARD_MODE if mode == "hard" else 0)
+        if mode == "hard":
+            if game.kind != "wordle":
+                raise UserError("hard mode is a Wordle rule")
+            from .games.wordle import letters_array
+
+            self.letters = letters_array(game.guesses, game.length)
+            self.state_size = game.length + 26
+        else:
+            self.letters = np.zeros((len(game.guesses), 1), np.uint8)
+            self.state_size = 1
+        self.counts = np.zeros((len(game.guesses), 26), np.uint8)
+        for i in range(self.letters.shape[1] if mode == "hard" else 0):
+            np.add.at(self.counts, (np.arange(len(game.guesses)), self.letters[:, i]), 1)
         self.memo_mb = memo_mb
         self.answer_gid = game.answer_guess_ids
         self.all_guesses = np.arange(len(game.guesses), dtype=np.int32)
@@ -120,7 +146,7 @@ class Solver:
         ctx = getattr(self._local, "ctx", None)
         if ctx is None:
             m = self.matrix
-            ctx = Context(m.shape[0], m.shape[1], self.game.n_codes, self.cap + 2, self.memo_mb)
+            ctx = Context(m.shape[0], m.shape[1], self.game.n_codes, self.cap + 2, self.state_size, self.memo_mb)
             self._local.ctx = ctx
             with self._lock:
                 self._contexts.append(ctx)
@@ -133,21 +159,47 @@ class Solver:
         return total
 
     # --- kernels ---
-    def _run(self, S: np.ndarray, d: int, beta: int, forced: int) -> int:
+    # --- hard-mode constraints (empty in normal mode) ---
+    def empty_constraint(self) -> np.ndarray:
+        req = np.zeros(self.state_size, np.int32)
+        if self.mode == "hard":
+            req[: self.game.length] = -1
+        return req
+
+    def constrain(self, req: np.ndarray, guess: int, code: int) -> np.ndarray:
+        """The constraint after `guess` got `code` (hard mode; unchanged otherwise)."""
+        if self.mode != "hard":
+            return req
+        out = np.empty_like(req)
+        kernels._constrain(req, out, self.letters[guess], code, self.game.length)
+        return out
+
+    def legal(self, req: np.ndarray, guess: int) -> bool:
+        if self.mode != "hard":
+            return True
+        n = self.game.length
+        greens_ok = all(req[i] < 0 or self.letters[guess, i] == req[i] for i in range(n))
+        return greens_ok and bool(np.all(self.counts[guess] >= req[n:]))
+
+    # --- kernels ---
+    def _run(self, S: np.ndarray, d: int, beta: int, forced: int, req: np.ndarray | None) -> int:
         ctx = self.context()
+        ctx.root_constraint[:] = self.empty_constraint() if req is None else req
         S = np.ascontiguousarray(S, dtype=np.int32)
         return int(kernels._solve(S, S.copy(), d, beta, 0, self.matrix, self.all_guesses, self.matrix.shape[0],
                                   self.answer_gid, forced, self.answer_gid, self.game.win_code, self.rules,
-                                  ctx.scratch, ctx.memo))
+                                  ctx.scratch, ctx.memo, self.letters, self.counts))
 
-    def solve(self, S: np.ndarray, d: int, beta: int = INF) -> tuple[int, int]:
-        """(V(S, d) if below beta else a bound >= beta, best guess or -1)."""
-        value = self._run(S, d, beta, -1)
+    def solve(self, S: np.ndarray, d: int, beta: int = INF, req: np.ndarray | None = None) -> tuple[int, int]:
+        """(V(S, d) if below beta else a bound >= beta, best guess or -1), under constraint `req`."""
+        value = self._run(S, d, beta, -1, req)
         return value, int(self.context().best_out[0])
 
-    def evaluate(self, S: np.ndarray, guess: int, d: int, beta: int = INF) -> int:
+    def evaluate(self, S: np.ndarray, guess: int, d: int, beta: int = INF, req: np.ndarray | None = None) -> int:
         """The cost of opening `S` with `guess`: exact if below beta, else a bound >= beta."""
-        return self._run(S, d, beta, guess)
+        if req is not None and not self.legal(req, guess):
+            raise UserError(f"{self.game.guesses[guess]!r} breaks the hard-mode rule here")
+        return self._run(S, d, beta, guess, req)
 
     def classes(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         """The non-winning classes of S under `guess`, as (code, sorted answer ids), by code."""
@@ -161,17 +213,20 @@ class Solver:
                 out.append((int(code_part[0]), np.sort(part)))
         return out
 
-    def tree(self, S: np.ndarray, d: int, guess: int | None = None) -> dict:
-        """The optimal tree below (S, d) as nested {"guess", "next"} nodes; `guess` fixes the
-        opener. Every node is asked for its exact value, which the memo usually already has."""
+    def tree(self, S: np.ndarray, d: int, req: np.ndarray | None = None, guess: int | None = None) -> dict:
+        """The optimal tree below (S, d) under constraint `req` as nested {"guess", "next"}
+        nodes; `guess` fixes the opener. Every node is asked for its exact value, which the memo
+        usually already has."""
+        req = self.empty_constraint() if req is None else req
         if guess is None:
-            value, guess = self.solve(S, d)
+            value, guess = self.solve(S, d, req=req)
             if value >= INF:
                 raise UserError("no tree exists within the guess cap")
         node = {"guess": self.game.guesses[guess]}
         classes = self.classes(S, guess)
         if classes:
-            node["next"] = {self.game.pattern_text(code): self.tree(part, d - 1) for code, part in classes}
+            node["next"] = {self.game.pattern_text(code): self.tree(part, d - 1, self.constrain(req, guess, code))
+                            for code, part in classes}
         return node
 
 
@@ -209,14 +264,20 @@ def parse_state(game, text: str | None) -> list[tuple[str, int]]:
 
 def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int | None = 6,
           history: list[tuple[str, int]] | None = None, threads: int | None = None, progress: bool = True,
-          rules: int = kernels.ALL_RULES, memo_mb: int = 160) -> BuildResult:
+          rules: int = kernels.ALL_RULES, memo_mb: int = 160, mode: str = "normal") -> BuildResult:
     """The exact optimal tree from a position (the start, or after `history`), opening with
     `first` (None: the proven best opener, found by searching every guess)."""
     from tqdm import tqdm
 
     start = time.perf_counter()
-    solver = Solver(game, matrix, max_guesses, rules, memo_mb)
+    solver = Solver(game, matrix, max_guesses, rules, memo_mb, mode)
     history = history or []
+    req = solver.empty_constraint()
+    for word, code in history:
+        g_played = game.guess_index[word]
+        if not solver.legal(req, g_played):
+            raise UserError(f"{word!r} breaks the hard-mode rule at that point of --from")
+        req = solver.constrain(req, g_played, code)
     S = candidate_ids(game, history)
     if len(S) == 0:
         raise UserError("no answer is consistent with that history")
@@ -224,13 +285,15 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     if d < 1:
         raise UserError(f"the history already uses {len(history)} guesses of {solver.cap}")
     if first is None:
-        value, g = solver.solve(S, d)
+        value, g = solver.solve(S, d, req=req)
         if value >= INF:
             raise Infeasible(solver.cap)
     else:
         g = game.guess_index.get(first)
         if g is None:
             raise UserError(f"{first!r} is not an allowed guess in {game.name}")
+        if not solver.legal(req, g):
+            raise UserError(f"{first!r} breaks the hard-mode rule here")
     classes = solver.classes(S, g)
     # Below the opener every class is an independent exact problem: solve them on all cores,
     # largest first so the two threads finish together.
@@ -243,10 +306,11 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
 
     def job(item):
         code, part = item
-        value, _ = solver.solve(part, d - 1)
+        child_req = solver.constrain(req, g, code)
+        value, _ = solver.solve(part, d - 1, req=child_req)
         if value >= INF:
             return code, value, None
-        subtree = solver.tree(part, d - 1)
+        subtree = solver.tree(part, d - 1, child_req)
         return code, value, subtree
 
     with ThreadPoolExecutor(threads or default_threads()) as pool:
@@ -280,13 +344,13 @@ class Infeasible(UserError):
 def best_guess(game, candidate_ids_: list[int], guesses_left: int | None = None, mode: str = "normal",
                matrix: np.ndarray | None = None) -> tuple[str, int]:
     """The exact best guess for a set of candidate answers (by answer index) and its total."""
-    if mode != "normal":
-        raise UserError(f"mode {mode!r} is not supported by the exact search yet")
     if matrix is None:
         from .patterns import pattern_matrix
 
         matrix = pattern_matrix(game).matrix
-    solver = Solver(game, matrix, guesses_left, memo_mb=32)
+    if mode == "hard":
+        raise UserError("the live exact answer needs the game's history in hard mode; use build --from")
+    solver = Solver(game, matrix, guesses_left, memo_mb=32, mode=mode)
     value, g = solver.solve(np.sort(np.asarray(candidate_ids_, dtype=np.int32)), solver.cap)
     if value >= INF:
         raise Infeasible(solver.cap)

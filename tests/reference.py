@@ -23,9 +23,26 @@ def pattern_matrix(game) -> list[list[int]]:
     return [[game.feedback(g, a) for a in game.answers] for g in game.guesses]
 
 
-def optimal_total(game, answers, max_guesses, guesses=None):
+def hard_mode_allows(guess: str, history) -> bool:
+    """NYT hard mode, literally: every green letter in place, and every letter shown green or
+    yellow n times in one feedback present at least n times."""
+    for previous, text in history:
+        for i, colour in enumerate(text):
+            if colour == "G" and guess[i] != previous[i]:
+                return False
+        shown = {}
+        for ch, colour in zip(previous, text):
+            if colour in "GY":
+                shown[ch] = shown.get(ch, 0) + 1
+        if any(guess.count(ch) < n for ch, n in shown.items()):
+            return False
+    return True
+
+
+def optimal_total(game, answers, max_guesses, guesses=None, hard=False):
     """The exact optimal total by plain exhaustive recursion over every guess at every node, with
-    only a cache of solved sets (no bounds, no shortcuts): the oracle for the search."""
+    only a cache of solved positions (no bounds, no shortcuts): the oracle for the search. In
+    hard mode a position is the candidate set and the history (its constraint)."""
     from functools import lru_cache
 
     guesses = list(game.guesses if guesses is None else guesses)
@@ -34,18 +51,24 @@ def optimal_total(game, answers, max_guesses, guesses=None):
     win = game.win_code
 
     @lru_cache(maxsize=None)
-    def value(S, d):
+    def value(S, d, history):
         if d == 0:
             return float("inf")
         best = float("inf")
         for g in guesses:
+            if hard and not hard_mode_allows(g, history):
+                continue
             classes = {}
             for a in S:
                 classes.setdefault(codes[g][a], []).append(a)
             if len(classes) == 1 and win not in classes:
                 continue  # learns nothing and cannot win: never part of an optimal tree
-            cost = len(S) + sum(value(frozenset(part), d - 1) for code, part in classes.items() if code != win)
+            cost = len(S)
+            for code, part in classes.items():
+                if code != win:
+                    after = tuple(sorted(set(history) | {(g, game.pattern_text(code))})) if hard else ()
+                    cost += value(frozenset(part), d - 1, after)
             best = min(best, cost)
         return best
 
-    return value(frozenset(answers), max_guesses)
+    return value(frozenset(answers), max_guesses, ())

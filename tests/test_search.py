@@ -10,7 +10,11 @@ from engine import kernels
 from engine.games import get_game
 from engine.games.wordle import Wordle
 from engine.search import INF, Solver, build
-from engine.words import WordList
+from engine.words import WordList, canonical_sha256
+
+def word_list(name, words):
+    return WordList(name, name, tuple(words), canonical_sha256(words))
+
 
 RULE_SETS = [
     kernels.ALL_RULES,
@@ -35,7 +39,7 @@ def small_game(real_lists, seed, n_answers=18, n_guesses=40):
     rng = random.Random(seed)
     answers = sorted(rng.sample(answers_all, n_answers))
     guesses = sorted(set(rng.sample(guesses_all, n_guesses)) | set(answers))
-    return Wordle("small", WordList("a", "a", tuple(answers), "-"), WordList("g", "g", tuple(guesses), "-"))
+    return Wordle("wordle", word_list("answers", answers), word_list("guesses", guesses))
 
 
 def engine_value(game, cap, rules=kernels.ALL_RULES):
@@ -44,7 +48,7 @@ def engine_value(game, cap, rules=kernels.ALL_RULES):
     return float("inf") if value >= INF else value
 
 
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", range(6))
 def test_engine_equals_exhaustive_search(real_lists, seed):
     game = small_game(real_lists, seed)
     for cap in (2, 3, 4, 6):
@@ -102,3 +106,72 @@ def test_salet_7920():
     game = get_game("wordle")
     result = build(game, game._compute_matrix(), first="salet", max_guesses=6, progress=False)
     assert result.total == 7920
+
+
+# ------------------------------------------------------------------------------------------------
+# hard mode
+# ------------------------------------------------------------------------------------------------
+def cluster_game():
+    """The _ight family: hard mode forbids the splitting guesses once IGHT is green, so hard and
+    normal values differ here (the random games above rarely show the difference)."""
+    answers = sorted(["fight", "light", "might", "night", "right", "sight", "tight", "bight", "wight", "eight", "hight"])
+    guesses = sorted(set(answers) | {"north", "films", "twerp", "brawl", "mowed", "fiery", "lymph", "swung"})
+    return Wordle("wordle", word_list("answers", answers), word_list("guesses", guesses))
+
+
+def hard_value(game, cap, rules=kernels.ALL_RULES):
+    solver = Solver(game, game._compute_matrix(), cap, rules=rules, mode="hard")
+    value, _ = solver.solve(np.arange(len(game.answers), dtype=np.int32), cap)
+    return float("inf") if value >= INF else value
+
+
+def test_hard_mode_equals_exhaustive_search_on_a_cluster():
+    game = cluster_game()
+    differs = False
+    for cap in (4, 5, 6, 8):
+        expected = reference.optimal_total(game, game.answers, cap, hard=True)
+        differs |= expected != reference.optimal_total(game, game.answers, cap)
+        for rules in (kernels.ALL_RULES, 0, kernels.USE_BOUNDS | kernels.USE_MEMO, kernels.USE_SHORTCUTS):
+            assert hard_value(game, cap, rules) == expected, (cap, rules)
+    assert differs  # the case really exercises the rule
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hard_mode_equals_exhaustive_search_on_random_games(real_lists, seed):
+    game = small_game(real_lists, 200 + seed, n_answers=14, n_guesses=30)
+    for cap in (3, 4, 6):
+        assert hard_value(game, cap) == reference.optimal_total(game, game.answers, cap, hard=True), (seed, cap)
+
+
+def test_hard_mode_legality_matches_the_rule_on_repeated_letters():
+    """After CECUM scored GBYBB against CYNIC, every later guess starts with C and has two Cs."""
+    game = get_game("wordle")
+    solver = Solver(game, np.zeros((len(game.guesses), len(game.answers)), np.uint8), 6, mode="hard")
+    code = game.feedback("cecum", "cynic")
+    assert game.pattern_text(code) == "GBYBB"
+    req = solver.constrain(solver.empty_constraint(), game.guess_index["cecum"], code)
+    history = [("cecum", "GBYBB")]
+    rng = random.Random(3)
+    words = ["cynic", "comic", "conch", "cabin", "crane", "sonic", "circa", "cocoa"] + rng.sample(game.guesses, 300)
+    for word in words:
+        assert solver.legal(req, game.guess_index[word]) == reference.hard_mode_allows(word, history), word
+    assert solver.legal(req, game.guess_index["comic"]) and not solver.legal(req, game.guess_index["cabin"])
+
+
+def test_hard_mode_build_passes_the_independent_verifier(tmp_path):
+    from engine.tree import make_document
+    from engine.verify import verify
+
+    game = cluster_game()
+    result = build(game, game._compute_matrix(), first=None, max_guesses=6, progress=False, mode="hard")
+    doc = make_document(game, result.root, mode="hard", max_guesses=6)
+    report = verify(doc, game.answers, game.guesses)
+    assert report.ok, report.defect
+    assert doc["stats"]["total"] == result.total == reference.optimal_total(game, game.answers, 6, hard=True)
+
+
+@pytest.mark.slow
+def test_salet_hard_8122():
+    game = get_game("wordle")
+    result = build(game, game._compute_matrix(), first="salet", max_guesses=6, progress=False, mode="hard")
+    assert result.total == 8122

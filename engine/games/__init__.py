@@ -97,7 +97,10 @@ PRESETS = {
     "wordle": "the original Wordle: 2315 answers, 12972 allowed guesses",
     "wordle-nyt": "the NYT Wordle from 2022: 2309 answers, 14855 allowed guesses",
     "wordle-nyt2023": "the NYT WordleBot list of 2023: 3158 answers, 14855 allowed guesses",
+    "mastermind": "Mastermind, --pegs P (4) and --colours C (6), repeats allowed: C**P codes like 1122",
+    "bulls-cows": "Bulls and Cows, --digits D (4) distinct digits 0-9, or any with --repeats: codes like 0123",
 }
+GAME_OPTIONS = {"mastermind": ("pegs", "colours"), "bulls-cows": ("digits", "repeats")}
 DEFAULT_GAME = "wordle"
 
 
@@ -106,6 +109,19 @@ def get_game(name: str | None = None, answers: str | None = None, guesses: str |
     name = name or DEFAULT_GAME
     if (answers is None) != (guesses is None):
         raise UserError("give both --answers FILE and --guesses FILE, or neither")
+    allowed = GAME_OPTIONS.get(name, ())
+    stray = [key for key, value in options.items() if value not in (None, False) and key not in allowed]
+    if stray:
+        raise UserError(f"--{stray[0]} does not apply to {name}")
+    options = {key: value for key, value in options.items() if key in allowed}
+    if name == "mastermind":
+        from .mastermind import mastermind_game
+
+        return mastermind_game(answers, guesses, **options)
+    if name == "bulls-cows":
+        from .bulls_cows import bulls_cows_game
+
+        return bulls_cows_game(answers, guesses, **options)
     if name.startswith("wordle"):
         from .wordle import wordle_preset
 

@@ -1,0 +1,97 @@
+"""Bulls and Cows: D digits 0-9, distinct unless --repeats (`0123`).
+
+Feedback counts bulls (right digit, right place) and cows (right digit, wrong place): the same
+scoring as Mastermind's black and white pegs, so the same code, bulls * (D + 1) + cows, and the
+text `1A2B`. With repeated digits a digit is counted at most as often as both codes hold it.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import product
+
+from ..errors import UserError
+from ..words import canonical_sha256
+from . import Game
+from .mastermind import MAX_CODES, black_white, canonical_first_guesses, generated_list, parse_score
+
+LIST_PATTERN = re.compile(r"bulls-cows-(\d+)(-repeats)? codes")
+
+__all__ = ["BullsCows", "bulls_cows_game", "canonical_first_guesses"]
+
+
+class BullsCows(Game):
+    kind = "bulls-cows"
+
+    def __init__(self, digits: int = 4, repeats: bool = False):
+        count = 10**digits if repeats else _distinct_count(digits)
+        if not 1 <= digits <= 10 or count > MAX_CODES:
+            raise UserError(f"--digits must be between 1 and 4 (at most {MAX_CODES} codes), not {digits}")
+        self.name = "bulls-cows"
+        self.digits, self.repeats = digits, bool(repeats)
+        codes = ("".join(p) for p in product("0123456789", repeat=digits))
+        self.codes = tuple(c for c in codes if self.repeats or len(set(c)) == digits)
+        self.answers = self.guesses = self.codes
+        self.n_codes = (digits + 1) ** 2
+        self.win_code = digits * (digits + 1)
+        self.default_first = None
+
+    @property
+    def list_name(self) -> str:
+        return f"bulls-cows-{self.digits}{'-repeats' if self.repeats else ''} codes"
+
+    def feedback(self, guess: str, answer: str) -> int:
+        bulls, cows = black_white(guess, answer)
+        return bulls * (self.digits + 1) + cows
+
+    def pattern_text(self, code: int) -> str:
+        bulls, cows = divmod(code, self.digits + 1)
+        return f"{bulls}A{cows}B"
+
+    def parse_pattern(self, text: str) -> int:
+        bulls, cows = parse_score(text, self.digits, "ab")
+        return bulls * (self.digits + 1) + cows
+
+    def canonical_first_guesses(self) -> list[int]:
+        """The only openers a root search needs to try (see the module function)."""
+        return canonical_first_guesses(self)
+
+    def identity(self) -> dict:
+        sha = canonical_sha256(self.codes)
+        return {
+            "name": self.name,
+            "word_length": self.digits,
+            "answers": self.list_name,
+            "answers_sha256": sha,
+            "answers_count": len(self.codes),
+            "guesses": self.list_name,
+            "guesses_sha256": sha,
+            "guesses_count": len(self.codes),
+            "digits": self.digits,
+            "repeats": self.repeats,
+        }
+
+    def _compute_matrix(self):
+        from .codebreaker_kernels import codebreaker_matrix
+
+        return codebreaker_matrix(self.guesses, self.answers, 10, 0, self.code_dtype)
+
+
+def _distinct_count(digits: int) -> int:
+    count = 1
+    for i in range(max(digits, 0)):
+        count *= 10 - i
+    return count
+
+
+def bulls_cows_game(answers: str | None = None, guesses: str | None = None, digits: int | None = None,
+                    repeats: bool = False) -> BullsCows:
+    """The game for `--digits/--repeats`; list files are refused, except the generated list's own
+    name (what a tree file records), which gives the parameters."""
+    if answers is not None:
+        match = generated_list(answers, guesses, LIST_PATTERN, "bulls-cows")
+        named_digits, named_repeats = int(match.group(1)), bool(match.group(2))
+        if (digits or named_digits) != named_digits or (repeats and not named_repeats):
+            raise UserError(f"the codes are {match.group(0)}, not what --digits/--repeats ask for")
+        digits, repeats = named_digits, named_repeats
+    return BullsCows(digits or 4, repeats)

@@ -1,0 +1,122 @@
+"""Hangman: optimal letter-guessing trees, baselines, a game server and a bot.
+
+`cli_build(args)` is what `wordtree build hangman ...` runs; `tree.verify_file(path)` is what
+`wordtree verify` runs for a hangman tree. Numba is imported only by the modules that need it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+TREE_DIR = Path(__file__).resolve().parent.parent.parent / "trees" / "hangman"
+DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-8 then settle for the best found
+EXACT_BELOW = 60  # best-found trees search subsets up to this size exactly
+SUBTREE_NODES = 3_000  # and give each such subset this many search nodes
+
+
+def tree_path(length: int, weighted: bool) -> Path:
+    return TREE_DIR / f"hangman-{length}{'-weighted' if weighted else ''}.json"
+
+
+def cli_build(args) -> int:
+    """Build the trees asked for; print one line per length. Returns the exit status."""
+    from ..errors import UsageError
+    from .game import MAX_LENGTH, MIN_LENGTH
+
+    if getattr(args, "all_lengths", False):
+        lengths = list(range(MIN_LENGTH, MAX_LENGTH + 1))
+    elif getattr(args, "length", None) is not None:
+        lengths = [args.length]
+    else:
+        raise UsageError("build hangman needs --length N or --all-lengths")
+    output = getattr(args, "output", None)
+    for length in lengths:
+        path = tree_path(length, bool(args.weights))
+        if output:
+            out = Path(output)
+            path = out / path.name if (len(lengths) > 1 or out.is_dir()) else out
+        print(build_length(length, args, path), flush=True)
+    return 0
+
+
+def build_length(length: int, args, path: Path) -> str:
+    """Search one length, write its tree, verify the file; the verifier's summary line."""
+    import time
+
+    import numpy as np
+
+    from .. import ENGINE
+    from .game import WIN_POINTS, load_hangman_words
+    from .search import RULES, Searcher, Totals
+    from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
+
+    started = time.perf_counter()
+    hw = load_hangman_words(length, getattr(args, "words", None), getattr(args, "weights", None))
+    lives = getattr(args, "lives", None) or 10
+    max_nodes = getattr(args, "max_nodes", None) or DEFAULT_MAX_NODES
+    s = Searcher(hw, lives)
+    everyone = np.arange(len(hw.words))
+    baselines = {rule: s.rule_totals(rule).as_dict() for rule in RULES}
+    strategy = getattr(args, "strategy", None)
+    if strategy not in (None, "exact", *RULES):
+        from ..errors import UsageError
+
+        raise UsageError(f"--strategy {strategy}: hangman knows exact, {', '.join(RULES)}")
+    result: dict = {"optimal": False, "proof": None}
+    if strategy in RULES:
+
+        def choose(members, strikes):
+            return s.rule_letter(members, strategy)
+
+    else:
+        cost, finished, _ = s.solve(everyone, s.strikes, max_nodes)
+        result["search"] = {"nodes": s.nodes, "max_nodes": max_nodes, "memo_entries": s.memo_entries}
+        if finished:
+            strategy = "exact"
+            result.update(optimal=True, proof="exhaustive")
+
+            def choose(members, strikes):
+                _, ok, letter = s.solve(members, strikes)
+                return letter
+
+        else:
+            strategy = "best-found"
+            bound = max(s.lower_bound(everyone, s.strikes, levels=2), s.partition_bound(everyone, s.strikes))
+            c_low, _ = s.split_cost(bound)
+            result["bound"] = {
+                "max_expected_score": round(WIN_POINTS - c_low / s.total_weight, 6),
+                "how": "the larger of: two guesses deep, the least cost over every first letter of its misses "
+                       "plus its children's bounds (below: the memo's or the miss-spine bound); and the sum of "
+                       "the exact costs of small groups of words that differ in one position",
+            }
+
+            def choose(members, strikes):
+                if len(members) <= EXACT_BELOW:
+                    _, ok, letter = s.solve(members, strikes, max_nodes=SUBTREE_NODES)
+                    if ok:
+                        return letter
+                return s.rule_letter(members, "frequency")
+
+    counts = {"misses": 0, "lost": 0}
+    tree = build_tree(hw, everyone, s.strikes, choose, counts)
+    totals = Totals(counts["misses"], counts["lost"], s.total_weight)
+    if result["optimal"] and s.totals_cost(totals) != cost:
+        raise AssertionError(f"length {length}: the tree costs {s.totals_cost(totals)}, the search said {cost}")
+    result.update(totals.as_dict())
+    result["seconds"] = round(time.perf_counter() - started, 3)
+    game = {k: v for k, v in hw.identity.items() if k != "list_sha256"}
+    game.update(lives=lives, lost_at_wrong_guess=lives + 1)
+    doc = {
+        "format": FORMAT,
+        "engine": ENGINE,
+        "game": game,
+        "sources": sources_for(game),
+        "objective": "largest expected score (20 per solved word, minus 1 per wrong guess), then fewest "
+                     "wrong guesses" + ("" if s.key else " (tie-break dropped: weights too large)"),
+        "strategy": strategy,
+        "result": result,
+        "baselines": baselines,
+        "tree": tree,
+    }
+    write_document(path, doc)
+    return f"{path}: {verify_file(path)} [{result['seconds']:.1f} s]"

@@ -1,0 +1,259 @@
+"""The Hangman bot: plays a whole game against a server speaking the /game/on JSON protocol.
+
+On each word it follows the tree for the word's length while the server's answers stay on it;
+off the tree (no tree file, a resumed word) it plays live: the exact search on small candidate
+sets, else the frequency rule. When no dictionary word fits (a word it does not know), it keeps
+guessing by the letters of words that match the revealed letters loosely, then by plain English
+letter frequency, as a person would.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections import Counter
+
+import orjson
+
+from ..errors import UserError
+from ..words import canonical_sha256, load_words
+from .game import MAX_LENGTH
+
+ENGLISH_ORDER = "etaoinsrhldcumfpgwybvkxjqz"
+LIVE_EXACT_BELOW = 60  # candidate sets up to this size are searched exactly when off the tree
+
+
+class Client:
+    def __init__(self, url: str, timeout: float = 30):
+        self.url = url
+        self.timeout = timeout
+
+    def post(self, payload: dict) -> dict:
+        data = json.dumps(payload).encode()
+        req = urllib.request.Request(self.url, data=data, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                return json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            try:
+                message = json.loads(exc.read()).get("message")
+            except (ValueError, AttributeError):
+                message = exc.reason
+            raise UserError(f"{self.url}: {exc.code} {message}") from None
+        except (urllib.error.URLError, OSError) as exc:
+            raise UserError(f"{self.url}: cannot reach the server ({getattr(exc, 'reason', exc)})") from None
+
+
+class Player:
+    """Chooses letters for one dictionary; trees are loaded lazily per word length."""
+
+    def __init__(self, words_file: str | None = None, tree_dir=None, lives: int = 10):
+        from . import TREE_DIR
+
+        self.words = load_words(words_file or "enable1.txt").words
+        self.by_length: dict[int, list[str]] = {}
+        for w in self.words:
+            self.by_length.setdefault(len(w), []).append(w)
+        self.tree_dir = TREE_DIR if tree_dir is None else tree_dir
+        self.lives = lives
+        self._trees: dict[int, object] = {}
+        self._ngrams = None
+
+    def tree(self, length: int):
+        if length not in self._trees:
+            path = self.tree_dir / f"hangman-{length}.json"
+            doc = orjson.loads(path.read_bytes()) if path.exists() else None
+            mine = canonical_sha256(self.by_length.get(length, []))
+            ok = doc and doc["game"]["lives"] == self.lives and doc["game"]["words_sha256"] == mine
+            self._trees[length] = doc["tree"] if ok else None
+        return self._trees[length]
+
+    def candidates(self, pattern: str, guessed: set[str], wrong: set[str]) -> list[str]:
+        out = []
+        for w in self.by_length.get(len(pattern), ()):
+            if any(ch in w for ch in wrong):
+                continue
+            if all((p == "*" and ch not in guessed) or p == ch for p, ch in zip(pattern, w)):
+                out.append(w)
+        return out
+
+    def live_letter(self, pattern: str, guessed: set[str], wrong: set[str], strikes_left: int,
+                    cands: list[str] | None = None, loose: list[str] | None = None):
+        """(letter, how, candidates, loose candidates) for a state off the tree. The lists, when
+        given, are the caller's, kept up to date by `narrow`; they are computed when None."""
+        if cands is None:
+            cands = self.candidates(pattern, guessed, wrong)
+        if len(cands) == 1:
+            return next(ch for ch in cands[0] if ch not in guessed), "known", cands, loose
+        if 1 < len(cands) <= LIVE_EXACT_BELOW and len(pattern) <= MAX_LENGTH:  # masks fit the search
+            letter = self._exact(cands, strikes_left)
+            if letter:
+                return letter, "search", cands, loose
+        if cands:
+            return _most_frequent(cands, guessed), "frequency", cands, loose
+        if loose is None:  # the revealed letters in place, no wrong letter; the rest may differ
+            loose = [w for w in self.by_length.get(len(pattern), ())
+                     if all(p == "*" or p == ch for p, ch in zip(pattern, w)) and not any(ch in w for ch in wrong)]
+        letter = _most_frequent(loose, guessed) if loose else None
+        if letter:
+            return letter, "loose", cands, loose
+        letter = self.context_letter(pattern, guessed)
+        if letter:
+            return letter, "context", cands, loose
+        return next(ch for ch in ENGLISH_ORDER if ch not in guessed), "english", cands, loose
+
+    def context_letter(self, pattern: str, guessed: set[str]) -> str | None:
+        """The letter most likely to fill some hidden position, judged by the dictionary's letter
+        pairs and triples around the revealed neighbours (how a person reads `*ing`)."""
+        if self._ngrams is None:
+            self._ngrams = _ngram_counts(self.words)
+        tri, left, right = self._ngrams
+        free = [ch for ch in "abcdefghijklmnopqrstuvwxyz" if ch not in guessed]
+        miss_all = {ch: 1.0 for ch in free}
+        for i, p in enumerate(pattern):
+            if p != "*":
+                continue
+            a = pattern[i - 1] if i > 0 and pattern[i - 1] != "*" else None
+            b = pattern[i + 1] if i + 1 < len(pattern) and pattern[i + 1] != "*" else None
+            if a and b:
+                counts = {ch: tri.get(a + ch + b, 0) for ch in free}
+            elif a:
+                counts = {ch: left.get(a + ch, 0) for ch in free}
+            elif b:
+                counts = {ch: right.get(ch + b, 0) for ch in free}
+            else:
+                continue
+            total = sum(counts.values())
+            if total:
+                for ch in free:
+                    miss_all[ch] *= 1 - counts[ch] / total
+        best = min(free, key=lambda ch: (miss_all[ch], ENGLISH_ORDER.index(ch)), default=None)
+        return best if best is not None and miss_all[best] < 1 else None
+
+    def _exact(self, cands: list[str], strikes_left: int) -> str | None:
+        import numpy as np
+
+        from .game import HangmanWords, LETTERS, mask_table
+        from .search import Searcher
+
+        hw = HangmanWords(len(cands[0]), tuple(cands), np.ones(len(cands), dtype=np.int64),
+                          mask_table(cands, len(cands[0])), {})
+        s = Searcher(hw, max(0, strikes_left - 1), memo_entries=100_000, pool_words=2_000_000)
+        _, ok, letter = s.solve(np.arange(len(cands)), strikes_left, max_nodes=50_000)
+        return LETTERS[letter] if ok and letter >= 0 else None
+
+
+def _ngram_counts(words) -> tuple[Counter, Counter, Counter]:
+    """Letter triples and pairs of a dictionary: (xyz), (x then y), (y before z)."""
+    pairs = Counter(w[i : i + 2] for w in words for i in range(len(w) - 1))
+    tri = Counter(w[i : i + 3] for w in words for i in range(len(w) - 2))
+    return tri, pairs, pairs
+
+
+def _most_frequent(words: list[str], guessed: set[str]) -> str | None:
+    counts = Counter(ch for w in words for ch in set(w) if ch not in guessed)
+    if not counts:
+        return None
+    return min(counts, key=lambda ch: (-counts[ch], ch))
+
+
+def _narrow(words: list[str] | None, letter: str, text: str, strict: bool) -> list[str] | None:
+    """Keep the words that fit the feedback: exactly (strict), or with the letter in place."""
+    if words is None:
+        return None
+    if strict:
+        return [w for w in words if "".join(ch if ch == letter else "-" for ch in w) == text]
+    places = [i for i, ch in enumerate(text) if ch == letter]
+    return [w for w in words if all(w[i] == letter for i in places)]
+
+
+def play_word(client: Client, player: Player, sid: str, first: dict | None, say) -> str:
+    """Play the current word to its end; returns 'solved', 'lost' or 'skipped'. `first` is the
+    nextWord answer, or None when resuming a word whose state is unknown."""
+    guessed: set[str] = set()
+    wrong: set[str] = set()
+    node = None
+    cands = loose = None
+    if first is not None:
+        pattern = first["data"]["word"].lower()
+        node = player.tree(len(pattern))
+    else:  # resumed: learn the word's state by asking for the most frequent letter
+        answer = client.post({"sessionId": sid, "action": "guessWord", "guess": "e"})
+        if "data" not in answer:
+            return "lost"
+        guessed.add("e")
+        pattern = answer["data"]["word"].lower()
+        if "e" not in pattern:
+            wrong.add("e")
+    while "*" in pattern:
+        strikes_left = player.lives + 1 - len(wrong)
+        letter = None
+        if isinstance(node, str):
+            letter = next(ch for ch in node if ch not in guessed)
+        elif isinstance(node, dict) and "guess" in node:
+            letter = node["guess"]
+        if letter is None or letter in guessed:
+            node = None
+            letter, _, cands, loose = player.live_letter(pattern, guessed, wrong, strikes_left, cands, loose)
+        answer = client.post({"sessionId": sid, "action": "guessWord", "guess": letter.upper()})
+        guessed.add(letter)
+        if "data" not in answer:
+            return "lost"
+        new = answer["data"]["word"].lower()
+        text = "".join(ch if ch == letter else "-" for ch in new)
+        if letter not in new:
+            wrong.add(letter)
+        cands, loose = _narrow(cands, letter, text, True), _narrow(loose, letter, text, False)
+        if isinstance(node, dict) and "next" in node:
+            node = node["next"].get(text)
+        elif isinstance(node, str) and "".join(ch if ch == letter else "-" for ch in node) != text:
+            node = None  # the word is not the one the tree expected
+        elif not isinstance(node, str):
+            node = None
+        pattern = new
+    return "solved"
+
+
+def run_bot(url: str, player_id: str, resume: str | None = None, words_file: str | None = None,
+            tree_dir=None, say=print, player: Player | None = None) -> dict:
+    """Play a whole game (or the rest of one) and submit it; the submitResult data. A `player`
+    may be passed to reuse its dictionary and trees across games."""
+    client = Client(url)
+    if resume:
+        sid = resume
+        result = client.post({"sessionId": sid, "action": "getResult"})
+        say(f"resuming session {sid} at word {result['data']['totalWordCount']}")
+        lives = 10
+    else:
+        start = client.post({"playerId": player_id, "action": "startGame"})
+        sid = start["sessionId"]
+        lives = start["data"]["numberOfGuessAllowedForEachWord"]
+        say(f"session {sid}: {start['data']['numberOfWordsToGuess']} words, {lives} wrong guesses allowed each")
+    if player is None or player.lives != lives:
+        player = Player(words_file, tree_dir, lives)
+    try:
+        return _play_game(client, player, sid, resume, say)
+    except UserError as exc:
+        raise UserError(f"{exc}; continue with --resume {sid}") from None
+
+
+def _play_game(client: Client, player: Player, sid: str, resume, say) -> dict:
+    if resume:
+        try:
+            play_word(client, player, sid, None, say)
+        except UserError as exc:
+            if "409" not in str(exc):  # 409: no word started yet, nothing to finish
+                raise
+    while True:
+        first = client.post({"sessionId": sid, "action": "nextWord"})
+        if "data" not in first:
+            break
+        outcome = play_word(client, player, sid, first, say)
+        figures = client.post({"sessionId": sid, "action": "getResult"})["data"]
+        say(f"word {figures['totalWordCount']}: {outcome}; correct {figures['correctWordCount']}, "
+            f"wrong {figures['totalWrongGuessCount']}, score {figures['score']}")
+    done = client.post({"sessionId": sid, "action": "submitResult"})["data"]
+    say(f"final: score {done['score']}, {done['correctWordCount']}/{done['totalWordCount']} words, "
+        f"{done['totalWrongGuessCount']} wrong guesses, session {done['sessionId']}")
+    return done

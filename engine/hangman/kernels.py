@@ -1,0 +1,444 @@
+"""Every numba kernel of Hangman, in one module (numba's disk cache does not see edits across files).
+
+A candidate set lives in `buf[depth][start:start+size]` as ascending word numbers; splitting it by
+a letter writes the classes, still ascending, into the same range of `buf[depth+1]`, so children
+never overlap their parent and need no allocation. Costs are integers: every wrong guess costs
+`miss_cost` per unit of weight and every lost word `lost_cost` more (see search.py for the values
+that make the order "largest expected score, then fewest wrong guesses" exact).
+The slow, obviously-correct twins of these kernels are in tests/reference_hangman.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+INF = np.int64(1) << np.int64(62)
+RULE_FREQUENCY = 0
+RULE_ENTROPY = 1
+# ctr slots
+NODES, MAX_NODES, ABORTED, ENTRIES, POOL_USED = 0, 1, 2, 3, 4
+
+
+# ----------------------------------------------------------------------------------------------
+# splitting a set by a letter
+# ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _partition(masks, src, dst, start, size, letter, slot, cls_mask, cls_start, cls_fill):
+    """Stable split of src[start:start+size] by the mask of `letter` into dst[start:start+size].
+    Class k (masks ascending, so a miss class is class 0) is dst[cls_start[k]:cls_start[k+1]].
+    `slot` (one entry per possible mask, all -1) is restored before returning."""
+    n = 0
+    for i in range(start, start + size):
+        m = masks[src[i], letter]
+        if slot[m] < 0:
+            slot[m] = n
+            cls_mask[n] = m
+            cls_fill[n] = 0
+            n += 1
+        cls_fill[slot[m]] += 1
+    # sort the n distinct masks ascending (n is small), carrying their counts
+    for i in range(1, n):
+        m = cls_mask[i]
+        f = cls_fill[i]
+        j = i - 1
+        while j >= 0 and cls_mask[j] > m:
+            cls_mask[j + 1] = cls_mask[j]
+            cls_fill[j + 1] = cls_fill[j]
+            j -= 1
+        cls_mask[j + 1] = m
+        cls_fill[j + 1] = f
+    pos = start
+    for k in range(n):
+        slot[cls_mask[k]] = k
+        cls_start[k] = pos
+        pos += cls_fill[k]
+        cls_fill[k] = cls_start[k]
+    cls_start[n] = pos
+    for i in range(start, start + size):
+        w = src[i]
+        k = slot[masks[w, letter]]
+        dst[cls_fill[k]] = w
+        cls_fill[k] += 1
+    for k in range(n):
+        slot[cls_mask[k]] = -1
+    return n
+
+
+@njit(cache=True)
+def _letter_stats(masks, weights, members, start, size, miss_w, useful):
+    """miss_w[c]: weight of the words without letter c; useful[c]: c splits the set (two masks
+    differ). A letter that is not useful is never worth guessing: it either costs a miss and
+    teaches nothing, or is free and teaches nothing, so the set and lives stay as they were."""
+    first = masks[members[start]]
+    for c in range(26):
+        miss_w[c] = 0
+        useful[c] = 0
+    for i in range(start, start + size):
+        w = members[i]
+        row = masks[w]
+        for c in range(26):
+            m = row[c]
+            if m == 0:
+                miss_w[c] += weights[w]
+            if m != first[c]:
+                useful[c] = 1
+
+
+@njit(cache=True)
+def _set_weight(weights, members, start, size):
+    t = np.int64(0)
+    for i in range(start, start + size):
+        t += weights[members[i]]
+    return t
+
+
+@njit(cache=True)
+def _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful):
+    """A lower bound on the cost of a set of two or more words with r >= 1 strikes left: the cost of
+    its "miss spine", the path a tree follows while every guess misses.
+
+    Why it is sound: some optimal tree guesses only letters useful here (a useless guess can be
+    dropped at no cost, and a letter useful in a subset is useful in the set). Along the spine the
+    guesses c1, c2, ... are distinct useful letters, so there are at most k of them (k = the number
+    of useful letters), and the words left after j misses avoid c1..cj, so they weigh at least
+    W - (the j largest letter covers), a cover being the weight of the words containing the
+    letter. Each of them pays a miss at step j (and at step r is lost). Step j happens whenever two
+    or more words are left before it, which is certain when the bound on what is left exceeds the
+    heaviest single word."""
+    _letter_stats(masks, weights, members, start, size, miss_w, useful)
+    total = np.int64(0)
+    heaviest = np.int64(0)
+    for i in range(start, start + size):
+        w = weights[members[i]]
+        total += w
+        if w > heaviest:
+            heaviest = w
+    covers = np.empty(26, dtype=np.int64)
+    k = 0
+    for c in range(26):
+        if useful[c]:
+            v = total - miss_w[c]
+            j = k
+            while j > 0 and covers[j - 1] < v:
+                covers[j] = covers[j - 1]
+                j -= 1
+            covers[j] = v
+            k += 1
+    bound = np.int64(0)
+    covered = np.int64(0)
+    left = total
+    for step in range(1, min(r, k) + 1):
+        if left <= heaviest:  # perhaps a single word is left: the spine may stop here
+            break
+        covered += covers[step - 1]
+        left = total - covered
+        if left <= 0:
+            break
+        bound += left * miss_cost
+        if step == r:
+            bound += left * lost_cost
+    return bound
+
+
+# ----------------------------------------------------------------------------------------------
+# memo: (candidate set, lives) -> exact value or lower bound; the set itself is stored and
+# compared on every hit, so a hash collision can never return another state's value
+# ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _hash(members, start, size, r):
+    h = np.uint64(0x9E3779B97F4A7C15) * np.uint64(r + 1) + np.uint64(size)
+    for i in range(start, start + size):
+        h = (h ^ np.uint64(members[i])) * np.uint64(0x100000001B3)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool):
+    """(entry, table slot): entry -1 when absent, slot then being where it would go."""
+    mask = np.uint64(table.size - 1)
+    pos = np.int64(h & mask)
+    while True:
+        e = table[pos] - 1
+        if e < 0:
+            return -1, pos
+        if e_hash[e] == h and e_size[e] == size and e_r[e] == r:
+            off = e_off[e]
+            same = True
+            for i in range(size):
+                if pool[off + i] != members[start + i]:
+                    same = False
+                    break
+            if same:
+                return e, pos
+        pos = (pos + 1) & np.int64(mask)
+
+
+@njit(cache=True)
+def _memo_put(members, start, size, r, h, e, pos, value, exact, letter,
+              table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr):
+    """Record a value (exact) or a lower bound; a full memo simply stops growing. The slot is
+    looked up again: entries made since `pos` was found may have taken it."""
+    if e < 0:
+        e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
+    if e >= 0:
+        if exact or (not e_exact[e] and value > e_val[e]):
+            e_val[e] = value
+            e_exact[e] = exact
+            e_letter[e] = letter
+        return
+    n = ctr[ENTRIES]
+    if n >= e_hash.size or 2 * (n + 1) > table.size or ctr[POOL_USED] + size > pool.size:
+        return
+    off = ctr[POOL_USED]
+    for i in range(size):
+        pool[off + i] = members[start + i]
+    ctr[POOL_USED] = off + size
+    e_hash[n] = h
+    e_off[n] = off
+    e_size[n] = size
+    e_r[n] = r
+    e_val[n] = value
+    e_exact[n] = exact
+    e_letter[n] = letter
+    table[pos] = n + 1
+    ctr[ENTRIES] = n + 1
+
+
+# ----------------------------------------------------------------------------------------------
+# exact search: branch and bound over useful letters, memo on (set, lives)
+# ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _child_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful,
+                 table, e_hash, e_off, e_size, e_r, e_val, pool):
+    """The best known lower bound of a child: exact if trivial, the memo's if recorded, else
+    the static bound."""
+    if r == 0:
+        return _set_weight(weights, members, start, size) * lost_cost
+    if size == 1:
+        return np.int64(0)
+    h = _hash(members, start, size, r)
+    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
+    if e >= 0:
+        return e_val[e]
+    return _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful)
+
+
+@njit(cache=True)
+def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_cost,
+           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, order, child_lb,
+           table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen):
+    """(value, exact) for the set buf[depth][start:start+size] with r lives.
+
+    exact: value is the least cost of any tree (and chosen[depth] its first letter).
+    not exact: every tree costs at least value, and value >= limit (a proven cut-off).
+    An abort (node budget spent) returns at once and records nothing, so nothing half-searched
+    is ever stored."""
+    members = buf[depth]
+    if r == 0:
+        return _set_weight(weights, members, start, size) * lost_cost, True
+    if size == 1:
+        return np.int64(0), True
+    ctr[NODES] += 1
+    if ctr[NODES] > ctr[MAX_NODES]:
+        ctr[ABORTED] = 1
+        return np.int64(0), False
+    h = _hash(members, start, size, r)
+    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
+    lb = np.int64(0)
+    if e >= 0:
+        if e_exact[e]:
+            chosen[depth] = e_letter[e]
+            return e_val[e], True
+        lb = e_val[e]
+        if lb >= limit:
+            return lb, False
+    miss_w = stat_miss[depth]
+    useful = stat_useful[depth]
+    sb = _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful)
+    if sb > lb:
+        lb = sb
+    if lb >= limit:
+        _memo_put(members, start, size, r, h, e, pos, lb, False, -1,
+                  table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr)
+        return lb, False
+    # useful letters, fewest missing words first (the frequency rule's order)
+    k = 0
+    for c in range(26):
+        if useful[c]:
+            j = k
+            while j > 0 and miss_w[order[depth, j - 1]] > miss_w[c]:
+                order[depth, j] = order[depth, j - 1]
+                j -= 1
+            order[depth, j] = c
+            k += 1
+    nxt = buf[depth + 1]
+    cm = cls_mask[depth]
+    cs = cls_start[depth]
+    clb = child_lb[depth]
+    best = limit
+    best_letter = -1
+    bound = INF
+    for j in range(k):
+        c = order[depth, j]
+        first_cost = miss_w[c] * miss_cost
+        if first_cost >= best:  # and so does every later letter
+            if first_cost < bound:
+                bound = first_cost
+            break
+        n = _partition(masks, members, nxt, start, size, c, slot, cm, cs, cls_fill[depth])
+        total_lb = first_cost
+        for q in range(n):
+            rr = r - 1 if cm[q] == 0 else r
+            clb[q] = _child_bound(masks, weights, nxt, cs[q], cs[q + 1] - cs[q], rr, miss_cost, lost_cost,
+                                  stat_miss[depth + 1], stat_useful[depth + 1],
+                                  table, e_hash, e_off, e_size, e_r, e_val, pool)
+            total_lb += clb[q]
+        if total_lb >= best:
+            if total_lb < bound:
+                bound = total_lb
+            continue
+        total = first_cost
+        rest = total_lb - first_cost
+        ok = True
+        for q in range(n):
+            rr = r - 1 if cm[q] == 0 else r
+            rest -= clb[q]
+            child_limit = best - total - rest
+            v, ex = _solve(masks, weights, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, child_limit,
+                           miss_cost, lost_cost, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
+                           order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter,
+                           pool, ctr, chosen)
+            if ctr[ABORTED]:
+                return np.int64(0), False
+            total += v
+            if (not ex) or total + rest >= best:
+                ok = False
+                if total + rest < bound:
+                    bound = total + rest
+                break
+        if ok:
+            best = total
+            best_letter = c
+    if best_letter >= 0:
+        _memo_put(members, start, size, r, h, e, pos, best, True, best_letter,
+                  table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr)
+        chosen[depth] = best_letter
+        return best, True
+    if bound < lb:
+        bound = lb
+    _memo_put(members, start, size, r, h, e, pos, bound, False, -1,
+              table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr)
+    return bound, False
+
+
+@njit(cache=True)
+def _bound(masks, weights, buf, depth, start, size, r, levels, miss_cost, lost_cost,
+           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
+           table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool):
+    """A lower bound on the cost of the set, `levels` guesses deep: the least, over every useful
+    first letter, of its misses plus the children's bounds (a level below, or the memo's, or the
+    static bound). Sound: every tree starts with some useful letter and then plays each child
+    with some tree, each costing at least its bound; the result is also raised to the memo's."""
+    members = buf[depth]
+    if r == 0:
+        return _set_weight(weights, members, start, size) * lost_cost
+    if size == 1:
+        return np.int64(0)
+    h = _hash(members, start, size, r)
+    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
+    known = np.int64(0)
+    if e >= 0:
+        if e_exact[e]:
+            return e_val[e]
+        known = e_val[e]
+    miss_w = stat_miss[depth]
+    useful = stat_useful[depth]
+    sb = _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful)
+    if levels == 0:
+        return max(sb, known)
+    best = INF
+    nxt = buf[depth + 1]
+    for c in range(26):
+        if not stat_useful[depth, c]:
+            continue
+        total = stat_miss[depth, c] * miss_cost
+        n = _partition(masks, members, nxt, start, size, c, slot, cls_mask[depth], cls_start[depth], cls_fill[depth])
+        for q in range(n):
+            rr = r - 1 if cls_mask[depth, q] == 0 else r
+            total += _bound(masks, weights, buf, depth + 1, cls_start[depth, q],
+                            cls_start[depth, q + 1] - cls_start[depth, q], rr, levels - 1, miss_cost, lost_cost,
+                            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
+                            table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool)
+        if total < best:
+            best = total
+    return max(best, known)
+
+
+# ----------------------------------------------------------------------------------------------
+# the baseline rules
+# ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _rule_letter(masks, weights, buf, depth, start, size, rule, slot, cls_mask, cls_start, cls_fill,
+                 stat_miss, stat_useful):
+    """The rule's letter for a set of two or more words. frequency: the letter in the most
+    (weight of) candidates, each counted once per word; entropy: the letter whose feedback has
+    the largest entropy. Only useful letters compete: the others change nothing (see
+    _letter_stats), so a rule that plays them first ends in the same place. Ties: alphabetical."""
+    members = buf[depth]
+    miss_w = stat_miss[depth]
+    useful = stat_useful[depth]
+    _letter_stats(masks, weights, members, start, size, miss_w, useful)
+    best = -1
+    if rule == RULE_FREQUENCY:
+        for c in range(26):
+            if useful[c] and (best < 0 or miss_w[c] < miss_w[best]):
+                best = c
+        return best
+    total = float(_set_weight(weights, members, start, size))
+    best_h = -1.0
+    for c in range(26):
+        if not useful[c]:
+            continue
+        n = _partition(masks, members, buf[depth + 1], start, size, c, slot, cls_mask[depth],
+                       cls_start[depth], cls_fill[depth])
+        hsum = 0.0
+        for q in range(n):
+            wq = float(_set_weight(weights, buf[depth + 1], cls_start[depth, q],
+                                   cls_start[depth, q + 1] - cls_start[depth, q]))
+            hsum -= (wq / total) * np.log(wq / total)
+        if hsum > best_h + 1e-12:
+            best_h = hsum
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _rule_totals(masks, weights, buf, depth, start, size, r, rule, slot, cls_mask, cls_start, cls_fill,
+                 stat_miss, stat_useful):
+    """(weight of wrong guesses, weight of lost words) when the rule plays every word of the set
+    with r lives left; a lost word's wrong guesses are the lives it used."""
+    members = buf[depth]
+    if r == 0:
+        return np.int64(0), _set_weight(weights, members, start, size)
+    if size == 1:
+        return np.int64(0), np.int64(0)
+    c = _rule_letter(masks, weights, buf, depth, start, size, rule, slot, cls_mask, cls_start, cls_fill,
+                     stat_miss, stat_useful)
+    n = _partition(masks, members, buf[depth + 1], start, size, c, slot, cls_mask[depth], cls_start[depth],
+                   cls_fill[depth])
+    misses = np.int64(0)
+    lost = np.int64(0)
+    for q in range(n):
+        s = cls_start[depth, q]
+        z = cls_start[depth, q + 1] - s
+        rr = r
+        if cls_mask[depth, q] == 0:
+            misses += _set_weight(weights, buf[depth + 1], s, z)
+            rr = r - 1
+        m, l = _rule_totals(masks, weights, buf, depth + 1, s, z, rr, rule, slot, cls_mask, cls_start, cls_fill,
+                            stat_miss, stat_useful)
+        misses += m
+        lost += l
+    return misses, lost

@@ -1,0 +1,212 @@
+"""The Hangman search: exact branch and bound with a memo, sound lower bounds, baseline rules.
+
+Lives: `lives` wrong guesses are allowed on a word; the next wrong guess loses it and counts too
+(so a lost word scores -(lives + 1)). That is the rule under which the reference figures of the
+frequency rule (90.6 % of 2-letter ENABLE words won with 10 lives, 6.00 misses) come out; the
+kernels count `strikes = lives + 1` wrong guesses to a loss.
+
+Cost of a tree (minimized): every wrong guess costs `miss_cost` per unit of word weight and every
+lost word `lost_cost` more. With K = strikes * total_weight + 1, miss_cost = K + 1 and
+lost_cost = 20 K make the cost equal to C * K + M, where C = 20 * lost + misses = 20 * total_weight
+- total score and M = misses (both weighted); M < K, so the least cost is the largest expected
+score, ties broken by fewer wrong guesses, exactly. When that key would overflow int64 (large
+frequency weights) the tie-break is dropped (miss 1, loss 20) and the file says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import kernels as K
+from .game import WIN_POINTS, HangmanWords
+
+DEPTH = 28  # a path has at most 26 useful guesses, plus its leaf
+RULES = {"frequency": K.RULE_FREQUENCY, "entropy": K.RULE_ENTROPY}
+
+
+@dataclass
+class Totals:
+    """A tree's figures: weighted wrong guesses and lost words over all words."""
+
+    misses: int
+    lost: int
+    total_weight: int
+
+    @property
+    def score(self) -> int:
+        return WIN_POINTS * (self.total_weight - self.lost) - self.misses
+
+    def as_dict(self) -> dict:
+        w = self.total_weight
+        return {
+            "expected_score": round(self.score / w, 6),
+            "expected_misses": round(self.misses / w, 6),
+            "win_rate": round((w - self.lost) / w, 6),
+            "total_score": self.score,
+            "total_misses": self.misses,
+            "lost_weight": self.lost,
+            "total_weight": w,
+        }
+
+
+class Searcher:
+    """Scratch, memo and costs for one word length; the public, validating face of kernels.py."""
+
+    def __init__(self, hw: HangmanWords, lives: int, memo_entries: int = 4_000_000, pool_words: int = 60_000_000):
+        if lives < 0:
+            from ..errors import UserError
+
+            raise UserError(f"--lives {lives}: must be 0 or more")
+        self.hw = hw
+        self.lives = lives
+        self.strikes = lives + 1
+        n_words = len(hw.words)
+        self.masks = np.ascontiguousarray(hw.masks)
+        self.weights = np.ascontiguousarray(hw.weights, dtype=np.int64)
+        self.total_weight = int(self.weights.sum())
+        key = self.strikes * self.total_weight + 1
+        if (WIN_POINTS + self.strikes) * self.total_weight * key + key < 2**62:
+            self.key = key
+            self.miss_cost, self.lost_cost = key + 1, WIN_POINTS * key
+        else:
+            self.key = None
+            self.miss_cost, self.lost_cost = 1, WIN_POINTS
+        n_cls = min(n_words, 1 << hw.length) + 1
+        self.buf = np.zeros((DEPTH + 1, n_words), dtype=np.int32)
+        self.slot = np.full(1 << hw.length, -1, dtype=np.int32)
+        self.cls_mask = np.zeros((DEPTH, n_cls), dtype=np.int32)
+        self.cls_start = np.zeros((DEPTH, n_cls), dtype=np.int64)
+        self.cls_fill = np.zeros((DEPTH, n_cls), dtype=np.int64)
+        self.stat_miss = np.zeros((DEPTH + 1, 26), dtype=np.int64)
+        self.stat_useful = np.zeros((DEPTH + 1, 26), dtype=np.uint8)
+        self.order = np.zeros((DEPTH, 26), dtype=np.int64)
+        self.child_lb = np.zeros((DEPTH, n_cls), dtype=np.int64)
+        table = 1 << max(4, int(2 * memo_entries - 1).bit_length())
+        self.table = np.zeros(table, dtype=np.int64)
+        self.e_hash = np.zeros(memo_entries, dtype=np.uint64)
+        self.e_off = np.zeros(memo_entries, dtype=np.int64)
+        self.e_size = np.zeros(memo_entries, dtype=np.int64)
+        self.e_r = np.zeros(memo_entries, dtype=np.int64)
+        self.e_val = np.zeros(memo_entries, dtype=np.int64)
+        self.e_exact = np.zeros(memo_entries, dtype=np.bool_)
+        self.e_letter = np.zeros(memo_entries, dtype=np.int64)
+        self.pool = np.zeros(pool_words, dtype=np.int32)
+        self.ctr = np.zeros(5, dtype=np.int64)
+        self.chosen = np.full(DEPTH, -1, dtype=np.int64)
+
+    # --- helpers ---
+    def _load(self, members) -> int:
+        members = np.unique(np.asarray(members, dtype=np.int32))
+        self.buf[0, : members.size] = members
+        return int(members.size)
+
+    def split_cost(self, cost: int) -> tuple[int, int | None]:
+        """(C, M) of a cost: C = 20 * lost + misses, M = misses (None without the tie-break)."""
+        if self.key is None:
+            return cost, None
+        return divmod(cost, self.key)
+
+    def totals_cost(self, t: Totals) -> int:
+        return t.misses * self.miss_cost + t.lost * self.lost_cost
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ctr[K.NODES])
+
+    @property
+    def memo_entries(self) -> int:
+        return int(self.ctr[K.ENTRIES])
+
+    # --- the searches ---
+    def solve(self, members, strikes: int, max_nodes: int = 2**62, limit: int | None = None) -> tuple[int, bool, int]:
+        """(least cost, finished, best first letter or -1) for the set, `strikes` wrong guesses
+        from a loss. `limit`: a cost known to be beaten or met by some tree, plus one (e.g. a
+        baseline's), which lets the first descent prune; a wrong limit only makes it unfinished.
+        Not finished: the node budget ran out (the memo keeps only complete results)."""
+        size = self._load(members)
+        self.ctr[K.NODES] = 0
+        self.ctr[K.MAX_NODES] = max_nodes
+        self.ctr[K.ABORTED] = 0
+        self.chosen[0] = -1
+        value, exact = K._solve(
+            self.masks, self.weights, self.buf, 0, 0, size, strikes, K.INF if limit is None else limit, self.miss_cost, self.lost_cost,
+            self.slot, self.cls_mask, self.cls_start, self.cls_fill, self.stat_miss, self.stat_useful,
+            self.order, self.child_lb, self.table, self.e_hash, self.e_off, self.e_size, self.e_r,
+            self.e_val, self.e_exact, self.e_letter, self.pool, self.ctr, self.chosen,
+        )
+        if self.ctr[K.ABORTED] or not exact:
+            return 0, False, -1
+        return int(value), True, int(self.chosen[0]) if size > 1 and strikes > 0 else -1
+
+    def lower_bound(self, members, strikes: int, levels: int = 1) -> int:
+        """A proven lower bound on the least cost (see kernels._bound for why it is sound)."""
+        size = self._load(members)
+        return int(K._bound(
+            self.masks, self.weights, self.buf, 0, 0, size, strikes, levels, self.miss_cost, self.lost_cost,
+            self.slot, self.cls_mask, self.cls_start, self.cls_fill, self.stat_miss, self.stat_useful,
+            self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.pool,
+        ))
+
+    def partition_bound(self, members, strikes: int, group_size: int = 16, group_nodes: int = 100_000) -> int:
+        """A lower bound from splitting the set into small groups and solving each one exactly.
+
+        Sound because the least cost is superadditive over any partition: a tree for the whole set,
+        followed only as far as a group still has two or more candidates, is a tree for the group
+        whose every word pays at most what it paid in the whole tree (its path is a prefix). So
+        the sum of the groups' least costs (or of their proven bounds, when a group's search runs
+        out of nodes) is at most the set's least cost. The groups are families of words that
+        differ in one position only (`?at`: bat, cat, hat, ...), largest first: separating them
+        costs a miss per wrong guess in that position, which is what makes small lengths hard."""
+        members = [int(m) for m in np.unique(np.asarray(members))]
+        words = self.hw.words
+        families: dict[tuple[int, str], list[int]] = {}
+        for m in members:
+            w = words[m]
+            for i in range(len(w)):
+                families.setdefault((i, w[:i] + w[i + 1 :]), []).append(m)
+        taken: set[int] = set()
+        total = 0
+        for family in sorted(families.values(), key=len, reverse=True):
+            free = [m for m in family if m not in taken]
+            if len(free) < 2:
+                continue
+            taken.update(free)
+            for i in range(0, len(free), group_size):
+                group = free[i : i + group_size]
+                if len(group) < 2:
+                    continue
+                cost, ok, _ = self.solve(group, strikes, max_nodes=group_nodes)
+                total += cost if ok else self.lower_bound(group, strikes, levels=1)
+        return total
+
+    def rule_letter(self, members, rule: str) -> int:
+        size = self._load(members)
+        if size < 2:
+            return -1
+        return int(K._rule_letter(
+            self.masks, self.weights, self.buf, 0, 0, size, RULES[rule], self.slot, self.cls_mask,
+            self.cls_start, self.cls_fill, self.stat_miss, self.stat_useful,
+        ))
+
+    def rule_totals(self, rule: str, members=None, strikes: int | None = None) -> Totals:
+        """The figures of a baseline rule over the set (default: every word, all lives)."""
+        members = np.arange(len(self.hw.words)) if members is None else members
+        size = self._load(members)
+        strikes = self.strikes if strikes is None else strikes
+        misses, lost = K._rule_totals(
+            self.masks, self.weights, self.buf, 0, 0, size, strikes, RULES[rule], self.slot, self.cls_mask,
+            self.cls_start, self.cls_fill, self.stat_miss, self.stat_useful,
+        )
+        weight = int(self.weights[np.unique(np.asarray(members))].sum())
+        return Totals(int(misses), int(lost), weight)
+
+
+def split(hw: HangmanWords, members: np.ndarray, letter: int) -> list[tuple[int, np.ndarray]]:
+    """The classes of `members` by the mask of `letter`, masks ascending."""
+    masks = hw.masks[members, letter]
+    order = np.argsort(masks, kind="stable")
+    masks, members = masks[order], members[order]
+    cuts = np.flatnonzero(np.diff(masks)) + 1
+    return [(int(m[0]), part) for m, part in zip(np.split(masks, cuts), np.split(members, cuts))]
