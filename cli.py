@@ -152,6 +152,8 @@ def _add_build(sub) -> None:
     p.add_argument("--from", dest="state", metavar="STATE", help="solve from a game in progress, e.g. salet:BBYBB,crony:BGYBB")
     p.add_argument("--strategy", default="exact", choices=["exact", "entropy", "minimax", "frequency"],
                    help="exact (default) or a greedy baseline, labelled not optimal")
+    p.add_argument("--objective", default="total", choices=["total", "worst"],
+                   help="total (default): fewest guesses in all; worst: fewest guesses in the worst case, then in all")
     p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree/1 JSON")
     _hangman_build_options(p)
 
@@ -167,8 +169,7 @@ def _run_build(args) -> int:
 
     from engine.heuristics import greedy_tree
     from engine.patterns import pattern_matrix
-    from engine.rank import rank
-    from engine.search import build, candidate_ids, parse_state
+    from engine.search import NO_CAP, Infeasible, candidate_ids, parse_state
     from engine.tree import histogram_lines, make_document, write_tree
 
     if args.state and args.output:
@@ -191,15 +192,19 @@ def _run_build(args) -> int:
         opener = None if first == "auto" else game.guess_index[first]
         root = greedy_tree(game, matrix, S, args.strategy, opener)
         proof, optimal, total = "heuristic", False, None
+    elif args.objective == "worst":
+        # the smallest cap any tree meets (each smaller one proven impossible), then the best total
+        for d in range(1, (cap or NO_CAP) + 1):
+            try:
+                result = _exact_tree(game, matrix, first, d, history, args)
+                break
+            except Infeasible:
+                print(f"no tree within {d} guesses (proven)", file=sys.stderr)
+        else:
+            raise Infeasible(cap or NO_CAP)
+        root, proof, optimal, total = result.root, "exhaustive", True, result.total
     else:
-        if first == "auto" and not history:
-            ranked = rank(game, matrix, top=1, max_guesses=cap, threads=args.threads, progress=not args.quiet,
-                          mode=args.mode)
-            if ranked.interrupted:
-                raise KeyboardInterrupt
-            first = ranked.ordered()[0][0]
-        result = build(game, matrix, first=None if first == "auto" else first, max_guesses=cap, history=history,
-                       threads=args.threads, progress=not args.quiet, mode=args.mode)
+        result = _exact_tree(game, matrix, first, cap, history, args)
         root, proof, optimal, total = result.root, "exhaustive", True, result.total
     seconds = time.perf_counter() - start
     if history:
@@ -210,7 +215,7 @@ def _run_build(args) -> int:
     extra = {"strategy": args.strategy} if args.strategy != "exact" else {}
     try:
         doc = make_document(game, root, mode=args.mode, max_guesses=cap, optimal=optimal, proof=proof,
-                            seconds=seconds, extra=extra)
+                            seconds=seconds, extra=extra, objective=args.objective)
     except UserError as exc:
         if optimal:
             raise
@@ -232,6 +237,24 @@ def _run_build(args) -> int:
     if args.output:
         print(f"wrote {args.output}")
     return 0
+
+
+def _exact_tree(game, matrix, first, cap, history, args):
+    """The exact optimal tree within `cap`; raises Infeasible when none exists (proven)."""
+    from engine.rank import rank
+    from engine.search import INF, NO_CAP, Infeasible, build
+
+    if first == "auto" and not history:
+        ranked = rank(game, matrix, top=1, max_guesses=cap, threads=args.threads, progress=not args.quiet,
+                      mode=args.mode)
+        if ranked.interrupted:
+            raise KeyboardInterrupt
+        word, value, _ = ranked.ordered()[0]
+        if value >= INF:
+            raise Infeasible(cap or NO_CAP)
+        first = word
+    return build(game, matrix, first=None if first == "auto" else first, max_guesses=cap, history=history,
+                 threads=args.threads, progress=not args.quiet, mode=args.mode)
 
 
 def _add_rank(sub) -> None:

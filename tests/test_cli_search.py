@@ -94,3 +94,21 @@ def test_bad_word_list_names_file_and_line(tmp_path):
     proc = run("info", "--answers", bad, "--guesses", bad)
     assert proc.returncode == 1
     assert f"{bad}:2" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_objective_worst_is_the_smallest_feasible_cap_then_the_best_total(tmp_path):
+    import reference
+    from engine.games import get_game
+
+    answers, guesses = write_lists(tmp_path / "lists", n_answers=14, n_guesses=25, seed=8)
+    game = get_game(None, str(answers), str(guesses))
+    caps = {d: reference.optimal_total(game, game.answers, d) for d in range(1, 7)}
+    smallest = min(d for d, v in caps.items() if v != float("inf"))
+    out = tmp_path / "worst.json"
+    proc = run("build", "--answers", answers, "--guesses", guesses, "--objective", "worst", "--first", "auto",
+               "-o", out, "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    doc = orjson.loads(out.read_bytes())
+    assert doc["stats"]["worst"] == smallest
+    assert doc["stats"]["total"] == caps[smallest]
+    assert doc["stats"]["objective"] == "worst"
