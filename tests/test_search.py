@@ -175,3 +175,16 @@ def test_salet_hard_8122():
     game = get_game("wordle")
     result = build(game, game._compute_matrix(), first="salet", max_guesses=6, progress=False, mode="hard")
     assert result.total == 8122
+
+
+@pytest.mark.slow
+def test_hard_mode_published_values():
+    """Hard mode, original lists: no cap 8116; cap 5: SALET impossible, PALET 8206."""
+    from engine.search import Infeasible
+
+    game = get_game("wordle")
+    matrix = game._compute_matrix()
+    assert build(game, matrix, first="salet", max_guesses=None, progress=False, mode="hard").total == 8116
+    with pytest.raises(Infeasible):
+        build(game, matrix, first="salet", max_guesses=5, progress=False, mode="hard")
+    assert build(game, matrix, first="palet", max_guesses=5, progress=False, mode="hard").total == 8206
