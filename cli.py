@@ -322,6 +322,11 @@ def _run_verify(args) -> int:
     from engine.tree import histogram_lines, read_tree
     from engine.verify import load_lists, verify
 
+    if _tree_format(args.tree) == "wordtree-hangman/1":
+        from engine.hangman.tree import verify_file
+
+        print(verify_file(args.tree))
+        return 0
     doc = read_tree(args.tree)
     report = verify(doc, *load_lists(doc, args.answers, args.guesses))
     if not report.ok:
@@ -331,6 +336,19 @@ def _run_verify(args) -> int:
     print(f"total {report.total}  mean {report.mean}  worst {report.worst}")
     print("\n".join(histogram_lines(report.histogram)))
     return 0
+
+
+def _tree_format(path) -> str | None:
+    """The "format" field of a JSON tree file, or None if it cannot be read (read_tree then
+    reports the problem)."""
+    import orjson
+
+    try:
+        with open(path, "rb") as f:
+            doc = orjson.loads(f.read())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    return doc.get("format") if isinstance(doc, dict) else None
 
 
 def _add_next(sub) -> None:

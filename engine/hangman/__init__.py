@@ -10,8 +10,8 @@ from pathlib import Path
 
 TREE_DIR = Path(__file__).resolve().parent.parent.parent / "trees" / "hangman"
 DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-8 then settle for the best found
-EXACT_BELOW = 60  # best-found trees search subsets up to this size exactly
-SUBTREE_NODES = 3_000  # and give each such subset this many search nodes
+EXACT_BELOW = 150  # best-found trees search subsets up to this size exactly
+SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
 
 
 def tree_path(length: int, weighted: bool) -> Path:
@@ -52,7 +52,7 @@ def build_length(length: int, args, path: Path) -> str:
 
     started = time.perf_counter()
     hw = load_hangman_words(length, getattr(args, "words", None), getattr(args, "weights", None))
-    lives = getattr(args, "lives", None) or 10
+    lives = 10 if getattr(args, "lives", None) is None else args.lives
     max_nodes = getattr(args, "max_nodes", None) or DEFAULT_MAX_NODES
     s = Searcher(hw, lives)
     everyone = np.arange(len(hw.words))
@@ -81,6 +81,7 @@ def build_length(length: int, args, path: Path) -> str:
 
         else:
             strategy = "best-found"
+            result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES)
             bound = max(s.lower_bound(everyone, s.strikes, levels=2), s.partition_bound(everyone, s.strikes))
             c_low, _ = s.split_cost(bound)
             result["bound"] = {

@@ -1,0 +1,103 @@
+"""Hangman benchmarks: the baseline-rule kernel against the plain reference, the exact search on
+the long lengths, and peak memory. Median of several runs; about a minute in all.
+
+    python bench/hangman.py
+    python bench/hangman.py --bot 20 [known|unknown]   # the bot's mean score over 20 games of 80
+                        # words: drawn from its own dictionary, and from words it does not know
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import numpy as np  # noqa: E402
+
+import reference_hangman as ref  # noqa: E402
+from engine.hangman.game import load_hangman_words  # noqa: E402
+from engine.hangman.search import Searcher  # noqa: E402
+
+
+def median_time(fn, runs=5):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main() -> None:
+    hw = load_hangman_words(3)
+    s = Searcher(hw, 10, memo_entries=16, pool_words=16)
+    s.rule_totals("frequency")  # compile
+    sample = hw.words[:100]
+    fast = median_time(lambda: s.rule_totals("frequency"))
+    slow = median_time(lambda: [ref.play_rule(hw.words, w, 10, "frequency") for w in sample], runs=3)
+    slow_all = slow * len(hw.words) / len(sample)
+    print(f"frequency rule, all {len(hw.words)} 3-letter words: kernel {fast * 1000:.2f} ms, "
+          f"reference {slow_all:.2f} s (from {len(sample)} words), ratio {slow_all / fast:.0f}x")
+    for length in (15, 13, 12, 11):
+        hw = load_hangman_words(length)
+        everyone = np.arange(len(hw.words))
+
+        def exact():
+            searcher = Searcher(hw, 10, memo_entries=500_000, pool_words=20_000_000)
+            cost, ok, _ = searcher.solve(everyone, searcher.strikes)
+            assert ok
+            return searcher
+
+        t = median_time(exact, runs=3)
+        searcher = exact()
+        nodes = searcher.nodes
+        c, m = searcher.split_cost(searcher.solve(everyone, searcher.strikes)[0])
+        print(f"exact search, {length} letters ({len(hw.words)} words): {t:.2f} s, {nodes} nodes, "
+              f"{searcher.memo_entries} memo entries, expected wrong guesses {m / len(hw.words):.4f}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory (max RSS): {peak:.0f} MB")
+
+
+def bot_games(games: int, which: str = "both") -> None:
+    """The bot against an in-process server on 127.0.0.1, in two settings."""
+    import tempfile
+    import threading
+
+    from engine.hangman.bot import Player, run_bot
+    from engine.hangman.server import Game, make_server
+    from engine.words import load_words
+
+    known = load_words("enable1.txt").words
+    unknown = sorted(set(load_words("enable2k.txt").words) - set(known))
+    settings = {"known": ("its own dictionary (ENABLE)", known),
+                "unknown": (f"{len(unknown)} ENABLE2K words not in ENABLE", unknown)}
+    for key, (label, words) in settings.items():
+        if which not in ("both", key):
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            server = make_server(Game(f"{tmp}/h.sqlite3", words, 80, 10, seed=2026), "127.0.0.1", 0)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            url = f"http://127.0.0.1:{server.server_address[1]}/game/on"
+            t = time.perf_counter()
+            player = Player()
+            scores = [run_bot(url, f"bench{i}", say=lambda _: None, player=player) for i in range(games)]
+            server.shutdown()
+            server.server_close()
+        mean = statistics.mean(r["score"] for r in scores)
+        correct = statistics.mean(r["correctWordCount"] for r in scores)
+        wrong = statistics.mean(r["totalWrongGuessCount"] for r in scores)
+        print(f"bot, words from {label}: mean score {mean:.1f} of 1600 over {games} games "
+              f"(min {min(r['score'] for r in scores)}, max {max(r['score'] for r in scores)}; "
+              f"{correct:.1f}/80 words, {wrong:.1f} wrong guesses), {time.perf_counter() - t:.0f} s")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) in (3, 4) and sys.argv[1] == "--bot":
+        bot_games(int(sys.argv[2]), sys.argv[3] if len(sys.argv) == 4 else "both")
+    else:
+        main()

@@ -1,0 +1,91 @@
+"""Hangman oracles, written as literally as possible: the real game with every letter allowed.
+
+No shortcut of the engine is used here: guessed letters are tracked, useless letters may be
+guessed, and a word is solved when all of its letters have been guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+
+def feedback(letter: str, word: str) -> str:
+    return "".join(ch if ch == letter else "-" for ch in word)
+
+
+def optimal(words, lives: int, weights=None, alphabet=None) -> tuple[int, int]:
+    """(total score, total wrong guesses) of the best strategy: largest score, then fewest wrong
+    guesses, over every letter of `alphabet` (default: the words' letters plus one they lack).
+    A word is lost at wrong guess lives + 1, which counts."""
+    weights = weights or {w: 1 for w in words}
+    if alphabet is None:
+        present = sorted(set("".join(words)))
+        absent = next(ch for ch in "zyxwvutsrq" if ch not in present)
+        alphabet = "".join(present) + absent
+
+    @lru_cache(maxsize=None)
+    def best(candidates: frozenset, guessed: frozenset, misses: int) -> tuple[int, int]:
+        if misses > lives:
+            return sum(-misses * weights[w] for w in candidates), sum(misses * weights[w] for w in candidates)
+        solved = [w for w in candidates if set(w) <= guessed]
+        if solved:
+            assert len(candidates) == 1
+            w = solved[0]
+            return (20 - misses) * weights[w], misses * weights[w]
+        result = None
+        for letter in alphabet:
+            if letter in guessed:
+                continue
+            groups: dict[str, list[str]] = {}
+            for w in candidates:
+                groups.setdefault(feedback(letter, w), []).append(w)
+            score = wrong = 0
+            for text, group in groups.items():
+                hit = letter in text
+                s, m = best(frozenset(group), guessed | {letter}, misses + (0 if hit else 1))
+                score += s
+                wrong += m
+            if result is None or (score, -wrong) > (result[0], -result[1]):
+                result = (score, wrong)
+        return result
+
+    return best(frozenset(words), frozenset(), 0)
+
+
+def play_rule(words, answer: str, lives: int, rule: str, weights=None) -> tuple[bool, int]:
+    """(won, wrong guesses) when the rule plays `answer`: candidates are the words matching every
+    feedback so far; frequency picks the unguessed letter in the most candidates (weighted, once
+    per word), entropy the one whose feedback has the largest entropy; ties alphabetical. Once a
+    single candidate is left, its letters are played."""
+    weights = weights or {w: 1 for w in words}
+    guessed: set[str] = set()
+    misses = 0
+    candidates = list(words)
+    while not set(answer) <= guessed:
+        if misses > lives:
+            return False, misses
+        if len(candidates) == 1:  # the word is known: its remaining letters are all hits
+            break
+        best, best_value = None, None
+        for letter in "abcdefghijklmnopqrstuvwxyz":
+            if letter in guessed:
+                continue
+            if rule == "frequency":
+                value = sum(weights[w] for w in candidates if letter in w)
+            else:
+                groups: dict[str, int] = {}
+                for w in candidates:
+                    groups[feedback(letter, w)] = groups.get(feedback(letter, w), 0) + weights[w]
+                total = sum(groups.values())
+                value = -sum(g / total * math.log(g / total) for g in groups.values())
+            if best_value is None or value > best_value + 1e-12:
+                best, best_value = letter, value
+        guessed.add(best)
+        seen = feedback(best, answer)
+        if best not in answer:
+            misses += 1
+        candidates = [w for w in candidates if feedback(best, w) == seen]
+    if misses > lives:
+        return False, misses
+    return True, misses

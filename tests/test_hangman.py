@@ -1,0 +1,198 @@
+"""Hangman engine: feedback, the baseline rules and the exact search against plain references,
+the reference figures of the issue, tree files and their verifier."""
+
+import random
+from types import SimpleNamespace
+
+import numpy as np
+import orjson
+import pytest
+
+import reference_hangman as ref
+from engine.errors import UserError
+from engine.hangman import build_length
+from engine.hangman.game import HangmanWords, letter_mask, load_hangman_words, mask_table, mask_text, parse_mask_text
+from engine.hangman.search import Searcher
+from engine.hangman.tree import verify_document, verify_file
+
+
+def tiny_words(rng, n, length, alphabet):
+    words = set()
+    while len(words) < n:
+        words.add("".join(rng.choice(alphabet) for _ in range(length)))
+    return sorted(words)
+
+
+def make(words, weights=None):
+    weights = np.array([weights[w] for w in words] if weights else [1] * len(words), dtype=np.int64)
+    ident = {"name": "hangman", "word_length": len(words[0]), "words": "test", "words_count": len(words)}
+    return HangmanWords(len(words[0]), tuple(words), weights, mask_table(words, len(words[0])), ident)
+
+
+def test_feedback_text_and_masks():
+    assert mask_text(letter_mask("p", "apple"), "p", 5) == "-pp--" == ref.feedback("p", "apple")
+    assert mask_text(letter_mask("z", "apple"), "z", 5) == "-----"
+    assert parse_mask_text("-PP--", "p", 5) == 0b00110
+    with pytest.raises(UserError):
+        parse_mask_text("-pq--", "p", 5)
+    rng = random.Random(1)
+    words = tiny_words(rng, 300, 6, "abcde")
+    table = mask_table(words, 6)
+    for i, w in enumerate(words):
+        for c in range(26):
+            assert mask_text(int(table[i, c]), chr(97 + c), 6) == ref.feedback(chr(97 + c), w)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_exact_search_matches_brute_force(seed):
+    rng = random.Random(seed)
+    length = rng.choice([2, 3, 4])
+    words = tiny_words(rng, rng.randint(2, 8), length, "abcdefg"[: rng.randint(3, 7)])
+    lives = rng.randint(0, 3)
+    weights = {w: rng.randint(1, 5) for w in words} if seed % 3 == 0 else None
+    hw = make(words, weights)
+    s = Searcher(hw, lives, memo_entries=1000, pool_words=100_000)
+    cost, ok, _ = s.solve(np.arange(len(words)), s.strikes)
+    assert ok
+    c, m = s.split_cost(cost)
+    expected_score, expected_misses = ref.optimal(words, lives, weights)
+    assert (20 * hw.total_weight - c, m) == (expected_score, expected_misses), (words, lives)
+
+
+def test_search_with_tiny_budget_never_claims_a_result():
+    words = load_hangman_words(3).words[:200]
+    s = Searcher(make(list(words)), 10, memo_entries=10_000, pool_words=1_000_000)
+    _, ok, _ = s.solve(np.arange(200), s.strikes, max_nodes=50)
+    assert not ok
+    cost, ok, _ = s.solve(np.arange(30), s.strikes)  # a smaller set still solves exactly after the abort
+    assert ok
+    fresh = Searcher(make(list(words)), 10, memo_entries=10_000, pool_words=1_000_000)
+    assert fresh.solve(np.arange(30), fresh.strikes)[0] == cost
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_lower_bound_is_below_optimum(seed):
+    rng = random.Random(100 + seed)
+    words = tiny_words(rng, rng.randint(3, 14), 3, "abcdefgh")
+    hw = make(words)
+    s = Searcher(hw, rng.randint(1, 3), memo_entries=1000, pool_words=100_000)
+    everyone = np.arange(len(words))
+    bounds = [s.lower_bound(everyone, s.strikes, levels) for levels in (0, 1, 2)]
+    cost, ok, _ = s.solve(everyone, s.strikes)
+    assert ok and max(bounds) <= cost
+    assert s.lower_bound(everyone, s.strikes, 1) == cost  # a solved state's bound is its value
+
+
+@pytest.mark.parametrize("rule", ["frequency", "entropy"])
+@pytest.mark.parametrize("seed", range(5))
+def test_rules_match_reference(rule, seed):
+    rng = random.Random(200 + seed)
+    words = tiny_words(rng, rng.randint(5, 60), rng.choice([3, 4, 5]), "abcdefghij"[: rng.randint(4, 10)])
+    lives = rng.randint(1, 6)
+    weights = {w: rng.randint(1, 9) for w in words} if seed % 2 else None
+    hw = make(words, weights)
+    t = Searcher(hw, lives, memo_entries=16, pool_words=16).rule_totals(rule)
+    w = weights or {x: 1 for x in words}
+    games = {x: ref.play_rule(words, x, lives, rule, weights) for x in words}
+    assert t.lost == sum(w[x] for x, (won, _) in games.items() if not won)
+    assert t.misses == sum(w[x] * m for x, (_, m) in games.items())
+
+
+def test_frequency_rule_on_enable_2_matches_reference():
+    words = load_hangman_words(2).words
+    t = Searcher(make(list(words)), 10, memo_entries=16, pool_words=16).rule_totals("frequency")
+    games = [ref.play_rule(words, x, 10, "frequency") for x in words]
+    assert t.lost == sum(not won for won, _ in games)
+    assert t.misses == sum(m for _, m in games)
+
+
+# The issue's reference figures for the frequency rule over ENABLE, 10 lives: win %, misses.
+ISSUE_FIGURES = {2: (90.6, 6.00), 3: (77.3, 7.26), 4: (92.2, 6.16), 5: (98.2, 4.82), 8: (100.0, 2.06), 15: (100.0, 0.21)}
+
+
+@pytest.mark.parametrize("length", sorted(ISSUE_FIGURES))
+def test_frequency_rule_reproduces_issue_figures(length):
+    hw = load_hangman_words(length)
+    t = Searcher(hw, 10, memo_entries=16, pool_words=16).rule_totals("frequency").as_dict()
+    win, misses = ISSUE_FIGURES[length]
+    assert round(100 * t["win_rate"], 1) == win
+    assert round(t["expected_misses"], 2) == misses
+
+
+def test_entropy_rule_does_worse_from_four_letters():
+    for length in (4, 5, 8):
+        s = Searcher(load_hangman_words(length), 10, memo_entries=16, pool_words=16)
+        assert s.rule_totals("entropy").score < s.rule_totals("frequency").score
+
+
+@pytest.mark.parametrize("strategy", [None, "frequency", "entropy"])
+def test_built_tree_verifies_and_verifier_catches_defects(tmp_path, strategy):
+    words = tmp_path / "words.txt"
+    rng = random.Random(5)
+    words.write_text("\n".join(tiny_words(rng, 40, 4, "abcdefghi")) + "\n")
+    args = SimpleNamespace(words=str(words), weights=None, lives=3, strategy=strategy, max_nodes=None)
+    line = build_length(4, args, tmp_path / "t.json")
+    assert "expected score" in line
+    doc = orjson.loads((tmp_path / "t.json").read_bytes())
+    assert doc["result"]["optimal"] is (strategy is None)
+    hw = make(sorted(set(words.read_text().split())))
+    if strategy is None:
+        score, misses = ref.optimal(list(hw.words), 3)
+        assert (doc["result"]["total_score"], doc["result"]["total_misses"]) == (score, misses)
+    verify_file(tmp_path / "t.json")
+    bad = orjson.loads(orjson.dumps(doc))
+    bad["result"]["total_misses"] += 1
+    with pytest.raises(UserError, match="total_misses"):
+        verify_document(bad, tmp_path)
+    bad = orjson.loads(orjson.dumps(doc))
+    first = next(iter(bad["tree"]["next"]))
+    bad["tree"]["next"][first] = "zzzz"
+    with pytest.raises(UserError):
+        verify_document(bad, tmp_path)
+    bad = orjson.loads(orjson.dumps(doc))
+    bad["tree"]["next"]["-" * 3 + "q"] = "aaaa"
+    with pytest.raises(UserError, match="no word reaches"):
+        verify_document(bad, tmp_path)
+    bad = orjson.loads(orjson.dumps(doc))
+    bad["game"]["lives"] = 2
+    with pytest.raises(UserError):
+        verify_document(bad, tmp_path)
+
+
+def test_build_options_and_cli_build(tmp_path, capsys):
+    """As `wordtree build hangman` will call them: the options on a parser that has -o and --strategy."""
+    import argparse
+
+    import cli
+    from engine.hangman import cli_build
+
+    words = tmp_path / "w.txt"
+    words.write_text("ab\nba\nbb\nac\nca\nxy\n")
+    p = argparse.ArgumentParser()
+    p.add_argument("game")
+    p.add_argument("-o", dest="output")
+    p.add_argument("--strategy", choices=("exact", "entropy", "frequency"))
+    cli._hangman_build_options(p)
+    args = p.parse_args(["hangman", "--length", "2", "--words", str(words), "--lives", "1", "-o", str(tmp_path / "t.json")])
+    assert cli_build(args) == 0
+    assert "optimal (exhaustive)" in capsys.readouterr().out
+    score, misses = ref.optimal(["ab", "ba", "bb", "ac", "ca", "xy"], 1)
+    doc = orjson.loads((tmp_path / "t.json").read_bytes())
+    assert (doc["result"]["total_score"], doc["result"]["total_misses"]) == (score, misses)
+    args = p.parse_args(["hangman", "--length", "2", "--words", str(words), "--strategy", "entropy", "-o", str(tmp_path / "e.json")])
+    cli_build(args)
+    assert orjson.loads((tmp_path / "e.json").read_bytes())["strategy"] == "entropy"
+    with pytest.raises(UserError):
+        cli_build(p.parse_args(["hangman", "--words", str(words)]))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_partition_bound_is_below_optimum(seed):
+    rng = random.Random(300 + seed)
+    words = tiny_words(rng, rng.randint(4, 10), rng.choice([2, 3]), "abcdef"[: rng.randint(3, 6)])
+    lives = rng.randint(0, 4)
+    s = Searcher(make(words), lives, memo_entries=10_000, pool_words=100_000)
+    bound = s.partition_bound(np.arange(len(words)), s.strikes, group_size=rng.choice([2, 3, 16]))
+    score, misses = ref.optimal(words, lives)
+    c = 20 * len(words) - score
+    assert bound <= c * s.key + misses

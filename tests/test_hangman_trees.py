@@ -1,0 +1,56 @@
+"""The shipped Hangman trees: each one passes the independent verifier, and what it claims holds
+together (an optimal tree at least matches both baselines; a best-found one lies under its bound)."""
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from engine.hangman.tree import verify_file
+
+TREES = sorted((Path(__file__).resolve().parent.parent / "trees" / "hangman").glob("hangman-*.json"))
+
+
+def test_trees_are_shipped():
+    assert TREES, "no trees in trees/hangman/"
+
+
+@pytest.mark.parametrize("path", TREES, ids=[p.stem for p in TREES])
+def test_tree_verifies(path):
+    summary = verify_file(path)
+    doc = orjson.loads(path.read_bytes())
+    result, baselines = doc["result"], doc["baselines"]
+    assert "enable1.txt" in doc["game"]["words"] and any("Alan Beale" in s for s in doc["sources"])
+    for rule in ("frequency", "entropy"):
+        assert result["total_score"] >= baselines[rule]["total_score"], rule
+    if result["optimal"]:
+        assert result["proof"] == "exhaustive" and "optimal" in summary
+    else:
+        assert result["bound"]["max_expected_score"] >= result["expected_score"]
+        assert "not proven optimal" in summary
+
+
+def test_length_nine_matches_the_issue():
+    path = [p for p in TREES if p.stem == "hangman-9"]
+    if not path:
+        pytest.skip("no 9-letter tree")
+    result = orjson.loads(path[0].read_bytes())["result"]
+    assert result["optimal"] and round(result["expected_misses"], 3) == 1.358
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("length", [12, 13, 14, 15])
+def test_exact_search_reproduces_shipped_tree(length):
+    """Re-run the exact search and compare with the shipped optimal tree's figures."""
+    import numpy as np
+
+    from engine.hangman.game import load_hangman_words
+    from engine.hangman.search import Searcher
+
+    doc = orjson.loads((TREES[0].parent / f"hangman-{length}.json").read_bytes())
+    hw = load_hangman_words(length)
+    s = Searcher(hw, doc["game"]["lives"], memo_entries=500_000, pool_words=20_000_000)
+    cost, ok, _ = s.solve(np.arange(len(hw.words)), s.strikes)
+    c, m = s.split_cost(cost)
+    assert ok and doc["result"]["optimal"]
+    assert (20 * len(hw.words) - c, m) == (doc["result"]["total_score"], doc["result"]["total_misses"])
