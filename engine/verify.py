@@ -4,8 +4,8 @@ It shares no logic with the search or with engine.games: a bug there cannot hide
 Only list reading and fingerprinting (engine.words) are reused. Games plug in through `RULES`:
 a name maps to a feedback function returning the game's pattern text and, optionally, the
 game's hard-mode rule and, for games whose codes are generated rather than read from files
-(Mastermind, Bulls and Cows), the generator of its code list; "ultra" mode (every guess consistent with all feedback so far) needs
-only the feedback function, so it works for any game.
+(Mastermind, Bulls and Cows), the generator of its code list; "ultra" mode (every guess
+consistent with all feedback so far) needs only the feedback function, so it works for any game.
 """
 
 from __future__ import annotations

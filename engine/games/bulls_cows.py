@@ -34,7 +34,8 @@ class BullsCows(Game):
         self.answers = self.guesses = self.codes
         self.n_codes = (digits + 1) ** 2
         self.win_code = digits * (digits + 1)
-        self.default_first = None
+        # distinct digits: every code is one orbit of the symmetries, so any opener is a best one
+        self.default_first = None if self.repeats else self.codes[0]
 
     @property
     def list_name(self) -> str:

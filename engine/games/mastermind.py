@@ -83,7 +83,7 @@ class Mastermind(Game):
         if not 2 <= colours <= 9:
             raise UserError(f"--colours must be between 2 and 9 (codes use the digits 1..C), not {colours}")
         if colours**pegs > MAX_CODES:
-            raise UserError(f"mastermind {pegs}x{colours} has {colours**pegs} codes; wordtree handles at most {MAX_CODES}")
+            raise UserError(f"mastermind {pegs}x{colours} has {colours**pegs} codes; wordtree handles {MAX_CODES} at most")
         self.name = "mastermind"
         self.pegs, self.colours = pegs, colours
         self.codes = tuple("".join(p) for p in product("123456789"[:colours], repeat=pegs))

@@ -1,0 +1,198 @@
+"""Mastermind and Bulls and Cows: feedback (kernel, game, verifier) against a literal reference,
+exact values against brute force, the root symmetry, pattern parsing, and trees end to end."""
+
+import copy
+import random
+from pathlib import Path
+
+import numpy as np
+import orjson
+import pytest
+
+import reference
+import reference_codebreakers as rc
+from engine.errors import UserError
+from engine.games import get_game
+from engine.games.bulls_cows import BullsCows
+from engine.games.bulls_cows import canonical_first_guesses as bulls_cows_openers
+from engine.games.mastermind import Mastermind
+from engine.games.mastermind import canonical_first_guesses as mastermind_openers
+from engine.search import INF, Solver, build
+from engine.tree import game_for, make_document, read_tree, write_tree
+from engine.verify import bulls_cows_text, load_lists, mastermind_text, verify
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL_GAMES = [Mastermind(3, 3), Mastermind(3, 4), Mastermind(2, 5), Mastermind(4, 3), BullsCows(2),
+               BullsCows(2, repeats=True), pytest.param(BullsCows(3), marks=pytest.mark.slow)]
+
+
+def text_of(game):
+    return mastermind_text if game.kind == "mastermind" else bulls_cows_text
+
+
+@pytest.mark.parametrize("game", SMALL_GAMES, ids=lambda g: g.list_name)
+def test_kernel_game_and_verifier_agree_with_the_reference_on_all_pairs(game):
+    matrix = game._compute_matrix()
+    assert matrix.shape == (len(game.guesses), len(game.answers))
+    pegs = len(game.answers[0])
+    for gi, guess in enumerate(game.guesses):
+        for ai, answer in enumerate(game.answers):
+            black, white = rc.score(guess, answer)
+            code = black * (pegs + 1) + white
+            assert matrix[gi, ai] == code, (guess, answer)
+            assert game.feedback(guess, answer) == code, (guess, answer)
+            assert game.pattern_text(code) == text_of(game)(guess, answer), (guess, answer)
+    assert len(set(matrix.ravel().tolist())) > 3
+
+
+def test_kernel_agrees_with_the_game_on_the_full_size_games():
+    rng = random.Random(7)
+    for game in (Mastermind(4, 6), BullsCows(4), BullsCows(4, repeats=True)):
+        matrix = game._compute_matrix()
+        for _ in range(3000):
+            gi, ai = rng.randrange(len(game.guesses)), rng.randrange(len(game.answers))
+            black, white = rc.score(game.guesses[gi], game.answers[ai])
+            assert matrix[gi, ai] == black * (len(game.answers[0]) + 1) + white
+
+
+def test_codes_are_the_games_code_sets():
+    assert Mastermind(4, 6).answers == tuple(rc.all_codes("123456", 4, False))
+    assert BullsCows(4).answers == tuple(rc.all_codes("0123456789", 4, True))
+    assert len(BullsCows(4, repeats=True).answers) == 10000
+    assert Mastermind(4, 6).guesses == Mastermind(4, 6).answers
+
+
+def engine_value(game, cap):
+    solver = Solver(game, game._compute_matrix(), cap)
+    value, _ = solver.solve(np.arange(len(game.answers), dtype=np.int32), solver.cap)
+    return float("inf") if value >= INF else value
+
+
+def fewer_answers(game, n, seed):
+    """The game with a random subset of its codes as answers (all codes stay guesses): small
+    enough for brute force, and no longer symmetric."""
+    rng = random.Random(seed)
+    small = copy.copy(game)
+    small.answers = tuple(sorted(rng.sample(game.answers, n)))
+    return small
+
+
+BRUTE_FORCE_GAMES = [
+    Mastermind(2, 3), Mastermind(3, 2), fewer_answers(Mastermind(3, 3), 14, 5), fewer_answers(Mastermind(3, 4), 14, 1),
+    fewer_answers(BullsCows(2), 14, 2), fewer_answers(BullsCows(3), 8, 3), fewer_answers(BullsCows(2, repeats=True), 14, 4),
+    pytest.param(Mastermind(2, 4), marks=pytest.mark.slow), pytest.param(Mastermind(3, 3), marks=pytest.mark.slow),
+    pytest.param(fewer_answers(BullsCows(3), 12, 3), marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("game", BRUTE_FORCE_GAMES, ids=lambda g: f"{g.list_name}-{len(g.answers)}")
+def test_exact_values_equal_brute_force(game):
+    for cap in (2, 3, 4, None):
+        expected = reference.optimal_total(game, game.answers, cap or 12)
+        assert engine_value(game, cap) == expected, cap
+
+
+def multiplicities(code: str) -> tuple[int, ...]:
+    return tuple(sorted(code.count(symbol) for symbol in set(code)))
+
+
+@pytest.mark.parametrize("game, openers", [(Mastermind(3, 4), mastermind_openers), (Mastermind(4, 3), mastermind_openers),
+                                           (Mastermind(2, 5), mastermind_openers), (BullsCows(2), bulls_cows_openers),
+                                           pytest.param(BullsCows(2, repeats=True), bulls_cows_openers, marks=pytest.mark.slow),
+                                           pytest.param(BullsCows(3), bulls_cows_openers, marks=pytest.mark.slow)],
+                         ids=lambda g: getattr(g, "list_name", ""))
+def test_canonical_openers_give_the_same_optimum_as_all_openers(game, openers):
+    """The best canonical opener is the unrestricted optimum (solve searches every opener), and
+    each opener tried (all of them on the smallest games) costs what its representative costs."""
+    solver = Solver(game, game._compute_matrix(), 8)
+    S = np.arange(len(game.answers), dtype=np.int32)
+    canonical = openers(game)
+    by_shape = {multiplicities(game.guesses[g]): solver.evaluate(S, g, 8) for g in canonical}
+    assert max(by_shape.values()) < INF  # every opener finishes within the cap: the values are exact
+    assert min(by_shape.values()) == solver.solve(S, 8)[0]
+    tried = range(len(game.guesses)) if len(game.guesses) <= 64 else random.Random(1).sample(range(len(game.guesses)), 8)
+    for g in tried:
+        assert solver.evaluate(S, g, 8) == by_shape[multiplicities(game.guesses[g])], game.guesses[g]
+
+
+def test_canonical_openers_are_one_per_multiplicity_shape():
+    names = lambda game, ids: [game.guesses[i] for i in ids]  # noqa: E731
+    assert names(Mastermind(4, 6), mastermind_openers(Mastermind(4, 6))) == ["1111", "1112", "1122", "1123", "1234"]
+    assert names(Mastermind(4, 3), mastermind_openers(Mastermind(4, 3))) == ["1111", "1112", "1122", "1123"]
+    assert names(BullsCows(4), bulls_cows_openers(BullsCows(4))) == ["0123"] == [BullsCows(4).default_first]
+    assert names(BullsCows(3, True), bulls_cows_openers(BullsCows(3, True))) == ["000", "001", "012"]
+
+
+@pytest.mark.parametrize("text, expected", [("2B1W", (2, 1)), ("2b1w", (2, 1)), ("2 B 1 W", (2, 1)), ("21", (2, 1)),
+                                            ("2B", (2, 0)), ("1w", (0, 1)), ("0B0W", (0, 0)), ("-", (0, 0)),
+                                            ("4B0W", (4, 0)), ("04", (0, 4))])
+def test_mastermind_patterns_parse(text, expected):
+    game = Mastermind(4, 6)
+    assert game.parse_pattern(text) == expected[0] * 5 + expected[1]
+    assert game.parse_pattern(game.pattern_text(game.parse_pattern(text))) == game.parse_pattern(text)
+
+
+@pytest.mark.parametrize("text", ["", "2B1A", "3B1W", "5B", "2W1B", "3B2W", "B", "211", "xyz"])
+def test_bad_mastermind_patterns_are_user_errors(text):
+    with pytest.raises(UserError, match="bad pattern"):
+        Mastermind(4, 6).parse_pattern(text)
+
+
+def test_bulls_cows_patterns():
+    game = BullsCows(4)
+    assert game.pattern_text(game.parse_pattern("1a2b")) == "1A2B"
+    assert game.parse_pattern("12") == game.parse_pattern("1A2B") == 7
+    assert game.pattern_text(game.win_code) == "4A0B"
+    for bad in ("1B2W", "3A1B", "2A3B"):
+        with pytest.raises(UserError):
+            game.parse_pattern(bad)
+
+
+def test_get_game_options_and_generated_list_names():
+    assert get_game("mastermind").identity()["answers_count"] == 1296
+    game = get_game("mastermind", pegs=3, colours=5)
+    assert (game.pegs, game.colours, len(game.answers)) == (3, 5, 125)
+    again = get_game("mastermind", game.list_name, f"/some/where/{game.list_name}")
+    assert again.identity() == game.identity()
+    repeats = get_game("bulls-cows", digits=3, repeats=True)
+    assert get_game("bulls-cows", repeats.list_name, repeats.list_name).identity() == repeats.identity()
+    assert get_game("bulls-cows").identity()["answers_count"] == 5040
+    for name, kwargs, message in [("mastermind", {"digits": 3}, "--digits does not apply"),
+                                  ("wordle", {"pegs": 3}, "--pegs does not apply"),
+                                  ("mastermind", {"pegs": 7, "colours": 6}, "at most"),
+                                  ("mastermind", {"colours": 10}, "--colours"),
+                                  ("bulls-cows", {"digits": 5}, "--digits")]:
+        with pytest.raises(UserError, match=message):
+            get_game(name, **kwargs)
+    with pytest.raises(UserError, match="generates its codes"):
+        get_game("mastermind", "wordle-answers-2315.txt", "wordle-answers-2315.txt")
+    with pytest.raises(UserError, match="not the 3x6"):
+        get_game("mastermind", "mastermind-4x6 codes", "mastermind-4x6 codes", pegs=3)
+
+
+@pytest.mark.parametrize("game", [Mastermind(3, 4), BullsCows(2)], ids=lambda g: g.list_name)
+def test_built_tree_verifies_and_reloads(game, tmp_path):
+    result = build(game, game._compute_matrix(), max_guesses=8, progress=False)
+    path = tmp_path / "tree.json"
+    write_tree(path, make_document(game, result.root, max_guesses=8, seconds=result.seconds))
+    doc = read_tree(path)
+    report = verify(doc, *load_lists(doc))
+    assert report.ok, report.defect
+    assert report.total == result.total
+    assert game_for(doc).identity() == game.identity()
+    # a tampered header no longer matches the generated codes
+    doc["game"]["colours" if game.kind == "mastermind" else "digits"] += 1
+    broken = verify(doc, *load_lists(doc))
+    assert not broken.ok and "sha256" in broken.defect
+
+
+@pytest.mark.parametrize("name", ["mastermind-4x6.json", "bulls-cows-4.json"])
+def test_shipped_trees_verify(name):
+    path = ROOT / "trees" / name
+    if not path.is_file():
+        pytest.skip(f"{name} not shipped")
+    doc = read_tree(path)
+    report = verify(doc, *load_lists(doc))
+    assert report.ok, report.defect
+    assert report.total == {"mastermind-4x6.json": 5625, "bulls-cows-4.json": 26274}[name]
+    assert orjson.loads(path.read_bytes())["stats"]["total"] == report.total
