@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,17 +86,10 @@ def _read(path: Path, game) -> np.ndarray | None:
 
 
 def _write(path: Path, game, matrix: np.ndarray) -> None:
-    """Atomic: a temporary file in the same folder, then a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(orjson.dumps(_header(game, matrix)) + b"\n")
-            matrix.tofile(f)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Atomic, like every file the project writes (tree.write_atomic)."""
+    from .tree import write_atomic
+
+    write_atomic(path, orjson.dumps(_header(game, matrix)) + b"\n" + matrix.tobytes())
 
 
 def pattern_matrix(game, cache: str | os.PathLike | None = None, use_cache: bool = True) -> PatternMatrix:
