@@ -85,6 +85,9 @@ def wordle_pattern_matrix(guess_letters: np.ndarray, answer_letters: np.ndarray,
 # - class bound: a class of c answers costs at least 2c - 1 (one of them may be solved by the next
 #   guess, every other needs at least two), so a guess with k classes (the win counted) costs at
 #   least 3|S| - k - [g in S]; a guess whose bound reaches the best total so far cannot improve it.
+#   In games with few patterns (b non-winning ones) a class of c > b + 1 answers costs more: at
+#   most b**(j-1) of its answers can be solved by its j-th guess (see class_bounds), and with d
+#   guesses left it is infeasible past 1 + b + ... + b**(d-1) answers.
 # - budgets: a child is only asked for its value below what would still let this guess win; a
 #   child that answers ">= its budget" makes the running sum reach the best, so the guess loses.
 # - shortcuts: a guess in S splitting S into singletons costs 2|S| - 1, the lower bound of every
@@ -296,6 +299,43 @@ def _partition(S, pos, codes_row, colpos, out_S, out_pos, class_start, class_siz
     return k
 
 
+@njit(cache=True, parallel=True)
+def _codes_present(matrix, n_codes):
+    """Which pattern codes occur anywhere in the matrix (one flag array per thread, then merged)."""
+    n_threads = 8
+    seen = np.zeros((n_threads, n_codes), dtype=np.bool_)
+    rows = matrix.shape[0]
+    for t in prange(n_threads):
+        for g in range(t, rows, n_threads):
+            row = matrix[g]
+            for a in range(row.size):
+                seen[t, row[a]] = True
+    out = np.zeros(n_codes, dtype=np.bool_)
+    for t in range(n_threads):
+        for c in range(n_codes):
+            out[c] |= seen[t, c]
+    return out
+
+
+def class_bounds(cap: int, n_answers: int, branching: int) -> np.ndarray:
+    """bounds[d, c]: a lower bound on the cost of c answers with d guesses left, INF when no tree
+    fits. Each node of a tree solves at most one answer (its own guess) and has at most
+    `branching` non-winning children, so at most branching**(j-1) answers are solved by guess j;
+    filling the levels greedily gives the least total. It equals 2c - 1 while c <= branching + 1,
+    and is much stronger for games with few patterns (Mastermind: 13 non-winning ones)."""
+    sizes = np.arange(n_answers + 1, dtype=np.int64)
+    cost = np.zeros(n_answers + 1, dtype=np.int64)
+    bounds = np.full((cap + 1, n_answers + 1), INF, dtype=np.int64)
+    bounds[:, 0] = 0
+    filled, width = 0, 1  # answers the levels above hold, answers this level can hold
+    for level in range(1, cap + 1):
+        cost += level * np.clip(sizes - filled, 0, width)
+        filled = min(filled + width, n_answers)
+        width = min(width * branching, n_answers)
+        bounds[level, : filled + 1] = cost[: filled + 1]
+    return bounds
+
+
 @njit(cache=True, nogil=True)
 def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid, win, rules, sc, mm, letters,
            counts):
@@ -313,7 +353,7 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
     One self-recursive function on purpose: numba's cache mishandles mutual recursion; the
     recursive call passes variables, never literals."""
     (lbs, scores, cls, cls_pos, class_start, class_size, class_code, stamp, cnt, epoch,
-     dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats, req) = sc
+     dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats, req, bounds) = sc
     (mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool, counters, set_keys, depth_keys, state_keys) = mm
     n = S.size
     no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
@@ -340,8 +380,8 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
         if n == 2:
             best_out[level] = answer_gid[S[0]]
             return 3
-        if use_bounds and beta <= 2 * n - 1:
-            return 2 * n - 1  # every set of n answers costs at least 2n - 1
+        if use_bounds and beta <= bounds[d, n]:
+            return bounds[d, n]  # every set of n answers costs at least this (2n - 1 or more)
     elif d < 1:
         return INF
     h = np.uint64(0)
@@ -403,6 +443,10 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
             C_ids = np.empty(L_rows, dtype=L_ids.dtype)
             C_win = np.full(n, -1, dtype=win_row.dtype)
             colpos = identity[:n]
+            # Past branching + 1 answers the class bound grows faster than 2c - 1 (few-pattern
+            # games): then sum it class by class instead of using 3n - k - [g in S].
+            child_bounds = bounds[d - 1]
+            tight = child_bounds[n] != 2 * n - 1
             min_lb = INF
             de = epoch[0] + 1
             epoch[0] = de
@@ -416,6 +460,7 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                 epoch[0] = e
                 k = 0
                 sq = 0
+                bound_sum = 0
                 win_at = -1
                 ph = np.uint64(0)
                 for i in range(n):
@@ -428,6 +473,8 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                     else:
                         cnt[c] += 1
                     sq += 2 * cnt[c] - 1
+                    if tight and c != win:
+                        bound_sum += child_bounds[cnt[c]] - child_bounds[cnt[c] - 1]
                     if c == win:
                         win_at = i
                     ph += position_keys[i] * np.uint64(c + 1)
@@ -460,7 +507,7 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                     result = 2 * n
                     result_guess = L_ids[r]
                     break
-                lb = 3 * n - k - in_s
+                lb = min(n + bound_sum, INF) if tight else 3 * n - k - in_s
                 C_ids[m] = L_ids[r]
                 if win_at >= 0:
                     C_win[win_at] = m
@@ -514,9 +561,10 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
         k = _partition(S, pos, C[r], colpos, cls[level], cls_pos[level], class_start[level], class_size[level],
                        class_code[level], stamp, cnt, epoch)
         running = np.int64(n)
+        child_bounds = bounds[d - 1]
         for q in range(k):
             if class_code[level, q] != win:
-                running += 2 * class_size[level, q] - 1
+                running += child_bounds[class_size[level, q]]
         for q in range(k):
             c = class_size[level, q]
             if class_code[level, q] == win or c == 1:
@@ -525,7 +573,7 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                 continue  # guess one of the two: 3, exactly its bound
             if use_bounds and running >= best:
                 break
-            lbc = 2 * c - 1
+            lbc = child_bounds[c]
             a = class_start[level, q]
             child_beta = best - (running - lbc) if use_bounds else INF
             if hard:

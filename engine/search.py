@@ -31,8 +31,8 @@ class Context:
 
     `memo_mb` caps the memo's memory; when it fills up it is cleared, which costs time only."""
 
-    def __init__(self, n_guesses: int, n_answers: int, n_codes: int, levels: int, state_size: int, memo_mb: int = 160,
-                 seed: int = 12345):
+    def __init__(self, n_guesses: int, n_answers: int, n_codes: int, levels: int, state_size: int,
+                 class_bounds: np.ndarray, memo_mb: int = 160, seed: int = 12345):
         rng = np.random.default_rng(seed)
         self.levels = levels
         dedupe_size = 1 << int(np.ceil(np.log2(max(4, 2 * n_guesses))))
@@ -55,6 +55,7 @@ class Context:
             np.full(levels + 1, -1, np.int32),  # best_out
             np.zeros(8, np.int64),  # stats
             np.zeros((levels + 1, state_size), np.int32),  # req: hard-mode constraint at each level
+            class_bounds,  # least cost of c answers with d guesses left (shared, read only)
         )
         # memo: ~34 bytes an entry plus 4 bytes per stored answer; the pool gets two thirds
         budget = memo_mb * 2**20
@@ -135,6 +136,9 @@ class Solver:
         for i in range(self.letters.shape[1] if mode == "hard" else 0):
             np.add.at(self.counts, (np.arange(len(game.guesses)), self.letters[:, i]), 1)
         self.memo_mb = memo_mb
+        present = kernels._codes_present(self.matrix, game.n_codes)
+        branching = int(present.sum()) - int(present[game.win_code])
+        self.class_bounds = kernels.class_bounds(self.cap, self.matrix.shape[1], max(branching, 1))
         self.answer_gid = game.answer_guess_ids
         self.all_guesses = np.arange(len(game.guesses), dtype=np.int32)
         self._local = threading.local()
@@ -146,7 +150,8 @@ class Solver:
         ctx = getattr(self._local, "ctx", None)
         if ctx is None:
             m = self.matrix
-            ctx = Context(m.shape[0], m.shape[1], self.game.n_codes, self.cap + 2, self.state_size, self.memo_mb)
+            ctx = Context(m.shape[0], m.shape[1], self.game.n_codes, self.cap + 2, self.state_size, self.class_bounds,
+                          self.memo_mb)
             self._local.ctx = ctx
             with self._lock:
                 self._contexts.append(ctx)
