@@ -137,8 +137,9 @@ def _max_guesses(text: str) -> int | None:
 def _search_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-guesses", type=_max_guesses, default=6, metavar="N|none",
                    help="guess cap per answer (default 6; 'none' for no cap)")
-    p.add_argument("--mode", default="normal", choices=["normal", "hard"],
-                   help="game rules: normal (default) or hard (NYT: greens stay, revealed letters reused)")
+    p.add_argument("--mode", default="normal", choices=["normal", "hard", "ultra"],
+                   help="game rules: normal (default), hard (NYT: greens stay, revealed letters reused) or "
+                        "ultra (every guess consistent with all the feedback so far)")
     p.add_argument("--threads", type=int, default=None, metavar="N", help="worker threads (default: the cores, at most 2)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -266,6 +267,10 @@ def _add_rank(sub) -> None:
     p.add_argument("-o", "--output", metavar="FILE.tsv", help="write the ranking as TSV (default: stdout)")
     p.add_argument("--checkpoint", metavar="FILE", help="save progress here as it goes")
     p.add_argument("--resume", action="store_true", help="continue from --checkpoint")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT|local",
+                   help="run the jobs on a Dask cluster (pip install -e \".[cluster]\"); local: start one here")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="with --scheduler local: worker processes (default 2)")
 
 
 def _run_rank(args) -> int:
@@ -275,10 +280,21 @@ def _run_rank(args) -> int:
 
     if args.resume and not args.checkpoint:
         raise UsageError("--resume needs --checkpoint FILE")
+    if args.scheduler and args.threads is not None:
+        raise UsageError("--threads is for in-process runs; with --scheduler, size the workers instead")
+    if args.workers is not None and args.scheduler != "local":
+        raise UsageError("--workers starts local workers: use it with --scheduler local")
     game = _load_game(args)
     matrix = pattern_matrix(game, args.cache_dir).matrix
-    result = rank(game, matrix, top=args.top, limit=args.limit, max_guesses=args.max_guesses, threads=args.threads,
-                  progress=not args.quiet, checkpoint=args.checkpoint, resume=args.resume, mode=args.mode)
+    if args.scheduler:
+        from engine.cluster import game_spec, rank_on_cluster
+
+        result = rank_on_cluster(args.scheduler, game_spec(args, game), game, matrix, workers=args.workers,
+                                 top=args.top, limit=args.limit, progress=not args.quiet,
+                                 checkpoint=args.checkpoint, resume=args.resume)
+    else:
+        result = rank(game, matrix, top=args.top, limit=args.limit, max_guesses=args.max_guesses, threads=args.threads,
+                      progress=not args.quiet, checkpoint=args.checkpoint, resume=args.resume, mode=args.mode)
     ident = game.identity()
     lines = [
         f"# wordtree rank: {game.name}, {args.mode} mode, cap {args.max_guesses or 'none'}, top {args.top}",

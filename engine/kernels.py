@@ -110,6 +110,8 @@ USE_FILTER = 4
 USE_MEMO = 8
 ALL_RULES = USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO
 HARD_MODE = 16  # not a pruning rule: the NYT hard-mode constraint on guesses
+ULTRA_MODE = 32  # not a pruning rule: every guess consistent with all the feedback so far
+NO_STEP = np.int32(2**31 - 1)  # pads an ultra-mode history (kept sorted, so it sorts last)
 
 # stats slots
 ST_NODES, ST_MEMO_HITS, ST_MEMO_STORES, ST_MEMO_CLEARS, ST_GUESSES_EVALUATED = 0, 1, 2, 3, 4
@@ -121,7 +123,7 @@ def _set_hash(S, state, d, set_keys, state_keys, depth_keys):
     for a in S:
         h ^= set_keys[a]
     for j in range(state.size):
-        h ^= state_keys[j, state[j] + 1]
+        h ^= state_keys[j] * np.uint64(state[j] + 2)  # odd keys: distinct values, distinct terms
     return h | np.uint64(1)  # 0 marks an empty slot
 
 
@@ -224,6 +226,60 @@ def _active_constraints(req, length, active):
             active[t] = j
             t += 1
     return t
+
+
+@njit(cache=True)
+def _wordle_code(guess, answer):
+    """The Wordle code of one pair of letter arrays, as the matrix kernel's rule: position i
+    (not green) is yellow iff the answer's copies of its letter outside greens outnumber the
+    guess's non-green copies before i. No allocation: it runs inside the search's loops."""
+    length = guess.size
+    code = 0
+    weight = 1
+    for i in range(length):
+        c = guess[i]
+        if answer[i] == c:
+            code += 2 * weight
+        else:
+            unmatched = 0
+            for j in range(length):
+                if answer[j] == c and guess[j] != c:
+                    unmatched += 1
+            earlier = 0
+            for j in range(i):
+                if guess[j] == c and answer[j] != c:
+                    earlier += 1
+            if earlier < unmatched:
+                code += weight
+        weight *= 3
+    return code
+
+
+@njit(cache=True)
+def _record_step(history_from, history_to, step):
+    """Ultra mode: the history (guess id * codes + code, sorted, padded with NO_STEP) with one
+    more step. Sorted, so histories that differ only in order share memo entries."""
+    j = 0
+    placed = False
+    for i in range(history_from.size):
+        if not placed and step <= history_from[i]:
+            history_to[j] = step
+            j += 1
+            placed = True
+        if j < history_to.size:
+            history_to[j] = history_from[i]
+            j += 1
+
+
+@njit(cache=True)
+def _consistent(gid, history, letters, n_codes):
+    """Ultra mode: would guess `gid` have got every code of the history, were it the answer?"""
+    for step in history:
+        if step == NO_STEP:
+            break
+        if _wordle_code(letters[step // n_codes], letters[gid]) != step % n_codes:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -353,7 +409,7 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
     One self-recursive function on purpose: numba's cache mishandles mutual recursion; the
     recursive call passes variables, never literals."""
     (lbs, scores, cls, cls_pos, class_start, class_size, class_code, stamp, cnt, epoch,
-     dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats, req, bounds) = sc
+     dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats, req, bounds, last_step) = sc
     (mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool, counters, set_keys, depth_keys, state_keys) = mm
     n = S.size
     no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
@@ -362,11 +418,21 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
     use_shortcuts = (rules & USE_SHORTCUTS) != 0
     use_filter = (rules & USE_FILTER) != 0
     hard = (rules & HARD_MODE) != 0
-    # Hard mode: only guesses meeting this node's constraint are legal (candidates always are);
-    # the constraint is part of the memo key, and guesses with equal partitions are not
-    # interchangeable (they leave different constraints), so they are all kept.
+    ultra = (rules & ULTRA_MODE) != 0
+    keep_codes = hard or ultra
+    # Hard and ultra modes: only guesses meeting this node's constraint (ultra: the sorted
+    # history) are legal (candidates always are); the constraint is part of the memo key, and
+    # guesses with equal partitions are not interchangeable (they leave different constraints),
+    # so they are all kept. A guess leaving S whole is still useless: it only narrows the legal
+    # guesses and spends a turn.
     length = letters.shape[1]
-    state = req[level] if hard else req[level, :0]
+    state = req[level] if keep_codes else req[level, :0]
+    # Ultra mode: the guesses this node inherits met every step but the last (at the top, none
+    # is known to be met, so the whole history is checked).
+    n_codes = stamp.size
+    last_gid = last_step[level, 0] if ultra and level > 0 else -1
+    last_code = last_step[level, 1]
+    check_all = ultra and level == 0
     active = np.empty(req.shape[1], dtype=np.int64)
     n_active = _active_constraints(state, length, active) if hard else 0
     stats[ST_NODES] += 1
@@ -432,6 +498,10 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                 for r in range(L_rows):
                     if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
                         continue
+                    if last_gid >= 0 and _wordle_code(letters[last_gid], letters[L_ids[r]]) != last_code:
+                        continue
+                    if check_all and not _consistent(L_ids[r], state, letters, n_codes):
+                        continue
                     if _splits_into_singletons(L[r], pos, stamp, epoch):
                         result = 2 * n
                         result_guess = L_ids[r]
@@ -439,6 +509,12 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
         if result_guess < 0 and d > 2:
             # One pass over the inherited guesses: copy each one's codes over S into this node's
             # matrix, count its classes, sum of squared class sizes and in-S flag, keep it or not.
+            # In normal mode only the partition matters below (which answers share a code, and
+            # which one wins), so codes are relabelled by first appearance, the winning code kept:
+            # guesses with the same partition then have equal rows and are kept once. Hard mode
+            # needs the real codes (they set the constraint) and keeps every guess.
+            relabel = not keep_codes
+            label = np.empty(stamp.size, dtype=np.int64)
             C = np.empty((L_rows, n), dtype=L.dtype)
             C_ids = np.empty(L_rows, dtype=L_ids.dtype)
             C_win = np.full(n, -1, dtype=win_row.dtype)
@@ -454,6 +530,10 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
             for r in range(L_rows):
                 if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
                     continue
+                if last_gid >= 0 and _wordle_code(letters[last_gid], letters[L_ids[r]]) != last_code:
+                    continue
+                if check_all and not _consistent(L_ids[r], state, letters, n_codes):
+                    continue
                 row = L[r]
                 out = C[m]
                 e = epoch[0] + 1
@@ -462,26 +542,32 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                 sq = 0
                 bound_sum = 0
                 win_at = -1
+                other_classes = 0
                 ph = np.uint64(0)
                 for i in range(n):
                     c = row[pos[i]]
-                    out[i] = c
                     if stamp[c] != e:
                         stamp[c] = e
                         cnt[c] = 1
+                        if c == win or not relabel:
+                            label[c] = c
+                        else:  # non-winning classes get 0, 1, 2, ... in order, skipping the win code
+                            label[c] = other_classes if other_classes < win else other_classes + 1
+                            other_classes += 1
                         k += 1
                     else:
                         cnt[c] += 1
+                    out[i] = label[c]
                     sq += 2 * cnt[c] - 1
                     if tight and c != win:
                         bound_sum += child_bounds[cnt[c]] - child_bounds[cnt[c] - 1]
                     if c == win:
                         win_at = i
-                    ph += position_keys[i] * np.uint64(c + 1)
+                    ph += position_keys[i] * np.uint64(label[c] + 1)
                 in_s = 1 if win_at >= 0 else 0
                 if use_filter and k == 1 and in_s == 0:
                     continue
-                if use_filter and not hard:
+                if use_filter and not keep_codes:
                     # identical partition already kept? (hash to find, then compare codes to be sure)
                     slot = np.int64(ph & np.uint64(dmask))
                     duplicate = False
@@ -565,7 +651,10 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
         for q in range(k):
             if class_code[level, q] != win:
                 running += child_bounds[class_size[level, q]]
-        for q in range(k):
+        for j in range(k):
+            # With 3 guesses left a class either has a perfect splitter or is infeasible: the
+            # largest classes fail most often, so they go first; otherwise smallest first.
+            q = k - 1 - j if d == 3 else j
             c = class_size[level, q]
             if class_code[level, q] == win or c == 1:
                 continue  # a singleton costs one guess, exactly its bound
@@ -579,6 +668,11 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
             if hard:
                 gid = C_ids[r]
                 _constrain(req[level], req[level + 1], letters[gid], class_code[level, q], length)
+            elif ultra:
+                gid = C_ids[r]
+                _record_step(req[level], req[level + 1], gid * n_codes + class_code[level, q])
+                last_step[level + 1, 0] = gid
+                last_step[level + 1, 1] = class_code[level, q]
             v = _solve(cls[level, a:a + c], cls_pos[level, a:a + c], d - 1, child_beta, level + 1, C, C_ids, C_rows,
                        C_win, no_guess, answer_gid, win, rules, sc, mm, letters, counts)
             running += v - lbc

@@ -54,8 +54,9 @@ class Context:
             np.arange(n_answers, dtype=np.int32),  # identity: a node's own columns
             np.full(levels + 1, -1, np.int32),  # best_out
             np.zeros(8, np.int64),  # stats
-            np.zeros((levels + 1, state_size), np.int32),  # req: hard-mode constraint at each level
+            np.zeros((levels + 1, state_size), np.int32),  # req: hard/ultra-mode constraint at each level
             class_bounds,  # least cost of c answers with d guesses left (shared, read only)
+            np.full((levels + 1, 2), -1, np.int64),  # last_step: ultra mode's latest (guess, code) at each level
         )
         # memo: ~34 bytes an entry plus 4 bytes per stored answer; the pool gets two thirds
         budget = memo_mb * 2**20
@@ -73,7 +74,7 @@ class Context:
             np.zeros(2, np.int64),  # entries used, pool used
             rng.integers(1, 2**63, n_answers, dtype=np.uint64),  # a random key per answer
             rng.integers(1, 2**63, NO_CAP + 2, dtype=np.uint64),  # a random key per depth
-            rng.integers(1, 2**63, (state_size, 32), dtype=np.uint64),  # per constraint entry and value
+            rng.integers(1, 2**63, state_size, dtype=np.uint64) | np.uint64(1),  # per constraint entry (odd)
         )
 
     @property
@@ -105,7 +106,7 @@ class Counters:
         self.guesses_evaluated += int(stats[kernels.ST_GUESSES_EVALUATED])
 
 
-MODES = ("normal", "hard")
+MODES = ("normal", "hard", "ultra")
 
 
 class Solver:
@@ -121,19 +122,20 @@ class Solver:
         if mode not in MODES:
             raise UserError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
         self.mode = mode
-        self.rules = rules | (kernels.HARD_MODE if mode == "hard" else 0)
-        if mode == "hard":
+        self.rules = rules | {"normal": 0, "hard": kernels.HARD_MODE, "ultra": kernels.ULTRA_MODE}[mode]
+        if mode != "normal":
             if game.kind != "wordle":
-                raise UserError("hard mode is a Wordle rule")
+                raise UserError(f"{mode} mode is a Wordle rule")
             from .games.wordle import letters_array
 
             self.letters = letters_array(game.guesses, game.length)
-            self.state_size = game.length + 26
+            # hard: the greens and the least count of each letter; ultra: the history itself
+            self.state_size = game.length + 26 if mode == "hard" else self.cap
         else:
             self.letters = np.zeros((len(game.guesses), 1), np.uint8)
             self.state_size = 1
         self.counts = np.zeros((len(game.guesses), 26), np.uint8)
-        for i in range(self.letters.shape[1] if mode == "hard" else 0):
+        for i in range(self.game.length if mode == "hard" else 0):
             np.add.at(self.counts, (np.arange(len(game.guesses)), self.letters[:, i]), 1)
         self.memo_mb = memo_mb
         present = kernels._codes_present(self.matrix, game.n_codes)
@@ -164,24 +166,31 @@ class Solver:
         return total
 
     # --- kernels ---
-    # --- hard-mode constraints (empty in normal mode) ---
+    # --- hard- and ultra-mode constraints (empty in normal mode) ---
     def empty_constraint(self) -> np.ndarray:
         req = np.zeros(self.state_size, np.int32)
         if self.mode == "hard":
             req[: self.game.length] = -1
+        elif self.mode == "ultra":
+            req[:] = kernels.NO_STEP
         return req
 
     def constrain(self, req: np.ndarray, guess: int, code: int) -> np.ndarray:
-        """The constraint after `guess` got `code` (hard mode; unchanged otherwise)."""
-        if self.mode != "hard":
+        """The constraint after `guess` got `code` (unchanged in normal mode)."""
+        if self.mode == "normal":
             return req
         out = np.empty_like(req)
-        kernels._constrain(req, out, self.letters[guess], code, self.game.length)
+        if self.mode == "hard":
+            kernels._constrain(req, out, self.letters[guess], code, self.game.length)
+        else:
+            kernels._record_step(req, out, guess * self.game.n_codes + code)
         return out
 
     def legal(self, req: np.ndarray, guess: int) -> bool:
-        if self.mode != "hard":
+        if self.mode == "normal":
             return True
+        if self.mode == "ultra":
+            return bool(kernels._consistent(guess, req, self.letters, self.game.n_codes))
         n = self.game.length
         greens_ok = all(req[i] < 0 or self.letters[guess, i] == req[i] for i in range(n))
         return greens_ok and bool(np.all(self.counts[guess] >= req[n:]))
@@ -203,7 +212,7 @@ class Solver:
     def evaluate(self, S: np.ndarray, guess: int, d: int, beta: int = INF, req: np.ndarray | None = None) -> int:
         """The cost of opening `S` with `guess`: exact if below beta, else a bound >= beta."""
         if req is not None and not self.legal(req, guess):
-            raise UserError(f"{self.game.guesses[guess]!r} breaks the hard-mode rule here")
+            raise UserError(f"{self.game.guesses[guess]!r} breaks the {self.mode}-mode rule here")
         return self._run(S, d, beta, guess, req)
 
     def classes(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
@@ -221,18 +230,45 @@ class Solver:
     def tree(self, S: np.ndarray, d: int, req: np.ndarray | None = None, guess: int | None = None) -> dict:
         """The optimal tree below (S, d) under constraint `req` as nested {"guess", "next"}
         nodes; `guess` fixes the opener. Every node is asked for its exact value, which the memo
-        usually already has."""
+        usually already has.
+
+        Ties in total go to the smaller worst case: once a tree of depth w is built, an optimal
+        tree of depth w - 1 exists exactly when V(S, w - 1) = V(S, d), which a search bounded
+        by V + 1 decides; if it does, the tree is rebuilt within w - 1 guesses. Ties beyond
+        that: the search's fixed order."""
         req = self.empty_constraint() if req is None else req
-        if guess is None:
-            value, guess = self.solve(S, d, req=req)
-            if value >= INF:
-                raise UserError("no tree exists within the guess cap")
+        if guess is not None:
+            return self._tree_with(S, d, req, guess)
+        value, guess = self.solve(S, d, req=req)
+        if value >= INF:
+            raise UserError("no tree exists within the guess cap")
+        node = self._tree_with(S, d, req, guess)
+        return self.shallowest(S, req, value, node, lambda g, cap: self._tree_with(S, cap, req, g))
+
+    def shallowest(self, S: np.ndarray, req: np.ndarray, value: int, node: dict, rebuild) -> dict:
+        """`node` (an optimal tree for S), or an optimal one of smaller depth: `rebuild(guess,
+        cap)` makes the tree opening with `guess` within `cap` guesses."""
+        depth = tree_depth(node)
+        while depth > 1 and self.class_bounds[depth - 1, len(S)] <= value:
+            lower, guess = self.solve(S, depth - 1, value + 1, req)
+            if lower != value:
+                break
+            node = rebuild(guess, depth - 1)
+            depth = tree_depth(node)
+        return node
+
+    def _tree_with(self, S: np.ndarray, d: int, req: np.ndarray, guess: int) -> dict:
         node = {"guess": self.game.guesses[guess]}
         classes = self.classes(S, guess)
         if classes:
             node["next"] = {self.game.pattern_text(code): self.tree(part, d - 1, self.constrain(req, guess, code))
                             for code, part in classes}
         return node
+
+
+def tree_depth(node: dict) -> int:
+    """The worst case of a tree: the guesses its deepest answer takes."""
+    return 1 + max((tree_depth(child) for child in node.get("next", {}).values()), default=0)
 
 
 @dataclass
@@ -281,7 +317,7 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     for word, code in history:
         g_played = game.guess_index[word]
         if not solver.legal(req, g_played):
-            raise UserError(f"{word!r} breaks the hard-mode rule at that point of --from")
+            raise UserError(f"{word!r} breaks the {mode}-mode rule at that point of --from")
         req = solver.constrain(req, g_played, code)
     S = candidate_ids(game, history)
     if len(S) == 0:
@@ -298,40 +334,42 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
         if g is None:
             raise UserError(f"{first!r} is not an allowed guess in {game.name}")
         if not solver.legal(req, g):
-            raise UserError(f"{first!r} breaks the hard-mode rule here")
-    classes = solver.classes(S, g)
-    # Below the opener every class is an independent exact problem: solve them on all cores,
-    # largest first so the two threads finish together.
-    jobs = sorted(classes, key=lambda item: -len(item[1]))
-    results: dict[int, dict] = {}
-    bar = tqdm(total=len(jobs), desc=f"subtrees of {game.guesses[g]}", unit="class", disable=not progress or None,
-               leave=False)
-    total = len(S)
-    lock = threading.Lock()
+            raise UserError(f"{first!r} breaks the {mode}-mode rule here")
 
-    def job(item):
-        code, part = item
-        child_req = solver.constrain(req, g, code)
-        value, _ = solver.solve(part, d - 1, req=child_req)
-        if value >= INF:
-            return code, value, None
-        subtree = solver.tree(part, d - 1, child_req)
-        return code, value, subtree
+    def assemble(g: int, d: int) -> tuple[dict, int]:
+        """The tree opening with g: below it every class is an independent exact problem,
+        solved on all cores, largest first so the threads finish together."""
+        jobs = sorted(solver.classes(S, g), key=lambda item: -len(item[1]))
+        results: dict[int, dict] = {}
+        total = len(S)
+        bar = tqdm(total=len(jobs), desc=f"subtrees of {game.guesses[g]}", unit="class",
+                   disable=not progress or None, leave=False)
 
-    with ThreadPoolExecutor(threads or default_threads()) as pool:
-        for code, value, subtree in pool.map(job, jobs):
-            if subtree is None:
-                bar.close()
-                raise Infeasible(solver.cap, game.guesses[g])
-            with lock:
+        def job(item):
+            code, part = item
+            child_req = solver.constrain(req, g, code)
+            value, _ = solver.solve(part, d - 1, req=child_req)
+            if value >= INF:
+                return code, value, None
+            return code, value, solver.tree(part, d - 1, child_req)
+
+        with bar, ThreadPoolExecutor(threads or default_threads()) as pool:
+            for code, value, subtree in pool.map(job, jobs):
+                if subtree is None:
+                    raise Infeasible(solver.cap, game.guesses[g])
                 results[code] = subtree
                 total += value
-            bar.update(1)
-            bar.set_postfix(total=total)
-    bar.close()
-    root = {"guess": game.guesses[g]}
-    if results:
-        root["next"] = {game.pattern_text(code): results[code] for code in sorted(results)}
+                bar.update(1)
+                bar.set_postfix(total=total)
+        root = {"guess": game.guesses[g]}
+        if results:
+            root["next"] = {game.pattern_text(code): results[code] for code in sorted(results)}
+        return root, total
+
+    root, total = assemble(g, d)
+    if first is None:
+        root = solver.shallowest(S, req, total, root, lambda guess, cap: assemble(guess, cap)[0])
+        g = game.guess_index[root["guess"]]
     return BuildResult(root, total, time.perf_counter() - start, solver.counters(), game.guesses[g], len(S))
 
 
@@ -353,8 +391,8 @@ def best_guess(game, candidate_ids_: list[int], guesses_left: int | None = None,
         from .patterns import pattern_matrix
 
         matrix = pattern_matrix(game).matrix
-    if mode == "hard":
-        raise UserError("the live exact answer needs the game's history in hard mode; use build --from")
+    if mode != "normal":
+        raise UserError(f"the live exact answer needs the game's history in {mode} mode; use build --from")
     solver = Solver(game, matrix, guesses_left, memo_mb=32, mode=mode)
     value, g = solver.solve(np.sort(np.asarray(candidate_ids_, dtype=np.int32)), solver.cap)
     if value >= INF:

@@ -39,10 +39,15 @@ def hard_mode_allows(guess: str, history) -> bool:
     return True
 
 
-def optimal_total(game, answers, max_guesses, guesses=None, hard=False):
+def ultra_mode_allows(guess: str, history) -> bool:
+    """Ultra mode, literally: the guess would have got every pattern so far, were it the answer."""
+    return all(wordle_feedback(earlier, guess) == pattern for earlier, pattern in history)
+
+
+def optimal_total(game, answers, max_guesses, guesses=None, hard=False, ultra=False):
     """The exact optimal total by plain exhaustive recursion over every guess at every node, with
     only a cache of solved positions (no bounds, no shortcuts): the oracle for the search. In
-    hard mode a position is the candidate set and the history (its constraint)."""
+    hard and ultra modes a position is the candidate set and the history (its constraint)."""
     from functools import lru_cache
 
     guesses = list(game.guesses if guesses is None else guesses)
@@ -58,6 +63,8 @@ def optimal_total(game, answers, max_guesses, guesses=None, hard=False):
         for g in guesses:
             if hard and not hard_mode_allows(g, history):
                 continue
+            if ultra and not ultra_mode_allows(g, history):
+                continue
             classes = {}
             for a in S:
                 classes.setdefault(codes[g][a], []).append(a)
@@ -66,9 +73,40 @@ def optimal_total(game, answers, max_guesses, guesses=None, hard=False):
             cost = len(S)
             for code, part in classes.items():
                 if code != win:
-                    after = tuple(sorted(set(history) | {(g, game.pattern_text(code))})) if hard else ()
+                    after = tuple(sorted(set(history) | {(g, game.pattern_text(code))})) if hard or ultra else ()
                     cost += value(frozenset(part), d - 1, after)
             best = min(best, cost)
         return best
 
     return value(frozenset(answers), max_guesses, ())
+
+
+def optimal_total_and_worst(game, answers, max_guesses):
+    """(total, worst case) of the tree that minimizes the total and, among those, the worst case,
+    by plain exhaustive recursion: the oracle for the search's tie-break."""
+    from functools import lru_cache
+
+    guesses = list(game.guesses)
+    answers = list(answers)
+    codes = {g: {a: game.feedback(g, a) for a in answers} for g in guesses}
+    win = game.win_code
+
+    @lru_cache(maxsize=None)
+    def value(S, d):
+        if d == 0:
+            return (float("inf"), float("inf"))
+        best = (float("inf"), float("inf"))
+        for g in guesses:
+            classes = {}
+            for a in S:
+                classes.setdefault(codes[g][a], []).append(a)
+            total, worst = len(S), 1
+            for code, part in classes.items():
+                if code != win:
+                    child_total, child_worst = value(frozenset(part), d - 1)
+                    total += child_total
+                    worst = max(worst, 1 + child_worst)
+            best = min(best, (total, worst))
+        return best
+
+    return value(frozenset(answers), max_guesses)

@@ -101,6 +101,22 @@ def test_build_tree_total_equals_replay(real_lists):
     assert total == result.total == engine_value(game, 6)
 
 
+def tree_worst(node, depth=1):
+    return max([depth] + [tree_worst(child, depth + 1) for child in node.get("next", {}).values()])
+
+
+# (answers, guesses, seed): small games, and two larger ones where the first optimal tree the
+# search meets has a worst case of 4 while another optimal tree needs only 3.
+@pytest.mark.parametrize("case", [(16, 30, 0, 4), (16, 30, 1, 8), (16, 30, 2, 3), (40, 60, 16, 8), (40, 60, 40, 8)])
+def test_ties_in_total_go_to_the_smaller_worst_case(real_lists, case):
+    n_answers, n_guesses, seed, cap = case
+    game = small_game(real_lists, seed, n_answers, n_guesses)
+    expected = reference.optimal_total_and_worst(game, game.answers, cap)
+    assert expected[0] < float("inf")
+    result = build(game, game._compute_matrix(), max_guesses=cap, threads=1, progress=False)
+    assert (result.total, tree_worst(result.root)) == expected
+
+
 @pytest.mark.slow
 def test_salet_7920():
     game = get_game("wordle")
@@ -188,3 +204,60 @@ def test_hard_mode_published_values():
     with pytest.raises(Infeasible):
         build(game, matrix, first="salet", max_guesses=5, progress=False, mode="hard")
     assert build(game, matrix, first="palet", max_guesses=5, progress=False, mode="hard").total == 8206
+
+
+# ultra mode
+# ------------------------------------------------------------------------------------------------
+def mode_value(game, cap, mode, rules=kernels.ALL_RULES):
+    solver = Solver(game, game._compute_matrix(), cap, rules=rules, mode=mode)
+    value, _ = solver.solve(np.arange(len(game.answers), dtype=np.int32), cap)
+    return float("inf") if value >= INF else value
+
+
+def test_ultra_mode_equals_exhaustive_search_on_a_cluster():
+    game = cluster_game()
+    differs = False
+    for cap in (4, 5, 6, 8):
+        expected = reference.optimal_total(game, game.answers, cap, ultra=True)
+        differs |= expected != reference.optimal_total(game, game.answers, cap, hard=True)
+        for rules in (kernels.ALL_RULES, 0, kernels.USE_BOUNDS | kernels.USE_MEMO, kernels.USE_SHORTCUTS):
+            assert mode_value(game, cap, "ultra", rules) == expected, (cap, rules)
+    assert differs  # ultra is stricter than hard here
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ultra_mode_equals_exhaustive_search_on_random_games(real_lists, seed):
+    game = small_game(real_lists, 300 + seed, n_answers=14, n_guesses=30)
+    for cap in (3, 4, 6):
+        expected = reference.optimal_total(game, game.answers, cap, ultra=True)
+        assert mode_value(game, cap, "ultra") == expected, (seed, cap)
+
+
+def test_ultra_mode_legality_matches_the_rule():
+    """The kernel's pair feedback and history check against the literal rule, repeated letters
+    included, after one and after two steps (histories recorded in either order)."""
+    game = get_game("wordle")
+    solver = Solver(game, np.zeros((len(game.guesses), len(game.answers)), np.uint8), 6, mode="ultra")
+    rng = random.Random(5)
+    words = ["cynic", "comic", "cecum", "civic", "cocoa", "eerie", "geese", "sassy"] + rng.sample(game.guesses, 300)
+    for steps in ([("cecum", "cynic")], [("cecum", "cynic"), ("eerie", "civic")], [("eerie", "civic"), ("cecum", "cynic")]):
+        req = solver.empty_constraint()
+        history = []
+        for guess, answer in steps:
+            code = game.feedback(guess, answer)
+            req = solver.constrain(req, game.guess_index[guess], code)
+            history.append((guess, reference.wordle_feedback(guess, answer)))
+        for word in words:
+            assert solver.legal(req, game.guess_index[word]) == reference.ultra_mode_allows(word, history), (word, steps)
+
+
+def test_ultra_mode_build_passes_the_independent_verifier():
+    from engine.tree import make_document
+    from engine.verify import verify
+
+    game = cluster_game()
+    result = build(game, game._compute_matrix(), first=None, max_guesses=8, progress=False, mode="ultra")
+    doc = make_document(game, result.root, mode="ultra", max_guesses=8)
+    report = verify(doc, game.answers, game.guesses)
+    assert report.ok, report.defect
+    assert doc["stats"]["total"] == result.total == reference.optimal_total(game, game.answers, 8, ultra=True)
