@@ -13,6 +13,7 @@ is the process's maximum resident set, read before the reference solver builds i
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
 import sys
@@ -62,18 +63,23 @@ def main() -> None:
           f"{sum(getattr(trie, a).nbytes for a in boggle.Trie.ARRAYS) / 2**20:.1f} MB")
     print(f"  build {build * 1000:.0f} ms, load from cache {load * 1000:.1f} ms (medians)")
 
+    boggle.random_boards(np.random.default_rng(1), 100, 4, 4, trie)  # compile
+    roll = median_seconds(lambda: boggle.random_boards(np.random.default_rng(0), args.boards, 4, 4, trie), args.runs)
     boards = boggle.random_boards(np.random.default_rng(0), args.boards, 4, 4, trie)
+    print(f"rolling the dice: {args.boards} boards in {roll * 1000:.0f} ms (median of {args.runs})")
     boggle.score_boards(boards[:100], trie, 4, 4)  # compile
     threads = get_num_threads()
-    rates = {}
+    rates, cpu_rates = {}, {}
     for n in sorted({threads, 1}, reverse=True):
         set_num_threads(n)
         seconds = median_seconds(lambda: boggle.score_boards(boards, trie, 4, 4), args.runs)
         cpu = median_seconds(lambda: boggle.score_boards(boards, trie, 4, 4), args.runs, time.process_time)
-        rates[n] = args.boards / seconds
+        rates[n], cpu_rates[n] = args.boards / seconds, args.boards / cpu
         print(f"numba kernel, {n} thread{'s' if n > 1 else ''}: {args.boards} boards in {seconds:.3f} s "
               f"= {rates[n]:,.0f} boards/s (median of {args.runs}); {args.boards / cpu:,.0f} per CPU-second")
     set_num_threads(threads)
+    print(f"  on {threads} idle cores that is about {cpu_rates[threads] * threads:,.0f} boards/s "
+          f"(rate per CPU-second x cores; load average now {os.getloadavg()[0]:.2f})")
     scores, _ = boggle.score_boards(boards, trie, 4, 4)
     print(f"  mean score {scores.mean():.2f}, best {scores.max()}")
     fast_peak = peak_mb()

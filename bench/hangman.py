@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 
 import reference_hangman as ref  # noqa: E402
 from engine.hangman.game import load_hangman_words  # noqa: E402
-from engine.hangman.search import Searcher  # noqa: E402
+from engine.hangman.search import Searcher, split  # noqa: E402
 
 
 def median_time(fn, runs=5):
@@ -59,8 +59,27 @@ def main() -> None:
         c, m = searcher.split_cost(searcher.solve(everyone, searcher.strikes)[0])
         print(f"exact search, {length} letters ({len(hw.words)} words): {t:.2f} s, {nodes} nodes, "
               f"{searcher.memo_entries} memo entries, expected wrong guesses {m / len(hw.words):.4f}")
+    rule_switches()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS): {peak:.0f} MB")
+
+
+def rule_switches() -> None:
+    """The search's rules on and off, on one hard subproblem: the 579 eight-letter words whose
+    `e`s stand at positions 5 and 7 (`----e-e-`, the class of a first guess `e`), 11 strikes."""
+    hw = load_hangman_words(8)
+    part = [p for m, p in split(hw, np.arange(len(hw.words)), 4) if m == 0b1010000][0]
+    Searcher(hw, 10, memo_entries=1000, pool_words=100_000).solve(part[:20], 11)  # compile
+    for free_first in (False, True):
+        def run():
+            searcher = Searcher(hw, 10, memo_entries=1_000_000, pool_words=20_000_000, free_first=free_first)
+            cost, ok, _ = searcher.solve(part, 11)
+            assert ok
+            return searcher
+        t = median_time(run, runs=3)
+        searcher = run()
+        print(f"exact search, {len(part)} words of ----e-e-: free_first={free_first}: "
+              f"{t:.2f} s, {searcher.nodes} nodes, {searcher.memo_entries} memo entries")
 
 
 def bot_games(games: int, which: str = "both") -> None:

@@ -36,6 +36,7 @@ MAX_POINTS_LENGTH = 8
 MAX_CELLS = 64  # a board's cell sets are single uint64 bitmasks, and so are a node's letters
 MAX_LETTERS = 64
 POINTS_BY_LENGTH = (0, 1, 1, 1, 1, 2, 3, 5, 11)  # index: letters, capped at 8
+ROLL_BLOCKS = 64  # random boards are rolled in this many independently seeded blocks
 
 # The standard dice: "New Boggle" (4x4) and "Big Boggle" (5x5); q is the Qu face.
 DICE = {
@@ -101,12 +102,17 @@ class Trie:
     def letter_index(self) -> dict[str, int]:
         return {ch: i for i, ch in enumerate(self.alphabet)}
 
-    def node_rows(self, min_length: int) -> np.ndarray:
-        """What the kernels walk: per node (letter mask, first child | points << 32)."""
+    def node_rows(self, min_length: int, wide: bool = False) -> np.ndarray:
+        """What the kernels walk (see boggle_kernels.py): per node one uint64, letter mask |
+        first child << 32 | points << 60, when the alphabet has at most 32 letters (half the
+        memory, so more of the trie stays in cache); else, or with `wide`, two: the letter
+        mask, and first child | points << 32."""
         table = np.array([points(n, min_length) for n in range(MAX_POINTS_LENGTH + 1)], np.uint64)
         node_points = table[np.minimum(self.word_length, MAX_POINTS_LENGTH)]
-        about = self.first_child.astype(np.uint64) | (node_points << np.uint64(32))
-        return np.ascontiguousarray(np.column_stack([self.mask, about]))
+        first = self.first_child.astype(np.uint64)
+        if not wide and len(self.alphabet) <= 32 and len(self.mask) < 1 << 28:
+            return (self.mask | (first << np.uint64(32)) | (node_points << np.uint64(60))).reshape(-1, 1)
+        return np.ascontiguousarray(np.column_stack([self.mask, first | (node_points << np.uint64(32))]))
 
     def spell(self, node: int) -> str:
         """The word that ends at `node`."""
@@ -389,16 +395,20 @@ def dice_for(rows: int, cols: int, trie: Trie) -> list[str] | None:
 
 
 def random_boards(rng: np.random.Generator, n: int, rows: int, cols: int, trie: Trie) -> np.ndarray:
-    """n random boards as letter numbers: the standard dice shaken and rolled for 4x4 and 5x5,
-    else each cell a uniformly random letter of the alphabet."""
+    """n random boards as letter numbers: the standard dice shaken and rolled for 4x4 and 5x5
+    (in numba, in parallel: numpy's argsort shuffle took a twentieth of the scoring time), else
+    each cell a uniformly random letter of the alphabet. The boards depend only on `rng`."""
     n_cells = rows * cols
     dice = dice_for(rows, cols, trie)
     if dice is None:
         return rng.integers(0, len(trie.alphabet), size=(n, n_cells), dtype=np.int64)
+    from .boggle_kernels import _roll_kernel
+
     index = trie.letter_index()
     faces = np.array([[index[ch] for ch in die] for die in dice], np.int64)
-    order = np.argsort(rng.random((n, n_cells)), axis=1)
-    return faces[order, rng.integers(0, faces.shape[1], size=(n, n_cells))]
+    boards = np.empty((n, n_cells), np.int64)
+    _roll_kernel(rng.integers(1, 1 << 63, size=ROLL_BLOCKS, dtype=np.uint64), faces, boards)
+    return boards
 
 
 def cells_of(letters: np.ndarray, trie: Trie) -> str:

@@ -5,16 +5,18 @@ in another file. The validating wrappers are in boggle.py; the plain recursive t
 test oracle is tests/reference_boggle.py.
 
 The trie is flat and compact: the children of a node are consecutive node numbers in letter
-order, and a node is one row of two uint64: the bitmask of the letters it has a child for, and
-its first child's number | its points << 32. The child for letter L is `first + popcount(mask &
-bits below L)`; the whole ENABLE2K trie is 6 MB.
+order, and the child for letter L is `first + popcount(mask & bits below L)`, where `mask` has
+a bit per letter the node has a child for. A node is one row: for alphabets of up to 32 letters
+one uint64 (mask in bits 0-31, first child in bits 32-59, points in bits 60-63: the whole
+ENABLE2K trie is 3 MB, so more of it stays in the CPU's caches), else two (the mask, then first
+child | points << 32). `_row` reads either.
 
 The walk is bit-parallel: a board has at most 64 cells and 64 letters, so "the cells holding
 letter L", "the neighbours of a cell", "the cells on the path" and "the letters next to a cell"
-are each one uint64. From a path ending at a cell, the next steps are: every letter that both
-continues the word and sits next to the cell, and for each, the unused neighbours holding it.
-Only steps that continue a word are ever looked at, and the trie rows the next steps will read
-are prefetched while the current one is worked on.
+are each one uint64. A level of the walk is a node and the set of cells the path may step to
+next: the unused neighbours whose letter the node has a child for. Only steps that continue a
+word are ever looked at, and the trie row of the next step is prefetched while the current one
+is worked on (memory latency and branch mispredictions are most of the time).
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 _LOW32 = np.uint64(0xFFFFFFFF)
-_POINTS_SHIFT = np.uint64(32)
+_POINTS_SHIFT = np.uint64(32)  # wide rows
+_FIRST_SHIFT = np.uint64(32)  # narrow rows: first child in bits 32-59, points in 60-63
+_FIRST_MASK = np.uint64((1 << 28) - 1)
+_NARROW_POINTS_SHIFT = np.uint64(60)
 _ONE = np.uint64(1)
 
 
@@ -75,19 +80,32 @@ def _bit(i):
     return _ONE << np.uint64(i)
 
 
+@njit(cache=True, inline="always")
+def _row(nodes, node):
+    """(letter mask, first child, points) of a node, from a narrow or a wide row."""
+    if nodes.shape[1] == 1:
+        row = nodes[node, 0]
+        return row & _LOW32, np.int64((row >> _FIRST_SHIFT) & _FIRST_MASK), np.int64(row >> _NARROW_POINTS_SHIFT)
+    about = nodes[node, 1]
+    return nodes[node, 0], np.int64(about & _LOW32), np.int64(about >> _POINTS_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def _child(mask, first, letter):
+    return first + _popcount(mask & (_bit(letter) - _ONE))
+
+
 @njit(cache=True)
 def _board_words(letters, nodes, adjacency, scratch, seen, epoch, found, record):
     """(score, count) of one board: a depth-first walk of the paths that spell a prefix of a
     word. A word counts once: `seen[node] == epoch` marks it found on this board. With
     `record`, the word nodes found are written to `found[:count]`."""
-    node_of, path_of, reach_of, letters_left, cells_left, child_of, letter_cells, near_letters = scratch
+    path_of, mask_of, first_of, cells_left, letter_cells, near_letters = scratch
     n_cells = letters.shape[0]
-    on_board = np.uint64(0)
     for cell in range(n_cells):
         letter_cells[letters[cell]] = 0
     for cell in range(n_cells):
         letter_cells[letters[cell]] |= _bit(cell)
-        on_board |= _bit(letters[cell])
     for cell in range(n_cells):
         near = np.uint64(0)
         around = adjacency[cell]
@@ -95,69 +113,65 @@ def _board_words(letters, nodes, adjacency, scratch, seen, epoch, found, record)
             near |= _bit(letters[_lowest_bit(around)])
             around &= around - _ONE
         near_letters[cell] = near
+    root_mask, root_first, _ = _row(nodes, 0)
+    starts = np.uint64(0)
+    for cell in range(n_cells):
+        if (root_mask >> np.uint64(letters[cell])) & _ONE:
+            starts |= _bit(cell)
     score = 0
     count = 0
-    depth = 0  # level 0 is the root: every cell is in reach
-    node_of[0] = 0
+    depth = 0  # level 0 is the root: every cell whose letter starts a word is in reach
     path_of[0] = 0
-    reach_of[0] = ~np.uint64(0) >> np.uint64(64 - n_cells)
-    letters_left[0] = nodes[0, 0] & on_board
-    cells_left[0] = 0
+    mask_of[0] = root_mask
+    first_of[0] = root_first
+    cells_left[0] = starts
     while depth >= 0:
-        if cells_left[depth] == 0:  # the next letter that continues the word, or back up
-            todo = letters_left[depth]
-            if todo == 0:
-                depth -= 1
-                continue
-            letter = _lowest_bit(todo)
-            rest = todo & (todo - _ONE)
-            letters_left[depth] = rest
-            cells_left[depth] = letter_cells[letter] & reach_of[depth]
-            node = node_of[depth]
-            first, mask = np.int64(nodes[node, 1] & _LOW32), nodes[node, 0]
-            child_of[depth] = first + _popcount(mask & (_bit(letter) - _ONE))
-            if rest:  # the child for the letter after this one
-                _prefetch_row(nodes, first + _popcount(mask & (_bit(_lowest_bit(rest)) - _ONE)))
+        todo = cells_left[depth]
+        if todo == 0:
+            depth -= 1
             continue
-        todo = cells_left[depth]  # the next cell holding that letter
         cell = _lowest_bit(todo)
-        cells_left[depth] = todo & (todo - _ONE)
-        nxt = child_of[depth]
-        p = np.int64(nodes[nxt, 1] >> _POINTS_SHIFT)
+        rest = todo & (todo - _ONE)
+        cells_left[depth] = rest
+        mask, first = mask_of[depth], first_of[depth]
+        nxt = _child(mask, first, letters[cell])
+        if rest:  # the row the next step at this level reads
+            _prefetch_row(nodes, _child(mask, first, letters[_lowest_bit(rest)]))
+        child_mask, child_first, p = _row(nodes, nxt)
         if p > 0 and seen[nxt] != epoch:
             seen[nxt] = epoch
             score += p
             if record:
                 found[count] = nxt
             count += 1
-        mask = nodes[nxt, 0]
-        onward = mask & near_letters[cell]
-        if onward:  # fetch ahead: the first child it may step to, and the end of its children
-            first = np.int64(nodes[nxt, 1] & _LOW32)
-            _prefetch_row(nodes, first + _popcount(mask & (_bit(_lowest_bit(onward)) - _ONE)))
-            _prefetch_row(nodes, first + _popcount(mask) - 1)
+        onward = child_mask & near_letters[cell]
+        if onward:
             path = path_of[depth] | _bit(cell)
-            depth += 1
-            node_of[depth] = nxt
-            path_of[depth] = path
-            reach_of[depth] = adjacency[cell] & ~path
-            letters_left[depth] = onward
-            cells_left[depth] = 0
+            steps = np.uint64(0)
+            while onward:
+                steps |= letter_cells[_lowest_bit(onward)]
+                onward &= onward - _ONE
+            steps &= adjacency[cell] & ~path
+            if steps:
+                depth += 1
+                path_of[depth] = path
+                mask_of[depth] = child_mask
+                first_of[depth] = child_first
+                cells_left[depth] = steps
+                _prefetch_row(nodes, _child(child_mask, child_first, letters[_lowest_bit(steps)]))
     return score, count
 
 
 @njit(cache=True)
 def _new_scratch(n_cells, n_letters, n_nodes):
-    """One thread's scratch: the path stack (node, cells used, cells in reach, letters and cells
-    still to try, the child being tried), the board's letter sets, and the found-word epochs."""
+    """One thread's scratch: the path stack (cells used, node's letter mask and first child,
+    cells still to try), the board's letter sets, and the found-word epochs."""
     depth = n_cells + 1
     scratch = (
-        np.empty(depth, np.int64),
-        np.empty(depth, np.uint64),
-        np.empty(depth, np.uint64),
         np.empty(depth, np.uint64),
         np.empty(depth, np.uint64),
         np.empty(depth, np.int64),
+        np.empty(depth, np.uint64),
         np.zeros(n_letters, np.uint64),
         np.empty(n_cells, np.uint64),
     )
@@ -217,9 +231,36 @@ def _random_below(state, n):
     return np.int64(_random_u64(state) >> np.uint64(33)) % n
 
 
+@njit(cache=True, inline="always")
+def _random_small(state, n):
+    """A number below n < 2**32 by a multiply and a shift (no division: rolling the dice draws
+    32 of them per board)."""
+    return np.int64(((_random_u64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
 @njit(cache=True)
 def _random_unit(state):
     return np.float64(_random_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, parallel=True)
+def _roll_kernel(seeds, faces, out):
+    """Shake and roll the dice for each board: the dice in a random order (Fisher-Yates), each
+    showing a random face. The boards are split into len(seeds) blocks, each drawn from its own
+    generator, so the boards depend on the seeds only, not on the number of threads."""
+    n_boards, n_dice = out.shape
+    n_blocks = seeds.shape[0]
+    for block in prange(n_blocks):
+        state = seeds[block : block + 1].copy()
+        order = np.empty(n_dice, np.int64)
+        for b in range(block * n_boards // n_blocks, (block + 1) * n_boards // n_blocks):
+            for i in range(n_dice):
+                order[i] = i
+            for i in range(n_dice - 1, 0, -1):
+                j = _random_small(state, i + 1)
+                order[i], order[j] = order[j], order[i]
+            for i in range(n_dice):
+                out[b, i] = faces[order[i], _random_small(state, faces.shape[1])]
 
 
 @njit(cache=True)

@@ -434,11 +434,29 @@ def build_problem(rows: list[str], slots: list[Slot], index: WordIndex) -> Probl
     return problem
 
 
+def _skip_numba_blas_check() -> None:
+    """Numba's first compile or cache load imports numba.np.arraymath, which imports
+    scipy.linalg (when scipy is installed) only to learn whether np.dot can use BLAS: about
+    half a second of a fresh `cli.py crossword` run. No kernel of this project uses BLAS, so
+    that one import is made to fail; numba then just reports np.dot as unsupported in this
+    process. Nothing happens when arraymath or scipy.linalg is already loaded."""
+    import sys
+
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    sys.modules["scipy.linalg"] = None  # makes `import scipy.linalg...` raise ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg"]
+
+
 class Searcher:
     """The kernel state for one problem: set a budget (at most that many rarer entries),
     restart with a seed, run for a number of nodes, read solutions."""
 
     def __init__(self, problem: Problem, max_solutions: int = 1):
+        _skip_numba_blas_check()
         from . import crossword_kernels as K
 
         self.K = K
@@ -582,7 +600,7 @@ def fill(problem: Problem, seed: int = 0, timeout: float = 10.0, optimize: bool 
     result.history.append((result.first_fill_seconds, _common_entries(problem, words), "first fill"))
     neighbours = _crossing_graph(problem.slots)
     rng = random.Random(seed)
-    whole_grid_slice = 0.25
+    whole_grid_slice = WHOLE_GRID_SLICE[0]
     progress = time.perf_counter()  # when the current fill (`words`) last improved
     while optimize and time.perf_counter() < deadline:
         rare = _rare(problem, best)
@@ -599,7 +617,7 @@ def fill(problem: Problem, seed: int = 0, timeout: float = 10.0, optimize: bool 
             result.optimal = True
             break
         else:
-            whole_grid_slice = min(whole_grid_slice * 1.3, 1.0)
+            whole_grid_slice = min(whole_grid_slice * 1.3, WHOLE_GRID_SLICE[1])
         until = min(deadline, time.perf_counter() + NEIGHBOURHOOD_SLICE)
         while time.perf_counter() < until and _rare(problem, words):
             better = _refill_neighbourhood(problem, words, neighbours, rng, until, counter)
@@ -612,8 +630,15 @@ def fill(problem: Problem, seed: int = 0, timeout: float = 10.0, optimize: bool 
                 best = words
                 result.history.append((time.perf_counter() - start, _common_entries(problem, best), "neighbourhood"))
         if time.perf_counter() - progress > STALL and time.perf_counter() < deadline:
-            # stuck in a local optimum: carry on from a fresh fill (the best stays the best)
-            if _restarts(searcher, len(problem.variables), seed, True, deadline, counter) == K.FOUND:
+            # stuck in a local optimum: carry on from the best fill with a large region of it
+            # re-filled as rare as before (a kick), else from a fresh fill; the best stays the best
+            kicked = None
+            until = min(deadline, time.perf_counter() + KICK_SECONDS)
+            while KICK_SLOTS and kicked is None and time.perf_counter() < until:
+                kicked = _refill_neighbourhood(problem, best, neighbours, rng, until, counter, kick=True)
+            if kicked is not None:
+                words = kicked
+            elif _restarts(searcher, len(problem.variables), seed, True, deadline, counter) == K.FOUND:
                 words = _words(problem, searcher.solutions[0])
             progress = time.perf_counter()
     words = best
@@ -623,10 +648,14 @@ def fill(problem: Problem, seed: int = 0, timeout: float = 10.0, optimize: bool 
     return result
 
 
+WHOLE_GRID_SLICE = (0.1, 0.25)  # seconds of the first whole-grid search per round, and its cap: the
+# neighbourhood searches make most of the progress, so they get most of the time
 NEIGHBOURHOOD_SLOTS = (6, 20)  # how many slots one neighbourhood frees
 NEIGHBOURHOOD_NODES = 1000  # search allowance per neighbourhood (most improvements take a few hundred)
 NEIGHBOURHOOD_SLICE = 1.0  # seconds of neighbourhood searches between whole-grid attempts
 STALL = 2.5  # seconds without progress after which the neighbourhood search starts from a fresh fill
+KICK_SLOTS = (20, 35)  # ... or rather from the best fill with this many slots re-filled (() : never)
+KICK_SECONDS = 0.5  # time allowed for finding such a kick
 SIDEWAYS = 0.3  # share of neighbourhoods that may keep the rare count if the total score rises
 
 
@@ -643,13 +672,14 @@ def _crossing_graph(slots: list[Slot]) -> list[list[int]]:
 
 
 def _refill_neighbourhood(problem: Problem, words: dict[int, str], neighbours, rng: random.Random,
-                          deadline: float, counter: list) -> dict[int, str] | None:
+                          deadline: float, counter: list, kick: bool = False) -> dict[int, str] | None:
     """Free a rare entry and a random connected group of slots around it, keep every other
-    word as pre-filled letters, and search that small grid for fewer rare entries."""
+    word as pre-filled letters, and search that small grid for fewer rare entries. A `kick`
+    frees a larger group (KICK_SLOTS) and takes any re-fill with no more rare entries."""
     rare = [k for k in problem.variables if not _is_common(problem.index, words[k])]
     region = {rng.choice(rare)}
     frontier = list(region)
-    size = rng.randint(*NEIGHBOURHOOD_SLOTS)
+    size = rng.randint(*(KICK_SLOTS if kick else NEIGHBOURHOOD_SLOTS))
     while frontier and len(region) < size:
         k = frontier.pop(rng.randrange(len(frontier)))
         for j in neighbours[k]:
@@ -661,14 +691,14 @@ def _refill_neighbourhood(problem: Problem, words: dict[int, str], neighbours, r
     rare_here = sum(not _is_common(problem.index, words[k]) for k in sub.variables)
     if sub.impossible or rare_here == 0:
         return None
-    sideways = rng.random() < SIDEWAYS
+    sideways = kick or rng.random() < SIDEWAYS
     searcher = Searcher(sub)
     status = _restarts(searcher, rare_here if sideways else rare_here - 1, rng.randrange(1 << 30), True,
-                       deadline, counter, max_nodes=NEIGHBOURHOOD_NODES)
+                       deadline, counter, max_nodes=NEIGHBOURHOOD_NODES * (3 if kick else 1))
     if status != searcher.K.FOUND:
         return None
     refilled = {**words, **_words(sub, searcher.solutions[0])}
-    if sideways and _total_score(problem.index, refilled) <= _total_score(problem.index, words):
+    if sideways and not kick and _total_score(problem.index, refilled) <= _total_score(problem.index, words):
         return None
     return refilled
 

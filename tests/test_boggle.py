@@ -255,3 +255,37 @@ def test_search_finds_good_boards_deterministically(trie, dictionary):
     # far above a random 3x3 board (the mean of uniform-letter boards is a few points)
     assert max(found.values()) >= 250
     assert boggle.canonical_cells("abcdefghi", 3, 3) == boggle.canonical_cells("gdahebifc", 3, 3)
+
+
+def test_wide_and_narrow_trie_rows_agree(trie):
+    """The kernels read one-word rows for small alphabets and two-word rows otherwise."""
+    from engine.boggle_kernels import _score_kernel
+
+    narrow, wide = trie.node_rows(3), trie.node_rows(3, wide=True)
+    assert narrow.shape[1] == 1 and wide.shape[1] == 2
+    boards = boggle.random_boards(np.random.default_rng(8), 300, 4, 4, trie)
+    results = []
+    for rows in (narrow, wide):
+        scores, counts = np.empty(len(boards), np.int64), np.empty(len(boards), np.int64)
+        _score_kernel(boards, rows, len(trie.alphabet), boggle.adjacency(4, 4), 4, scores, counts)
+        results.append((scores, counts))
+    assert np.array_equal(results[0][0], results[1][0]) and np.array_equal(results[0][1], results[1][1])
+    assert results[0][0].mean() > 10
+
+
+def test_alphabet_of_more_than_32_letters(tmp_path):
+    """A 40-letter alphabet takes the wide rows; the fast solver still agrees with the reference."""
+    rng = random.Random(12)
+    alphabet = "abcdefghijklmnopqrstuvwxyz" + "абвгдежзийклмн"
+    common = "aeiostrnабвгде"
+    words = sorted({"".join(rng.choice(common if rng.random() < 0.8 else alphabet) for _ in range(rng.randint(2, 6)))
+                    for _ in range(3000)} | set(alphabet))
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(words) + "\n", encoding="utf-8")
+    mixed = boggle.load_trie(path, tmp_path / "cache")
+    assert len(mixed.alphabet) == 40 and mixed.node_rows(2).shape[1] == 2
+    dictionary = ref.Dictionary([w for w in words if "q" not in w or "qu" in w])
+    for _ in range(40):
+        cells = random_cells(rng, 16, common + "qz")
+        got = check_against_reference(cells, 4, 4, mixed, dictionary, min_length=2)
+    assert got.words

@@ -313,3 +313,26 @@ def test_cli_png_or_a_clear_pillow_message(tmp_path):
         assert done.returncode == 1 and 'pip install -e ".[images]"' in done.stderr and not out.exists()
     else:
         assert done.returncode == 0 and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_skipping_numba_blas_check_leaves_imports_working():
+    """The fresh-process shortcut (no scipy.linalg import for numba's BLAS probe) must not
+    break a later real import of scipy.linalg, and the kernels must still load."""
+    code = (
+        "import sys\n"
+        "from engine import crossword as cw\n"
+        "cw._skip_numba_blas_check()\n"
+        "assert sys.modules.get('scipy.linalg', 1) is not None\n"
+        "rows = ['...']\n"
+        "print(cw.all_fills(cw.build_problem(rows, cw.find_slots(rows), cw.word_index()))[0])\n"
+        "try:\n"
+        "    import scipy.linalg\n"
+        "    print('linalg', scipy.linalg.norm([3.0, 4.0]))\n"
+        "except ImportError:\n"
+        "    print('linalg', 5.0)  # scipy not installed: nothing to check\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["exhaustive", "linalg", "5.0"]

@@ -43,20 +43,66 @@ def test_feedback_text_and_masks():
             assert mask_text(int(table[i, c]), chr(97 + c), 6) == ref.feedback(chr(97 + c), w)
 
 
+# every combination of the search's switchable rules: each must leave every value unchanged
+RULE_SWITCHES = [dict(free_first=False), dict(free_first=True)]
+
+
+@pytest.mark.parametrize("switches", RULE_SWITCHES, ids=lambda d: f"free_first={d['free_first']}")
 @pytest.mark.parametrize("seed", range(25))
-def test_exact_search_matches_brute_force(seed):
+def test_exact_search_matches_brute_force(seed, switches):
     rng = random.Random(seed)
     length = rng.choice([2, 3, 4])
     words = tiny_words(rng, rng.randint(2, 8), length, "abcdefg"[: rng.randint(3, 7)])
     lives = rng.randint(0, 3)
     weights = {w: rng.randint(1, 5) for w in words} if seed % 3 == 0 else None
     hw = make(words, weights)
-    s = Searcher(hw, lives, memo_entries=1000, pool_words=100_000)
+    s = Searcher(hw, lives, memo_entries=1000, pool_words=100_000, **switches)
     cost, ok, _ = s.solve(np.arange(len(words)), s.strikes)
     assert ok
     c, m = s.split_cost(cost)
     expected_score, expected_misses = ref.optimal(words, lives, weights)
     assert (20 * hw.total_weight - c, m) == (expected_score, expected_misses), (words, lives)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_free_letters_and_families_match_brute_force(seed):
+    """Families (words differing in one or two positions, sharing the rest) are where free letters
+    (in every candidate, at different positions) occur; brute force sees every letter."""
+    rng = random.Random(500 + seed)
+    length = rng.choice([3, 4])
+    stem = [rng.choice("abcde") for _ in range(length)]
+    spots = rng.sample(range(length), rng.choice([1, 2]))
+    words, target = set(), rng.randint(3, 7)
+    while len(words) < target:
+        w = list(stem)
+        for p in spots:
+            w[p] = rng.choice("abcdefg")
+        words.add("".join(w))
+    words = sorted(words)
+    lives = rng.randint(0, 4)
+    expected = ref.optimal(words, lives)
+    values = set()
+    for switches in RULE_SWITCHES:
+        s = Searcher(make(words), lives, memo_entries=1000, pool_words=100_000, **switches)
+        cost, ok, _ = s.solve(np.arange(len(words)), s.strikes)
+        c, m = s.split_cost(cost)
+        assert ok and (20 * len(words) - c, m) == expected, (words, lives, switches)
+        bounds = [s.lower_bound(np.arange(len(words)), s.strikes, levels) for levels in (0, 1)]
+        assert max(bounds) <= cost
+        values.add(cost)
+    assert len(values) == 1
+
+
+def test_free_first_searches_fewer_nodes_on_a_family():
+    """Not a timing: the rule must actually cut the search where it applies (a family with free
+    letters), or it is dead weight."""
+    words = ["catch", "hatch", "batch", "latch", "match", "patch", "watch", "natch", "ketch", "retch"]
+    nodes = {}
+    for free in (False, True):
+        s = Searcher(make(sorted(words)), 10, memo_entries=10_000, pool_words=100_000, free_first=free)
+        cost, ok, _ = s.solve(np.arange(len(words)), s.strikes)
+        nodes[free] = (s.nodes, cost)
+    assert nodes[True][1] == nodes[False][1] and nodes[True][0] < nodes[False][0]
 
 
 def test_search_with_tiny_budget_never_claims_a_result():

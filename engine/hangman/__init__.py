@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 TREE_DIR = Path(__file__).resolve().parent.parent.parent / "trees" / "hangman"
-DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-8 then settle for the best found
+DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-7 then settle for the best found
+PROOF_NODES = {8: 30_000_000}  # lengths whose proof needs more (8: 7.1 M nodes, under 3 min, 1.3 GB)
 EXACT_BELOW = 150  # best-found trees search subsets up to this size exactly
 SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
 
@@ -53,8 +54,9 @@ def build_length(length: int, args, path: Path) -> str:
     started = time.perf_counter()
     hw = load_hangman_words(length, getattr(args, "words", None), getattr(args, "weights", None))
     lives = 10 if getattr(args, "lives", None) is None else args.lives
-    max_nodes = getattr(args, "max_nodes", None) or DEFAULT_MAX_NODES
-    s = Searcher(hw, lives)
+    max_nodes = getattr(args, "max_nodes", None) or PROOF_NODES.get(length, DEFAULT_MAX_NODES)
+    # the memo grows with the budget (length 8: one entry per 2 nodes, 44 words per entry)
+    s = Searcher(hw, lives, memo_entries=max(4_000_000, max_nodes // 4), pool_words=max(60_000_000, 8 * max_nodes))
     everyone = np.arange(len(hw.words))
     baselines = {rule: s.rule_totals(rule).as_dict() for rule in RULES}
     strategy = getattr(args, "strategy", None)
@@ -87,7 +89,8 @@ def build_length(length: int, args, path: Path) -> str:
             result["bound"] = {
                 "max_expected_score": round(WIN_POINTS - c_low / s.total_weight, 6),
                 "how": "the larger of: two guesses deep, the least cost over every first letter of its misses "
-                       "plus its children's bounds (below: the memo's or the miss-spine bound); and the sum of "
+                       "plus its children's bounds (below: the memo's or the miss-spine bound, summed over the classes of a "
+                       "letter every candidate contains); and the sum of "
                        "the exact costs of small groups of words that differ in one position",
             }
 

@@ -6,6 +6,14 @@ never overlap their parent and need no allocation. Costs are integers: every wro
 `miss_cost` per unit of weight and every lost word `lost_cost` more (see search.py for the values
 that make the order "largest expected score, then fewest wrong guesses" exact).
 The slow, obviously-correct twins of these kernels are in tests/reference_hangman.py.
+
+Why the memo keys on (set, strikes left) and not on the letters guessed: a guessed letter that
+missed is in no candidate, and one that hit stands at the same positions in every candidate, so
+neither can split the set again; guessing it costs nothing or a miss and teaches nothing, and no
+optimal tree does that. The letters still worth guessing are exactly the useful ones of the set.
+The value is NOT monotone in the strikes left, so no entry stands in for another strike count: a
+lost word costs its misses too, so more lives can cost more (a 100-word family `?at` with one
+strike: 1 word won, 99 lost at 1 miss; with two: 2 won, 98 lost at 2 misses, a lower score).
 """
 
 from __future__ import annotations
@@ -141,6 +149,48 @@ def _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost,
     return bound
 
 
+@njit(cache=True)
+def _free_letter(miss_w, useful):
+    """A useful letter every candidate contains (no miss), or -1."""
+    for c in range(26):
+        if useful[c] and miss_w[c] == 0:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
+                slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful):
+    """A lower bound on the cost of the set buf[depth][start:start+size] (two or more words, r >= 1)
+    that also leaves the set's letter statistics in stat_miss[depth], stat_useful[depth].
+
+    With free_first, a free letter (useful, in every candidate) is applied first and the bound is
+    the sum of its classes' bounds: sound because some optimal tree guesses a free letter first
+    (see _solve), so the least cost is the sum of the classes' least costs. That is what makes
+    the miss-spine bound bite on families: in {batch, catch, hatch, latch}, `c` and `h` cover
+    every word, so the spine of the whole set is 0, while {batch, latch} alone costs a miss.
+    Rows depth+1.. of the scratch are used (at most 26 more, one per free letter)."""
+    members = buf[depth]
+    miss_w = stat_miss[depth]
+    useful = stat_useful[depth]
+    spine = _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful)
+    if not free_first:
+        return spine
+    c = _free_letter(miss_w, useful)
+    if c < 0:
+        return spine
+    n = _partition(masks, members, buf[depth + 1], start, size, c, slot, cls_mask[depth], cls_start[depth],
+                   cls_fill[depth])
+    total = np.int64(0)
+    for q in range(n):
+        s = cls_start[depth, q]
+        z = cls_start[depth, q + 1] - s
+        if z > 1:
+            total += _node_bound(masks, weights, buf, depth + 1, s, z, r, miss_cost, lost_cost, free_first,
+                                 slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful)
+    return max(total, spine)
+
+
 # ----------------------------------------------------------------------------------------------
 # memo: (candidate set, lives) -> exact value or lower bound; the set itself is stored and
 # compared on every hit, so a hash collision can never return another state's value
@@ -210,10 +260,12 @@ def _memo_put(members, start, size, r, h, e, pos, value, exact, letter,
 # exact search: branch and bound over useful letters, memo on (set, lives)
 # ----------------------------------------------------------------------------------------------
 @njit(cache=True)
-def _child_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful,
+def _child_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
+                 slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
                  table, e_hash, e_off, e_size, e_r, e_val, pool):
-    """The best known lower bound of a child: exact if trivial, the memo's if recorded, else
-    the static bound."""
+    """The best known lower bound of the child buf[depth][start:start+size]: exact if trivial,
+    the memo's if recorded, else _node_bound."""
+    members = buf[depth]
     if r == 0:
         return _set_weight(weights, members, start, size) * lost_cost
     if size == 1:
@@ -222,11 +274,12 @@ def _child_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, 
     e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
     if e >= 0:
         return e_val[e]
-    return _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful)
+    return _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
+                       slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful)
 
 
 @njit(cache=True)
-def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_cost,
+def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, order, child_lb,
            table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen):
     """(value, exact) for the set buf[depth][start:start+size] with r lives.
@@ -234,7 +287,13 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
     exact: value is the least cost of any tree (and chosen[depth] its first letter).
     not exact: every tree costs at least value, and value >= limit (a proven cut-off).
     An abort (node budget spent) returns at once and records nothing, so nothing half-searched
-    is ever stored."""
+    is ever stored.
+
+    free_first: when some useful letter is in every candidate (a free letter: it cannot miss),
+    only that letter is tried. Sound: take any tree and put the free letter c first; in each
+    class of c play the old tree, skipping its c node (c splits nothing there and was a hit for
+    every word). Every word meets the same misses in the same order, and is identified no
+    later, so no word costs more (a lost word is lost at the same miss)."""
     members = buf[depth]
     if r == 0:
         return _set_weight(weights, members, start, size) * lost_cost, True
@@ -256,16 +315,21 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
             return lb, False
     miss_w = stat_miss[depth]
     useful = stat_useful[depth]
-    sb = _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful)
+    sb = _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
+                     slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful)
     if sb > lb:
         lb = sb
     if lb >= limit:
         _memo_put(members, start, size, r, h, e, pos, lb, False, -1,
                   table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr)
         return lb, False
-    # useful letters, fewest missing words first (the frequency rule's order)
+    # useful letters, fewest missing words first (the frequency rule's order); a free letter alone
     k = 0
-    for c in range(26):
+    free = _free_letter(miss_w, useful) if free_first else -1
+    if free >= 0:
+        order[depth, 0] = free
+        k = 1
+    for c in range(26 if free < 0 else 0):
         if useful[c]:
             j = k
             while j > 0 and miss_w[order[depth, j - 1]] > miss_w[c]:
@@ -291,9 +355,9 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
         total_lb = first_cost
         for q in range(n):
             rr = r - 1 if cm[q] == 0 else r
-            clb[q] = _child_bound(masks, weights, nxt, cs[q], cs[q + 1] - cs[q], rr, miss_cost, lost_cost,
-                                  stat_miss[depth + 1], stat_useful[depth + 1],
-                                  table, e_hash, e_off, e_size, e_r, e_val, pool)
+            clb[q] = _child_bound(masks, weights, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, miss_cost,
+                                  lost_cost, free_first, slot, cls_mask, cls_start, cls_fill, stat_miss,
+                                  stat_useful, table, e_hash, e_off, e_size, e_r, e_val, pool)
             total_lb += clb[q]
         if total_lb >= best:
             if total_lb < bound:
@@ -307,8 +371,8 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
             rest -= clb[q]
             child_limit = best - total - rest
             v, ex = _solve(masks, weights, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, child_limit,
-                           miss_cost, lost_cost, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
-                           order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter,
+                           miss_cost, lost_cost, free_first, slot, cls_mask, cls_start, cls_fill,
+                           stat_miss, stat_useful, order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter,
                            pool, ctr, chosen)
             if ctr[ABORTED]:
                 return np.int64(0), False
@@ -334,13 +398,14 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
 
 
 @njit(cache=True)
-def _bound(masks, weights, buf, depth, start, size, r, levels, miss_cost, lost_cost,
+def _bound(masks, weights, buf, depth, start, size, r, levels, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
            table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool):
     """A lower bound on the cost of the set, `levels` guesses deep: the least, over every useful
     first letter, of its misses plus the children's bounds (a level below, or the memo's, or the
-    static bound). Sound: every tree starts with some useful letter and then plays each child
-    with some tree, each costing at least its bound; the result is also raised to the memo's."""
+    static bound). Sound: every tree starts with some useful letter (a free one, with free_first)
+    and then plays each child with some tree, each costing at least its bound; the result is also
+    raised to the memo's."""
     members = buf[depth]
     if r == 0:
         return _set_weight(weights, members, start, size) * lost_cost
@@ -353,15 +418,15 @@ def _bound(masks, weights, buf, depth, start, size, r, levels, miss_cost, lost_c
         if e_exact[e]:
             return e_val[e]
         known = e_val[e]
-    miss_w = stat_miss[depth]
-    useful = stat_useful[depth]
-    sb = _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful)
+    sb = _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
+                     slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful)
     if levels == 0:
         return max(sb, known)
     best = INF
     nxt = buf[depth + 1]
+    free = _free_letter(stat_miss[depth], stat_useful[depth]) if free_first else -1
     for c in range(26):
-        if not stat_useful[depth, c]:
+        if not stat_useful[depth, c] or (free >= 0 and c != free):
             continue
         total = stat_miss[depth, c] * miss_cost
         n = _partition(masks, members, nxt, start, size, c, slot, cls_mask[depth], cls_start[depth], cls_fill[depth])
@@ -369,7 +434,7 @@ def _bound(masks, weights, buf, depth, start, size, r, levels, miss_cost, lost_c
             rr = r - 1 if cls_mask[depth, q] == 0 else r
             total += _bound(masks, weights, buf, depth + 1, cls_start[depth, q],
                             cls_start[depth, q + 1] - cls_start[depth, q], rr, levels - 1, miss_cost, lost_cost,
-                            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
+                            free_first, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
                             table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool)
         if total < best:
             best = total

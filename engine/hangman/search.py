@@ -22,7 +22,7 @@ import numpy as np
 from . import kernels as K
 from .game import WIN_POINTS, HangmanWords
 
-DEPTH = 28  # a path has at most 26 useful guesses, plus its leaf
+DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
 RULES = {"frequency": K.RULE_FREQUENCY, "entropy": K.RULE_ENTROPY}
 
 
@@ -54,7 +54,11 @@ class Totals:
 class Searcher:
     """Scratch, memo and costs for one word length; the public, validating face of kernels.py."""
 
-    def __init__(self, hw: HangmanWords, lives: int, memo_entries: int = 4_000_000, pool_words: int = 60_000_000):
+    def __init__(self, hw: HangmanWords, lives: int, memo_entries: int = 4_000_000, pool_words: int = 60_000_000,
+                 free_first: bool = True):
+        """free_first: try only a free letter where there is one, and bound through it (see
+        kernels._solve and kernels._node_bound); switchable so the tests can show that it changes
+        no value (and bench/hangman.py what it saves)."""
         if lives < 0:
             from ..errors import UserError
 
@@ -62,6 +66,7 @@ class Searcher:
         self.hw = hw
         self.lives = lives
         self.strikes = lives + 1
+        self.free_first = bool(free_first)
         n_words = len(hw.words)
         self.masks = np.ascontiguousarray(hw.masks)
         self.weights = np.ascontiguousarray(hw.weights, dtype=np.int64)
@@ -132,7 +137,8 @@ class Searcher:
         self.chosen[0] = -1
         value, exact = K._solve(
             self.masks, self.weights, self.buf, 0, 0, size, strikes, K.INF if limit is None else limit, self.miss_cost, self.lost_cost,
-            self.slot, self.cls_mask, self.cls_start, self.cls_fill, self.stat_miss, self.stat_useful,
+            self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill,
+            self.stat_miss, self.stat_useful,
             self.order, self.child_lb, self.table, self.e_hash, self.e_off, self.e_size, self.e_r,
             self.e_val, self.e_exact, self.e_letter, self.pool, self.ctr, self.chosen,
         )
@@ -145,7 +151,8 @@ class Searcher:
         size = self._load(members)
         return int(K._bound(
             self.masks, self.weights, self.buf, 0, 0, size, strikes, levels, self.miss_cost, self.lost_cost,
-            self.slot, self.cls_mask, self.cls_start, self.cls_fill, self.stat_miss, self.stat_useful,
+            self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill, self.stat_miss,
+            self.stat_useful,
             self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.pool,
         ))
 
