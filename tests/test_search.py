@@ -135,10 +135,14 @@ def cluster_game():
     return Wordle("wordle", word_list("answers", answers), word_list("guesses", guesses))
 
 
-def hard_value(game, cap, rules=kernels.ALL_RULES):
-    solver = Solver(game, game._compute_matrix(), cap, rules=rules, mode="hard")
+def mode_value(game, cap, mode, rules=kernels.ALL_RULES):
+    solver = Solver(game, game._compute_matrix(), cap, rules=rules, mode=mode)
     value, _ = solver.solve(np.arange(len(game.answers), dtype=np.int32), cap)
     return float("inf") if value >= INF else value
+
+
+def hard_value(game, cap, rules=kernels.ALL_RULES):
+    return mode_value(game, cap, "hard", rules)
 
 
 def test_hard_mode_equals_exhaustive_search_on_a_cluster():
@@ -208,12 +212,6 @@ def test_hard_mode_published_values():
 
 # ultra mode
 # ------------------------------------------------------------------------------------------------
-def mode_value(game, cap, mode, rules=kernels.ALL_RULES):
-    solver = Solver(game, game._compute_matrix(), cap, rules=rules, mode=mode)
-    value, _ = solver.solve(np.arange(len(game.answers), dtype=np.int32), cap)
-    return float("inf") if value >= INF else value
-
-
 def test_ultra_mode_equals_exhaustive_search_on_a_cluster():
     game = cluster_game()
     differs = False
