@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import UsageError, UserError
-from .rank import RankResult, heuristic_order, load_checkpoint, save_checkpoint
+from .rank import RankResult, plan, save_checkpoint
 from .search import INF, Solver
 
 GAME_OPTIONS = ("pegs", "colours", "digits", "repeats")
@@ -147,15 +147,7 @@ def rank_on_cluster(scheduler: str, spec: GameSpec, game, matrix: np.ndarray, wo
         raise UserError("--top must be at least 1")
     start = time.perf_counter()
     cap = Solver(game, matrix, spec.max_guesses, mode=spec.mode).cap  # validates cap and mode here, not on a worker
-    S = np.arange(len(game.answers), dtype=np.int32)
-    order = heuristic_order(game, matrix, S)
-    if limit is not None:
-        order = order[:limit]
-    values: dict[str, tuple[int, bool]] = {}
-    if resume and checkpoint:
-        values = load_checkpoint(checkpoint, game, cap, spec.mode)
-    exact_sorted = sorted(v for v, e in values.values() if e)
-    todo = [int(g) for g in order if game.guesses[g] not in values]
+    order, values, exact_sorted, todo = plan(game, matrix, cap, spec.mode, limit, checkpoint, resume)
     pending = iter(anagram_jobs(game, todo))
     interrupted = False
     with ExitStack() as stack:

@@ -76,6 +76,22 @@ def save_checkpoint(path, game, cap, mode, values) -> None:
     write_atomic(path, orjson.dumps(doc))
 
 
+def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, checkpoint: str | None,
+         resume: bool) -> tuple[np.ndarray, dict[str, tuple[int, bool]], list[int], list[int]]:
+    """What a rank (in process or on a cluster) starts from: the first guesses in heuristic
+    order, the values a resumed checkpoint already holds, their exact values sorted, and the
+    guesses still to do."""
+    order = heuristic_order(game, matrix, np.arange(len(game.answers), dtype=np.int32))
+    if limit is not None:
+        order = order[:limit]
+    values: dict[str, tuple[int, bool]] = {}
+    if resume and checkpoint:
+        values = load_checkpoint(checkpoint, game, cap, mode)
+    exact_sorted = sorted(v for v, e in values.values() if e)
+    todo = [int(g) for g in order if game.guesses[g] not in values]
+    return order, values, exact_sorted, todo
+
+
 def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_guesses: int | None = 6,
          threads: int | None = None, progress: bool = True, checkpoint: str | None = None, resume: bool = False,
          mode: str = "normal", memo_mb: int = 160) -> RankResult:
@@ -88,15 +104,8 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     start = time.perf_counter()
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb, mode=mode)
     S = np.arange(len(game.answers), dtype=np.int32)
-    order = heuristic_order(game, matrix, S)
-    if limit is not None:
-        order = order[:limit]
-    values: dict[str, tuple[int, bool]] = {}
-    if resume and checkpoint:
-        values = load_checkpoint(checkpoint, game, solver.cap, mode)
-    exact_sorted = sorted(v for v, e in values.values() if e)
+    order, values, exact_sorted, todo = plan(game, matrix, solver.cap, mode, limit, checkpoint, resume)
     lock = threading.Lock()
-    todo = [int(g) for g in order if game.guesses[g] not in values]
 
     def budget() -> int:
         with lock:
