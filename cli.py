@@ -303,9 +303,9 @@ def _run_rank(args) -> int:
         f"# first guesses ranked: {len(result.values)} of {result.considered}"
         + (" (interrupted: only these are proven)" if result.interrupted else "")
         + f"; {result.seconds:.1f} s",
-        "# word\tvalue\texact | word\tbound\tlower-bound",
+        "# word\tvalue\texact | word\tbound\tlower-bound | word\tinf\timpossible (no tree within the cap, proven)",
     ]
-    lines += [f"{w}\t{v}\t{'exact' if e else 'lower-bound'}" for w, v, e in result.ordered()]
+    lines += [_rank_line(w, v, e) for w, v, e in result.ordered()]
     text = "\n".join(lines) + "\n"
     if args.output:
         write_atomic(args.output, text.encode())
@@ -318,6 +318,15 @@ def _run_rank(args) -> int:
 
         os._exit(130)  # a worker may still be inside a kernel; the proven part is out and saved
     return 0
+
+
+def _rank_line(word: str, value: int, exact: bool) -> str:
+    """One TSV line; a bound at or past the kernels' infinity proves that no tree exists."""
+    from engine.search import INF
+
+    if value >= INF:
+        return f"{word}\tinf\timpossible"
+    return f"{word}\t{value}\t{'exact' if exact else 'lower-bound'}"
 
 
 # ------------------------------------------------------------------------------------------------

@@ -57,6 +57,18 @@ def test_rank_top_equals_build_auto_and_resumes(lists, tmp_path):
     assert f"total {rows[0][1]} " in built.stdout
 
 
+def test_rank_says_impossible_openers_plainly(lists):
+    answers, guesses = lists
+    proc = run("rank", "--answers", answers, "--guesses", guesses, "--max-guesses", "2", "--top", "1", "--limit", "8",
+               "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split("\t") for line in proc.stdout.splitlines() if not line.startswith("#")]
+    assert len(rows) == 8 and ["inf", "impossible"] in [r[1:] for r in rows]
+    for word, value, kind in rows:  # never the engine's internal infinity as a number
+        assert kind in ("exact", "lower-bound", "impossible") and (value == "inf") == (kind == "impossible")
+        assert value == "inf" or int(value) < 2 * 50 * 2
+
+
 def test_greedy_baselines_are_labelled(lists, tmp_path):
     answers, guesses = lists
     for strategy in ("entropy", "minimax", "frequency"):
