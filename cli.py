@@ -28,6 +28,9 @@ def _game_options(p: argparse.ArgumentParser, positional: bool = True) -> None:
     p.add_argument("--repeats", action="store_true", help="bulls-cows: allow repeated digits")
 
 
+GAME_CAP = 0  # --max-guesses not given: the game's own cap (a user's value is at least 1)
+
+
 def _load_game(args):
     from engine.games import get_game
 
@@ -36,6 +39,8 @@ def _load_game(args):
     game = get_game(getattr(args, "game", None), args.answers, args.guesses, **options)
     for notice in game.notices:
         print(notice, file=sys.stderr)
+    if getattr(args, "max_guesses", None) == GAME_CAP:
+        args.max_guesses = game.default_cap
     return game
 
 
@@ -135,8 +140,9 @@ def _max_guesses(text: str) -> int | None:
 
 
 def _search_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--max-guesses", type=_max_guesses, default=6, metavar="N|none",
-                   help="guess cap per answer (default 6; 'none' for no cap)")
+    p.add_argument("--max-guesses", type=_max_guesses, default=GAME_CAP, metavar="N|none",
+                   help="guess cap per answer (default: the game's, 6 for Wordle and Mastermind, 7 for Bulls and "
+                        "Cows; 'none' for no cap)")
     p.add_argument("--mode", default="normal", choices=["normal", "hard", "ultra"],
                    help="game rules: normal (default), hard (NYT: greens stay, revealed letters reused) or "
                         "ultra (every guess consistent with all the feedback so far)")
@@ -302,7 +308,9 @@ def _run_rank(args) -> int:
         f"# guesses {ident['guesses']} sha256 {ident['guesses_sha256']}",
         f"# first guesses ranked: {len(result.values)} of {result.considered}"
         + (" (interrupted: only these are proven)" if result.interrupted else "")
-        + f"; {result.seconds:.1f} s",
+        + f"; {result.seconds:.1f} s"
+        + ("; one per symmetry class (codes of the same shape cost the same)" if game.symmetric and args.mode == "normal"
+           else ""),
         "# word\tvalue\texact | word\tbound\tlower-bound | word\tinf\timpossible (no tree within the cap, proven)",
     ]
     lines += [_rank_line(w, v, e) for w, v, e in result.ordered()]

@@ -21,7 +21,8 @@ import numpy as np
 import orjson
 
 from .errors import UserError
-from .heuristics import partition_stats
+from .games.symmetry import orbit_representatives
+from .heuristics import heuristic_order
 from .search import INF, Solver, default_threads
 from .tree import write_atomic
 
@@ -44,13 +45,6 @@ class RankResult:
     def kth_value(self) -> int:
         exact = sorted(v for v, e in self.values.values() if e)
         return exact[self.top - 1] if len(exact) >= self.top else INF
-
-
-def heuristic_order(game, matrix: np.ndarray, S: np.ndarray) -> np.ndarray:
-    """First guesses by class bound 3|S| - k - [g in S], then by sum of squared class sizes."""
-    stats = partition_stats(game, matrix, S)
-    bound = 3 * len(S) - stats.classes - stats.in_s
-    return np.lexsort((np.arange(matrix.shape[0]), stats.squares, bound))
 
 
 def _checkpoint_header(game, cap, mode) -> dict:
@@ -82,6 +76,10 @@ def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, check
     order, the values a resumed checkpoint already holds, their exact values sorted, and the
     guesses still to do."""
     order = heuristic_order(game, matrix, np.arange(len(game.answers), dtype=np.int32))
+    if game.symmetric and mode == "normal":  # one opener per orbit: the others cost the same
+        keep = np.zeros(len(game.guesses), dtype=bool)
+        keep[orbit_representatives(game, [])] = True
+        order = order[keep[order]]
     if limit is not None:
         order = order[:limit]
     values: dict[str, tuple[int, bool]] = {}
@@ -105,6 +103,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb, mode=mode)
     S = np.arange(len(game.answers), dtype=np.int32)
     order, values, exact_sorted, todo = plan(game, matrix, solver.cap, mode, limit, checkpoint, resume)
+    symmetric = game.symmetric and mode == "normal"
     lock = threading.Lock()
 
     def budget() -> int:
@@ -113,7 +112,10 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
 
     def job(g: int) -> tuple[str, int, bool]:
         beta = budget()
-        value = solver.evaluate(S, g, solver.cap, beta)
+        if symmetric:
+            value = solver.evaluate_among(S, g, solver.cap, orbit_representatives(game, [g]), beta)
+        else:
+            value = solver.evaluate(S, g, solver.cap, beta)
         return game.guesses[g], value, value < beta
 
     bar = tqdm(total=len(order), initial=len(order) - len(todo), desc="first guesses", unit="word",

@@ -215,6 +215,42 @@ class Solver:
             raise UserError(f"{self.game.guesses[guess]!r} breaks the {self.mode}-mode rule here")
         return self._run(S, d, beta, guess, req)
 
+    def solve_among(self, S: np.ndarray, d: int, guesses: np.ndarray, beta: int = INF) -> tuple[int, int]:
+        """The least cost of opening S with one of `guesses` (exact if below beta, else a bound >=
+        beta) and that guess (-1 if none is below beta): V(S, d) when a best guess is among them,
+        as with one guess per symmetry orbit. The most promising first, each bounded by the best
+        so far."""
+        from .heuristics import heuristic_order
+
+        allowed = np.zeros(self.matrix.shape[0], dtype=bool)
+        allowed[guesses] = True
+        best, best_guess, fail = beta, -1, INF
+        for g in heuristic_order(self.game, self.matrix, S):
+            if allowed[g]:
+                value = self.evaluate(S, int(g), d, best)
+                if value < best:
+                    best, best_guess = value, int(g)
+                else:
+                    fail = min(fail, value)
+        return (best, best_guess) if best_guess >= 0 else (fail, -1)
+
+    def evaluate_among(self, S: np.ndarray, guess: int, d: int, seconds: np.ndarray, beta: int = INF) -> int:
+        """`evaluate` when each class below `guess` needs only the second guesses `seconds` (one
+        per orbit of the maps fixing the history and `guess`): the classes are solved smallest
+        first, each against the budget the others' bounds leave, as the kernel does."""
+        bounds = self.class_bounds[d - 1]
+        classes = sorted((part for _, part in self.classes(S, guess)), key=len)
+        running = len(S) + sum(int(bounds[len(part)]) for part in classes)
+        for part in classes:
+            if running >= beta:
+                break
+            if len(part) == 1 or (len(part) == 2 and d >= 3):
+                continue  # exactly its bound (1, or 3: guess one of the two)
+            lower = int(bounds[len(part)])
+            value, _ = self.solve_among(part, d - 1, seconds, beta - (running - lower))
+            running += value - lower
+        return running
+
     def classes(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         """The non-winning classes of S under `guess`, as (code, sorted answer ids), by code."""
         codes = self.matrix[guess, S]
@@ -245,12 +281,14 @@ class Solver:
         node = self._tree_with(S, d, req, guess)
         return self.shallowest(S, req, value, node, lambda g, cap: self._tree_with(S, cap, req, g))
 
-    def shallowest(self, S: np.ndarray, req: np.ndarray, value: int, node: dict, rebuild) -> dict:
+    def shallowest(self, S: np.ndarray, req: np.ndarray, value: int, node: dict, rebuild, solve=None) -> dict:
         """`node` (an optimal tree for S), or an optimal one of smaller depth: `rebuild(guess,
-        cap)` makes the tree opening with `guess` within `cap` guesses."""
+        cap)` makes the tree opening with `guess` within `cap` guesses; `solve(cap, beta)` is the
+        bounded search (default: over every guess)."""
+        solve = solve or (lambda cap, beta: self.solve(S, cap, beta, req))
         depth = tree_depth(node)
         while depth > 1 and self.class_bounds[depth - 1, len(S)] <= value:
-            lower, guess = self.solve(S, depth - 1, value + 1, req)
+            lower, guess = solve(depth - 1, value + 1)
             if lower != value:
                 break
             node = rebuild(guess, depth - 1)
@@ -325,8 +363,23 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     d = solver.cap - len(history)
     if d < 1:
         raise UserError(f"the history already uses {len(history)} guesses of {solver.cap}")
+    played = [game.guess_index[word] for word, _ in history]
+    orbits = None
+    if game.symmetric and mode == "normal":
+        from .games.symmetry import orbit_representatives
+
+        def orbits(fixed: list[int]) -> np.ndarray:
+            """One guess per orbit of the maps fixing the history and `fixed`: all a search there tries."""
+            return orbit_representatives(game, played + fixed)
+
+    def solve_here(cap: int, beta: int) -> tuple[int, int]:
+        """The bounded search at the position itself."""
+        if orbits is None:
+            return solver.solve(S, cap, beta, req)
+        return solver.solve_among(S, cap, orbits([]), beta)
+
     if first is None:
-        value, g = solver.solve(S, d, req=req)
+        value, g = solve_here(d, INF)
         if value >= INF:
             raise Infeasible(solver.cap)
     else:
@@ -338,8 +391,11 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
 
     def assemble(g: int, d: int) -> tuple[dict, int]:
         """The tree opening with g: below it every class is an independent exact problem,
-        solved on all cores, largest first so the threads finish together."""
+        solved on all cores, largest first so the threads finish together. In a symmetric game
+        (normal mode) each class needs only one second guess per orbit of the maps fixing the
+        history and g (engine/games/symmetry.py)."""
         jobs = sorted(solver.classes(S, g), key=lambda item: -len(item[1]))
+        seconds = None if orbits is None else orbits([g])
         results: dict[int, dict] = {}
         total = len(S)
         bar = tqdm(total=len(jobs), desc=f"subtrees of {game.guesses[g]}", unit="class",
@@ -348,10 +404,18 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
         def job(item):
             code, part = item
             child_req = solver.constrain(req, g, code)
-            value, _ = solver.solve(part, d - 1, req=child_req)
+            if seconds is None:
+                value, _ = solver.solve(part, d - 1, req=child_req)
+                if value >= INF:
+                    return code, value, None
+                return code, value, solver.tree(part, d - 1, child_req)
+            value, second = solver.solve_among(part, d - 1, seconds)
             if value >= INF:
                 return code, value, None
-            return code, value, solver.tree(part, d - 1, child_req)
+            node = solver.tree(part, d - 1, child_req, second)
+            return code, value, solver.shallowest(part, child_req, value, node,
+                                                  lambda guess, cap: solver.tree(part, cap, child_req, guess),
+                                                  lambda cap, beta: solver.solve_among(part, cap, seconds, beta))
 
         with bar, ThreadPoolExecutor(threads or default_threads()) as pool:
             for code, value, subtree in pool.map(job, jobs):
@@ -368,7 +432,7 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
 
     root, total = assemble(g, d)
     if first is None:
-        root = solver.shallowest(S, req, total, root, lambda guess, cap: assemble(guess, cap)[0])
+        root = solver.shallowest(S, req, total, root, lambda guess, cap: assemble(guess, cap)[0], solve_here)
         g = game.guess_index[root["guess"]]
     return BuildResult(root, total, time.perf_counter() - start, solver.counters(), game.guesses[g], len(S))
 

@@ -2,6 +2,7 @@
 exact values against brute force, the root symmetry, pattern parsing, and trees end to end."""
 
 import copy
+import itertools
 import random
 from pathlib import Path
 
@@ -11,13 +12,16 @@ import pytest
 
 import reference
 import reference_codebreakers as rc
+from reference_trees import run_cli
 from engine.errors import UserError
 from engine.games import get_game
 from engine.games.bulls_cows import BullsCows
 from engine.games.bulls_cows import canonical_first_guesses as bulls_cows_openers
 from engine.games.mastermind import Mastermind
 from engine.games.mastermind import canonical_first_guesses as mastermind_openers
-from engine.search import INF, Solver, build
+from engine.games.symmetry import orbit_representatives
+from engine.rank import rank
+from engine.search import INF, Solver, build, tree_depth
 from engine.tree import game_for, make_document, read_tree, write_tree
 from engine.verify import bulls_cows_text, load_lists, mastermind_text, verify
 
@@ -123,6 +127,67 @@ def test_canonical_openers_are_one_per_multiplicity_shape():
     assert names(BullsCows(3, True), bulls_cows_openers(BullsCows(3, True))) == ["000", "001", "012"]
 
 
+def case_id(value) -> str:
+    return getattr(value, "list_name", None) or str(value)
+
+
+def same_orbit(history, h, h2) -> bool:
+    """Slow and literal: some position permutation and symbol renaming fixes every code of the
+    history and sends h to h2 (the renaming is read off position by position; it must be a
+    one-to-one map)."""
+    target = "".join(history) + h2
+    for perm in itertools.permutations(range(len(h))):
+        moved = "".join(code[i] for code in [*history, h] for i in perm)
+        forward, backward = {}, {}
+        if all(forward.setdefault(a, b) == b and backward.setdefault(b, a) == a for a, b in zip(moved, target)):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("game, history", [(Mastermind(3, 3), []), (Mastermind(3, 3), ["112"]), (Mastermind(2, 4), ["12"]),
+                                           (Mastermind(3, 3), ["112", "123"]), (BullsCows(2), ["01"]),
+                                           (BullsCows(2, repeats=True), ["00", "01"]), (Mastermind(3, 4), ["123"])],
+                         ids=case_id)
+def test_orbit_representatives_match_the_group_by_brute_force(game, history):
+    ids = [game.guess_index[c] for c in history]
+    reps = [game.guesses[g] for g in orbit_representatives(game, ids)]
+    for code in game.guesses:  # every code is in the orbit of exactly one representative
+        assert sum(same_orbit(history, rep, code) for rep in reps) == 1, code
+
+
+@pytest.mark.parametrize("game, first, history", [(Mastermind(3, 4), "112", []), (Mastermind(3, 4), "123", []),
+                                                  (Mastermind(4, 3), "1123", []), (BullsCows(2), "01", []),
+                                                  (Mastermind(3, 4), None, [("112", 1)]),
+                                                  (BullsCows(2, repeats=True), "01", [])], ids=case_id)
+def test_symmetry_below_the_opener_changes_no_value(game, first, history, monkeypatch):
+    """build tries one second guess per orbit; with the symmetry switched off it tries them all:
+    the totals agree, and so does the brute force where it is small enough."""
+    matrix = game._compute_matrix()
+    cap = 8
+    history = [(g, game.parse_pattern(p) if isinstance(p, str) else p) for g, p in history]
+    with_symmetry = build(game, matrix, first=first, max_guesses=cap, history=history, progress=False)
+    monkeypatch.setattr(type(game), "symmetric", property(lambda self: False))
+    without = build(game, matrix, first=first, max_guesses=cap, history=history, progress=False)
+    assert with_symmetry.total == without.total
+    assert tree_depth(with_symmetry.root) == tree_depth(without.root)  # the tie-break holds too
+    if len(game.answers) <= 30 and not history:
+        S = np.arange(len(game.answers), dtype=np.int32)
+        solver = Solver(game, matrix, cap)
+        assert with_symmetry.total == solver.evaluate(S, game.guess_index[first], cap)
+
+
+@pytest.mark.parametrize("game", [Mastermind(3, 4), Mastermind(4, 3), BullsCows(2), BullsCows(2, repeats=True)],
+                         ids=case_id)
+def test_rank_over_orbits_finds_the_optimum_of_every_opener(game):
+    """rank tries one opener per orbit, and one second guess per orbit below it; the kernel
+    alone (every opener, every guess) gives the same optimum."""
+    matrix = game._compute_matrix()
+    ranked = rank(game, matrix, top=1, max_guesses=8, progress=False)
+    word, value, exact = ranked.ordered()[0]
+    assert exact and len(ranked.values) == len(mastermind_openers(game))
+    assert value == Solver(game, matrix, 8).solve(np.arange(len(game.answers), dtype=np.int32), 8)[0]
+
+
 @pytest.mark.parametrize("text, expected", [("2B1W", (2, 1)), ("2b1w", (2, 1)), ("2 B 1 W", (2, 1)), ("21", (2, 1)),
                                             ("2B", (2, 0)), ("1w", (0, 1)), ("0B0W", (0, 0)), ("-", (0, 0)),
                                             ("4B0W", (4, 0)), ("04", (0, 4))])
@@ -184,6 +249,17 @@ def test_built_tree_verifies_and_reloads(game, tmp_path):
     doc["game"]["colours" if game.kind == "mastermind" else "digits"] += 1
     broken = verify(doc, *load_lists(doc))
     assert not broken.ok and "sha256" in broken.defect
+
+
+def test_each_game_has_its_own_default_cap(tmp_path):
+    """Bulls and Cows' optimum needs 7 guesses for some codes: without --max-guesses its cap is
+    7, Wordle's and Mastermind's 6; a cap given on the command line wins."""
+    for args, cap in [(["bulls-cows", "--digits", "2"], 7), (["mastermind", "--pegs", "2", "--colours", "3"], 6),
+                      (["bulls-cows", "--digits", "2", "--max-guesses", "8"], 8)]:
+        out = tmp_path / "tree.json"
+        proc = run_cli("build", *args, "--quiet", "-o", out)
+        assert proc.returncode == 0, proc.stderr
+        assert orjson.loads(out.read_bytes())["game"]["max_guesses"] == cap
 
 
 @pytest.mark.parametrize("name", ["mastermind-4x6.json", "bulls-cows-4.json"])

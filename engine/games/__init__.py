@@ -27,6 +27,9 @@ class Game:
     n_codes: int = 0
     win_code: int = 0
     default_first: str | None = None  # proven best first guess for this preset, if known
+    default_cap: int | None = 6  # guesses per answer when --max-guesses is not given
+    symbols: str = ""  # symmetric games: the symbols codes are made of
+    symmetric = False  # codes closed under position permutations and symbol renaming (symmetry.py)
     notices: tuple[str, ...] = ()
 
     # --- feedback, in plain Python (the kernels in kernels.py are tested against this) ---

@@ -23,19 +23,28 @@ __all__ = ["BullsCows", "bulls_cows_game", "canonical_first_guesses"]
 class BullsCows(Game):
     kind = "bulls-cows"
 
+    @property
+    def symmetric(self) -> bool:
+        """The symmetries hold while every code is both a guess and an answer."""
+        return self.guesses == self.codes and self.answers == self.codes
+
     def __init__(self, digits: int = 4, repeats: bool = False):
         count = 10**digits if repeats else _distinct_count(digits)
         if not 1 <= digits <= 10 or count > MAX_CODES:
             raise UserError(f"--digits must be between 1 and 4 (at most {MAX_CODES} codes), not {digits}")
         self.name = "bulls-cows"
         self.digits, self.repeats = digits, bool(repeats)
-        codes = ("".join(p) for p in product("0123456789", repeat=digits))
+        self.symbols = "0123456789"
+        codes = ("".join(p) for p in product(self.symbols, repeat=digits))
         self.codes = tuple(c for c in codes if self.repeats or len(set(c)) == digits)
         self.answers = self.guesses = self.codes
         self.n_codes = (digits + 1) ** 2
         self.win_code = digits * (digits + 1)
         # distinct digits: every code is one orbit of the symmetries, so any opener is a best one
         self.default_first = None if self.repeats else self.codes[0]
+        # the optimum for 4 distinct digits needs 7 guesses for some codes; with repeats no cap
+        # (the optimum is not known, so none is assumed)
+        self.default_cap = None if self.repeats else 7
 
     @property
     def list_name(self) -> str:
@@ -52,10 +61,6 @@ class BullsCows(Game):
     def parse_pattern(self, text: str) -> int:
         bulls, cows = parse_score(text, self.digits, "ab")
         return bulls * (self.digits + 1) + cows
-
-    def canonical_first_guesses(self) -> list[int]:
-        """The only openers a root search needs to try (see the module function)."""
-        return canonical_first_guesses(self)
 
     def identity(self) -> dict:
         sha = canonical_sha256(self.codes)

@@ -14,6 +14,7 @@ from itertools import product
 from ..errors import UserError
 from ..words import canonical_sha256
 from . import Game
+from .symmetry import orbit_representatives
 
 MAX_CODES = 10_000  # a 10000 x 10000 matrix is 100 MB: the most this machine should hold
 MAX_PEGS = 9  # keeps every count one digit, so a pattern like "21" is unambiguous
@@ -52,30 +53,20 @@ def parse_score(text: str, pegs: int, letters: str) -> tuple[int, int]:
 
 
 def canonical_first_guesses(game) -> list[int]:
-    """One opener per class of openers equivalent under the game's symmetries, as guess ids.
-
-    Why this is sound: permuting the positions, and renaming the symbols, maps codes to codes and
-    leaves every score unchanged when applied to guess and answer alike. The answers (all codes)
-    are mapped onto themselves, so a tree opening with g becomes, by applying one such map to
-    every guess in it, an equally good tree opening with the image of g: openers in one orbit
-    have the same optimal cost (with or without a cap), and the best is among one per orbit.
-    Two codes are in one orbit exactly when their symbol multiplicities, sorted, agree (align
-    the blocks of equal symbols by a position permutation, then rename): `1123` stands for every
-    code with one repeated symbol and two others. The first code of each class in list order is
-    kept. Sound only at the root, where the candidate set is every code; deeper, the history
-    breaks the symmetry."""
-    seen: set[tuple[int, ...]] = set()
-    out = []
-    for gid, code in enumerate(game.guesses):
-        shape = tuple(sorted(Counter(code).values(), reverse=True))
-        if shape not in seen:
-            seen.add(shape)
-            out.append(gid)
-    return out
+    """One opener per class of openers equivalent under the game's symmetries, as guess ids (the
+    first code of each class in list order). Openers in one class have the same optimal cost,
+    with or without a cap (see engine/games/symmetry.py): `1123` stands for every code with one
+    repeated symbol and two others."""
+    return [int(g) for g in orbit_representatives(game, [])]
 
 
 class Mastermind(Game):
     kind = "mastermind"
+
+    @property
+    def symmetric(self) -> bool:
+        """The symmetries hold while every code is both a guess and an answer."""
+        return self.guesses == self.codes and self.answers == self.codes
 
     def __init__(self, pegs: int = 4, colours: int = 6):
         if not 1 <= pegs <= MAX_PEGS:
@@ -86,7 +77,8 @@ class Mastermind(Game):
             raise UserError(f"mastermind {pegs}x{colours} has {colours**pegs} codes; wordtree handles {MAX_CODES} at most")
         self.name = "mastermind"
         self.pegs, self.colours = pegs, colours
-        self.codes = tuple("".join(p) for p in product("123456789"[:colours], repeat=pegs))
+        self.symbols = "123456789"[:colours]
+        self.codes = tuple("".join(p) for p in product(self.symbols, repeat=pegs))
         self.answers = self.guesses = self.codes
         self.n_codes = (pegs + 1) ** 2
         self.win_code = pegs * (pegs + 1)
@@ -107,10 +99,6 @@ class Mastermind(Game):
     def parse_pattern(self, text: str) -> int:
         black, white = parse_score(text, self.pegs, "bw")
         return black * (self.pegs + 1) + white
-
-    def canonical_first_guesses(self) -> list[int]:
-        """The only openers a root search needs to try (see the module function)."""
-        return canonical_first_guesses(self)
 
     def identity(self) -> dict:
         sha = canonical_sha256(self.codes)
