@@ -2,11 +2,12 @@
 feedback, and the time to prove exact optima (every first guess valued, the best exactly, the
 others shown to be no better: what `build` does with no --first), with the peak memory.
 
-    python bench/codebreakers.py [--runs 3] [--prove 3x4,4x4,b2] [--cap 6]
+    python bench/codebreakers.py [--runs 3] [--prove 3x4,4x4,4x6,b2,b3] [--cap N]
 
-A proof target is PxC for Mastermind, bD for Bulls and Cows (bDr with repeats); 4x6 takes
-seconds on this machine, b4 far longer (the default cap of 6 is also too small for it).
-Uses the default numba cache: run once before to warm it.
+A proof target is PxC for Mastermind, bD for Bulls and Cows (bDr with repeats); the cap is each
+game's own (6, and 7 for Bulls and Cows) unless --cap says otherwise. 4x6 takes about a second
+on this machine; b4 (`--prove b4 --runs 1`) a quarter of an hour. Uses the default numba cache:
+run once before to warm it.
 """
 
 from __future__ import annotations
@@ -72,25 +73,25 @@ def prove(game, cap) -> tuple[int, str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per median")
-    parser.add_argument("--prove", default="3x4,4x4,b2", help="proof targets, comma-separated")
-    parser.add_argument("--cap", default="6", help="guess cap for the proofs (a number or none)")
+    parser.add_argument("--prove", default="3x4,4x4,4x6,b2,b3", help="proof targets, comma-separated")
+    parser.add_argument("--cap", default=None, help="guess cap for the proofs (a number or none; default: the game's)")
     args = parser.parse_args()
-    cap = None if args.cap == "none" else int(args.cap)
 
     print("pattern matrices (median of runs):")
     for game in (Mastermind(4, 6), BullsCows(4), BullsCows(4, repeats=True)):
         matrix_figures(game, args.runs)
-    print(f"exact optima (cap {args.cap}; proof = every first guess valued or bounded, rank --top 1):")
-    prove(Mastermind(3, 3), cap)  # compile or load the search kernels
+    print("exact optima (proof = every first guess valued or bounded, rank --top 1):")
+    prove(Mastermind(3, 3), 6)  # compile or load the search kernels
     for target in args.prove.split(","):
         game = parse_target(target)
+        cap = game.default_cap if args.cap is None else None if args.cap == "none" else int(args.cap)
         times, result = [], None
         for _ in range(args.runs):
             total, first, seconds = prove(game, cap)
             times.append(seconds)
             assert result in (None, (total, first))
             result = (total, first)
-        print(f"  {game.list_name}: total {total}  mean {total / len(game.answers):.4f}  first {first}  "
+        print(f"  {game.list_name}, cap {cap or 'none'}: total {total}  mean {total / len(game.answers):.4f}  first {first}  "
               f"{statistics.median(times):.2f} s")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory: {peak:.0f} MB")

@@ -113,7 +113,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     def job(g: int) -> tuple[str, int, bool]:
         beta = budget()
         if symmetric:
-            value = solver.evaluate_among(S, g, solver.cap, orbit_representatives(game, [g]), beta)
+            value = solver.evaluate_symmetric(S, g, solver.cap, [g], beta, game.symmetric_levels)
         else:
             value = solver.evaluate(S, g, solver.cap, beta)
         return game.guesses[g], value, value < beta

@@ -144,6 +144,7 @@ class Solver:
         self.answer_gid = game.answer_guess_ids
         self.all_guesses = np.arange(len(game.guesses), dtype=np.int32)
         self._local = threading.local()
+        self._orbits: dict[tuple[int, ...], np.ndarray] = {}  # symmetric games: history -> one guess per orbit
         self._contexts: list[Context] = []
         self._lock = threading.Lock()
 
@@ -215,29 +216,35 @@ class Solver:
             raise UserError(f"{self.game.guesses[guess]!r} breaks the {self.mode}-mode rule here")
         return self._run(S, d, beta, guess, req)
 
-    def solve_among(self, S: np.ndarray, d: int, guesses: np.ndarray, beta: int = INF) -> tuple[int, int]:
-        """The least cost of opening S with one of `guesses` (exact if below beta, else a bound >=
-        beta) and that guess (-1 if none is below beta): V(S, d) when a best guess is among them,
-        as with one guess per symmetry orbit. The most promising first, each bounded by the best
-        so far."""
-        from .heuristics import heuristic_order
-
-        allowed = np.zeros(self.matrix.shape[0], dtype=bool)
-        allowed[guesses] = True
+    # --- symmetric games: one guess per orbit near the top, the kernel below ---
+    def solve_symmetric(self, S: np.ndarray, d: int, history: list[int], beta: int = INF,
+                        levels: int = 1) -> tuple[int, int]:
+        """`solve` in a symmetric game (engine/games/symmetry.py): the guesses tried here are one
+        per orbit of the maps fixing `history` (guess ids), and so on for `levels` levels, each
+        level's guess added to the history; then the kernel. The most promising first (least
+        class bound), each bounded by the best so far."""
+        if levels == 0 or len(S) <= 2:
+            return self.solve(S, d, beta)
+        guesses, lower = self._orbit_bounds(S, d, history)
         best, best_guess, fail = beta, -1, INF
-        for g in heuristic_order(self.game, self.matrix, S):
-            if allowed[g]:
-                value = self.evaluate(S, int(g), d, best)
-                if value < best:
-                    best, best_guess = value, int(g)
-                else:
-                    fail = min(fail, value)
+        for g, bound in zip(guesses, lower):
+            if bound >= best:
+                fail = min(fail, bound)
+                continue
+            value = self.evaluate_symmetric(S, g, d, history + [g], best, levels - 1)
+            if value < best:
+                best, best_guess = value, g
+            else:
+                fail = min(fail, value)
         return (best, best_guess) if best_guess >= 0 else (fail, -1)
 
-    def evaluate_among(self, S: np.ndarray, guess: int, d: int, seconds: np.ndarray, beta: int = INF) -> int:
-        """`evaluate` when each class below `guess` needs only the second guesses `seconds` (one
-        per orbit of the maps fixing the history and `guess`): the classes are solved smallest
-        first, each against the budget the others' bounds leave, as the kernel does."""
+    def evaluate_symmetric(self, S: np.ndarray, guess: int, d: int, history: list[int], beta: int = INF,
+                           levels: int = 1) -> int:
+        """`evaluate` in a symmetric game: `history` ends with `guess`; each class below it is
+        solved by `solve_symmetric` with `levels` levels, smallest first, against the budget the
+        other classes' bounds leave (as the kernel does)."""
+        if levels == 0:
+            return self.evaluate(S, guess, d, beta)
         bounds = self.class_bounds[d - 1]
         classes = sorted((part for _, part in self.classes(S, guess)), key=len)
         running = len(S) + sum(int(bounds[len(part)]) for part in classes)
@@ -247,9 +254,48 @@ class Solver:
             if len(part) == 1 or (len(part) == 2 and d >= 3):
                 continue  # exactly its bound (1, or 3: guess one of the two)
             lower = int(bounds[len(part)])
-            value, _ = self.solve_among(part, d - 1, seconds, beta - (running - lower))
+            value, _ = self.solve_symmetric(part, d - 1, history, beta - (running - lower), levels)
             running += value - lower
         return running
+
+    def tree_symmetric(self, S: np.ndarray, d: int, history: list[int], levels: int = 1,
+                       best: tuple[int, int] | None = None) -> dict:
+        """`tree` in a symmetric game, searched as `solve_symmetric` does (`best`: its answer
+        here, if known), ties going to the smaller worst case as in `tree`."""
+        if levels == 0 or len(S) <= 2:
+            return self.tree(S, d)
+        value, guess = best or self.solve_symmetric(S, d, history, INF, levels)
+        if value >= INF:
+            raise UserError("no tree exists within the guess cap")
+
+        def rebuild(g: int, cap: int) -> dict:
+            node = {"guess": self.game.guesses[g]}
+            classes = self.classes(S, g)
+            if classes:
+                node["next"] = {self.game.pattern_text(code): self.tree_symmetric(part, cap - 1, history + [g], levels - 1)
+                                for code, part in classes}
+            return node
+
+        return self.shallowest(S, self.empty_constraint(), value, rebuild(guess, d), rebuild,
+                               lambda cap, beta: self.solve_symmetric(S, cap, history, beta, levels))
+
+    def _orbit_bounds(self, S: np.ndarray, d: int, history: list[int]) -> tuple[list[int], list[int]]:
+        """One guess per orbit of the maps fixing `history`, with its class bound (|S| plus each
+        non-winning class's least cost), by bound, then sum of squared class sizes, then id."""
+        key = tuple(history)
+        guesses = self._orbits.get(key)
+        if guesses is None:
+            from .games.symmetry import orbit_representatives
+
+            guesses = self._orbits[key] = orbit_representatives(self.game, history)
+        n_codes = self.game.n_codes
+        codes = self.matrix[np.ix_(guesses, S)].astype(np.int64)
+        sizes = np.bincount((np.arange(len(guesses))[:, None] * n_codes + codes).ravel(),
+                            minlength=len(guesses) * n_codes).reshape(len(guesses), n_codes)
+        sizes[:, self.game.win_code] = 0
+        bound = len(S) + self.class_bounds[d - 1][sizes].sum(axis=1)
+        order = np.lexsort((guesses, (sizes * sizes).sum(axis=1), bound))
+        return [int(g) for g in guesses[order]], [int(b) for b in bound[order]]
 
     def classes(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         """The non-winning classes of S under `guess`, as (code, sorted answer ids), by code."""
@@ -364,19 +410,13 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     if d < 1:
         raise UserError(f"the history already uses {len(history)} guesses of {solver.cap}")
     played = [game.guess_index[word] for word, _ in history]
-    orbits = None
-    if game.symmetric and mode == "normal":
-        from .games.symmetry import orbit_representatives
-
-        def orbits(fixed: list[int]) -> np.ndarray:
-            """One guess per orbit of the maps fixing the history and `fixed`: all a search there tries."""
-            return orbit_representatives(game, played + fixed)
+    symmetric = game.symmetric and mode == "normal"
 
     def solve_here(cap: int, beta: int) -> tuple[int, int]:
         """The bounded search at the position itself."""
-        if orbits is None:
-            return solver.solve(S, cap, beta, req)
-        return solver.solve_among(S, cap, orbits([]), beta)
+        if symmetric:
+            return solver.solve_symmetric(S, cap, played, beta, game.symmetric_levels + 1)
+        return solver.solve(S, cap, beta, req)
 
     if first is None:
         value, g = solve_here(d, INF)
@@ -392,10 +432,9 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     def assemble(g: int, d: int) -> tuple[dict, int]:
         """The tree opening with g: below it every class is an independent exact problem,
         solved on all cores, largest first so the threads finish together. In a symmetric game
-        (normal mode) each class needs only one second guess per orbit of the maps fixing the
-        history and g (engine/games/symmetry.py)."""
+        (normal mode) each class tries one guess per orbit of the maps fixing the history and g,
+        for the game's `symmetric_levels` levels (engine/games/symmetry.py)."""
         jobs = sorted(solver.classes(S, g), key=lambda item: -len(item[1]))
-        seconds = None if orbits is None else orbits([g])
         results: dict[int, dict] = {}
         total = len(S)
         bar = tqdm(total=len(jobs), desc=f"subtrees of {game.guesses[g]}", unit="class",
@@ -404,18 +443,15 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
         def job(item):
             code, part = item
             child_req = solver.constrain(req, g, code)
-            if seconds is None:
-                value, _ = solver.solve(part, d - 1, req=child_req)
+            if symmetric:
+                value, second = solver.solve_symmetric(part, d - 1, played + [g], INF, game.symmetric_levels)
                 if value >= INF:
                     return code, value, None
-                return code, value, solver.tree(part, d - 1, child_req)
-            value, second = solver.solve_among(part, d - 1, seconds)
+                return code, value, solver.tree_symmetric(part, d - 1, played + [g], game.symmetric_levels, (value, second))
+            value, _ = solver.solve(part, d - 1, req=child_req)
             if value >= INF:
                 return code, value, None
-            node = solver.tree(part, d - 1, child_req, second)
-            return code, value, solver.shallowest(part, child_req, value, node,
-                                                  lambda guess, cap: solver.tree(part, cap, child_req, guess),
-                                                  lambda cap, beta: solver.solve_among(part, cap, seconds, beta))
+            return code, value, solver.tree(part, d - 1, child_req)
 
         with bar, ThreadPoolExecutor(threads or default_threads()) as pool:
             for code, value, subtree in pool.map(job, jobs):

@@ -146,7 +146,8 @@ def same_orbit(history, h, h2) -> bool:
 
 @pytest.mark.parametrize("game, history", [(Mastermind(3, 3), []), (Mastermind(3, 3), ["112"]), (Mastermind(2, 4), ["12"]),
                                            (Mastermind(3, 3), ["112", "123"]), (BullsCows(2), ["01"]),
-                                           (BullsCows(2, repeats=True), ["00", "01"]), (Mastermind(3, 4), ["123"])],
+                                           (BullsCows(2, repeats=True), ["00", "01"]), (Mastermind(3, 4), ["123"]),
+                                           (Mastermind(3, 3), ["112", "123", "321", "111", "232"])],
                          ids=case_id)
 def test_orbit_representatives_match_the_group_by_brute_force(game, history):
     ids = [game.guess_index[c] for c in history]

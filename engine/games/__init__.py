@@ -30,6 +30,7 @@ class Game:
     default_cap: int | None = 6  # guesses per answer when --max-guesses is not given
     symbols: str = ""  # symmetric games: the symbols codes are made of
     symmetric = False  # codes closed under position permutations and symbol renaming (symmetry.py)
+    symmetric_levels = 1  # symmetric games: guesses after the opener tried one per orbit, then the kernel
     notices: tuple[str, ...] = ()
 
     # --- feedback, in plain Python (the kernels in kernels.py are tested against this) ---

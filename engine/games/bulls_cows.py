@@ -45,6 +45,8 @@ class BullsCows(Game):
         # the optimum for 4 distinct digits needs 7 guesses for some codes; with repeats no cap
         # (the optimum is not known, so none is assumed)
         self.default_cap = None if self.repeats else 7
+        # the third guess too: 3.3x faster on the 4-digit classes (Mastermind 4x6 is faster with one)
+        self.symmetric_levels = 2
 
     @property
     def list_name(self) -> str:

@@ -28,12 +28,14 @@ def code_array(codes, symbols: str) -> np.ndarray:
 
 def _first_appearance_keys(X: np.ndarray, n_symbols: int) -> np.ndarray:
     """Each row with its symbols renamed 0, 1, 2, ... in order of first appearance, packed 4 bits
-    a position into one integer (rows equal up to renaming get equal keys)."""
+    a position, 15 positions to an integer: an (n, chunks) array whose rows compare like the
+    renamed rows (rows equal up to renaming get equal keys). Labels stay below 16 while a row
+    holds at most 16 symbols, which `orbit_keys` checks."""
     n, width = X.shape
     rows = np.arange(n)
     label = np.full((n, n_symbols), -1, dtype=np.int64)
     fresh = np.zeros(n, dtype=np.int64)
-    key = np.zeros(n, dtype=np.int64)
+    keys = np.zeros((n, -(-width // 15)), dtype=np.int64)
     for j in range(width):
         s = X[:, j]
         lab = label[rows, s]
@@ -41,22 +43,31 @@ def _first_appearance_keys(X: np.ndarray, n_symbols: int) -> np.ndarray:
         lab = np.where(new, fresh, lab)
         label[rows, s] = lab
         fresh += new
-        key = (key << 4) | lab
-    return key
+        keys[:, j // 15] = (keys[:, j // 15] << 4) | np.minimum(lab, 15)
+    return keys
 
 
 def orbit_keys(codes: np.ndarray, history: np.ndarray, n_symbols: int) -> np.ndarray:
-    """The canonical form of (history, code) for every code (rows of `codes`)."""
+    """The canonical form of (history, code) for every code (rows of `codes`): the least, row by
+    row and in lexicographic order, of the first-appearance keys under every position
+    permutation."""
     n, positions = codes.shape
-    width = (len(history) + 1) * positions
-    if width > 15:
-        raise ValueError("orbit keys support at most 15 symbols of history and guess together")
+    if min(n_symbols, (len(history) + 1) * positions) > 16:
+        raise ValueError("orbit keys need labels below 16: at most 16 distinct symbols in a history and guess")
     best = None
     for perm in permutations(range(positions)):
         perm = list(perm)
         past = np.broadcast_to(history[:, perm].ravel(), (n, len(history) * positions))
         keys = _first_appearance_keys(np.concatenate([past, codes[:, perm]], axis=1), n_symbols)
-        best = keys if best is None else np.minimum(best, keys)
+        if best is None:
+            best = keys
+            continue
+        smaller = np.zeros(n, dtype=bool)
+        equal = np.ones(n, dtype=bool)
+        for c in range(keys.shape[1]):
+            smaller |= equal & (keys[:, c] < best[:, c])
+            equal &= keys[:, c] == best[:, c]
+        best = np.where(smaller[:, None], keys, best)
     return best
 
 
@@ -65,5 +76,5 @@ def orbit_representatives(game, history: list[int]) -> np.ndarray:
     of each orbit in list order."""
     codes = code_array(game.guesses, game.symbols)
     keys = orbit_keys(codes, codes[list(history)].reshape(len(history), codes.shape[1]), len(game.symbols))
-    _, first = np.unique(keys, return_index=True)
+    _, first = np.unique(keys, axis=0, return_index=True)
     return np.sort(first).astype(np.int32)
