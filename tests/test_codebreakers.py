@@ -212,6 +212,8 @@ def test_bulls_cows_patterns():
     for bad in ("1B2W", "3A1B", "2A3B"):
         with pytest.raises(UserError):
             game.parse_pattern(bad)
+    with pytest.raises(UserError, match="cannot occur with 4 digits"):
+        game.parse_pattern("4A1B")
 
 
 def test_get_game_options_and_generated_list_names():

@@ -48,7 +48,8 @@ def parse_score(text: str, pegs: int, letters: str) -> tuple[int, int]:
     if x is None:
         raise UserError(f"bad pattern {text!r}: expected counts like {example}, {example.lower()} or 12")
     if x + y > pegs or (x == pegs - 1 and y == 1):
-        raise UserError(f"bad pattern {text!r}: {x}{first.upper()}{y}{second.upper()} cannot occur with {pegs} pegs")
+        places = "digits" if letters == "ab" else "pegs"
+        raise UserError(f"bad pattern {text!r}: {x}{first.upper()}{y}{second.upper()} cannot occur with {pegs} {places}")
     return x, y
 
 
