@@ -8,6 +8,7 @@ order defined) and a `_run_<name>` function that does the work, importing what i
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from engine.errors import UsageError, UserError
@@ -162,6 +163,8 @@ def _add_build(sub) -> None:
     p.add_argument("--objective", default="total", choices=["total", "worst"],
                    help="total (default): fewest guesses in all; worst: fewest guesses in the worst case, then in all")
     p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree/1 JSON")
+    p.add_argument("--checkpoint", metavar="FILE", help="save each finished subtree of the opener here as it comes")
+    p.add_argument("--resume", action="store_true", help="continue a stopped build from --checkpoint")
     _hangman_build_options(p)
 
 
@@ -181,6 +184,10 @@ def _run_build(args) -> int:
 
     if args.state and args.output:
         raise UsageError("-o writes whole-game trees only; drop --from or -o")
+    if args.resume and not args.checkpoint:
+        raise UsageError("--resume needs --checkpoint FILE")
+    if args.checkpoint and (args.strategy != "exact" or args.objective != "total"):
+        raise UsageError("--checkpoint is for exact builds with --objective total")
     game = _load_game(args)
     history = parse_state(game, args.state)
     start = time.perf_counter()
@@ -260,8 +267,14 @@ def _exact_tree(game, matrix, first, cap, history, args):
         if value >= INF:
             raise Infeasible(cap or NO_CAP)
         first = word
-    return build(game, matrix, first=None if first == "auto" else first, max_guesses=cap, history=history,
-                 threads=args.threads, progress=not args.quiet, mode=args.mode)
+    try:
+        return build(game, matrix, first=None if first == "auto" else first, max_guesses=cap, history=history,
+                     threads=args.threads, progress=not args.quiet, mode=args.mode, checkpoint=args.checkpoint,
+                     resume=args.resume)
+    except KeyboardInterrupt:
+        saved = f"; the finished subtrees are in {args.checkpoint}: add --resume to go on" if args.checkpoint else ""
+        print(f"wordtree: interrupted{saved}", file=sys.stderr, flush=True)
+        os._exit(130)  # a search thread may still be inside a kernel: do not wait for it
 
 
 def _add_rank(sub) -> None:
@@ -322,8 +335,6 @@ def _run_rank(args) -> int:
         sys.stdout.write(text)
     if result.interrupted:
         sys.stdout.flush()
-        import os
-
         os._exit(130)  # a worker may still be inside a kernel; the proven part is out and saved
     return 0
 

@@ -15,7 +15,6 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import orjson
@@ -24,7 +23,7 @@ from .errors import UserError
 from .games.symmetry import orbit_representatives
 from .heuristics import heuristic_order
 from .search import INF, Solver, default_threads
-from .tree import write_atomic
+from .tree import read_checkpoint, write_atomic
 
 CHECKPOINT_FORMAT = "wordtree-rank/1"
 
@@ -52,15 +51,7 @@ def _checkpoint_header(game, cap, mode) -> dict:
 
 
 def load_checkpoint(path, game, cap, mode) -> dict[str, tuple[int, bool]]:
-    try:
-        doc = orjson.loads(Path(path).read_bytes())
-    except FileNotFoundError:
-        return {}
-    except (OSError, orjson.JSONDecodeError) as exc:
-        raise UserError(f"{path}: not a readable rank checkpoint ({exc})") from None
-    header = _checkpoint_header(game, cap, mode)
-    if not isinstance(doc, dict) or any(doc.get(k) != v for k, v in header.items()):
-        raise UserError(f"{path}: checkpoint of another game, cap or mode; remove it or drop --resume")
+    doc = read_checkpoint(path, _checkpoint_header(game, cap, mode), "rank") or {}
     return {w: (int(v), bool(e)) for w, (v, e) in doc.get("results", {}).items()}
 
 

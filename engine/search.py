@@ -10,16 +10,18 @@ from __future__ import annotations
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import numpy as np
+import orjson
 
 from . import kernels
 from .errors import UserError
 
 INF = kernels.INF
 NO_CAP = 32  # "no cap": deeper than any optimal tree of these games can go
+BUILD_CHECKPOINT_FORMAT = "wordtree-build-checkpoint/1"
 
 
 def default_threads() -> int:
@@ -389,10 +391,15 @@ def parse_state(game, text: str | None) -> list[tuple[str, int]]:
 
 def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int | None = 6,
           history: list[tuple[str, int]] | None = None, threads: int | None = None, progress: bool = True,
-          rules: int = kernels.ALL_RULES, memo_mb: int = 160, mode: str = "normal") -> BuildResult:
+          rules: int = kernels.ALL_RULES, memo_mb: int = 160, mode: str = "normal", checkpoint: str | None = None,
+          resume: bool = False) -> BuildResult:
     """The exact optimal tree from a position (the start, or after `history`), opening with
-    `first` (None: the proven best opener, found by searching every guess)."""
+    `first` (None: the proven best opener, found by searching every guess). With `checkpoint`,
+    each finished subtree of the opener is saved there as it comes (atomically), and `resume`
+    starts from the ones a stopped build saved."""
     from tqdm import tqdm
+
+    from .tree import read_checkpoint, write_atomic
 
     start = time.perf_counter()
     solver = Solver(game, matrix, max_guesses, rules, memo_mb, mode)
@@ -411,6 +418,9 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
         raise UserError(f"the history already uses {len(history)} guesses of {solver.cap}")
     played = [game.guess_index[word] for word, _ in history]
     symmetric = game.symmetric and mode == "normal"
+    header = {"format": BUILD_CHECKPOINT_FORMAT, "game": game.identity(), "max_guesses": solver.cap, "mode": mode,
+              "history": [[word, game.pattern_text(code)] for word, code in history]}
+    saved = ((read_checkpoint(checkpoint, header, "build") if resume else None) or {}).get("subtrees", {})
 
     def solve_here(cap: int, beta: int) -> tuple[int, int]:
         """The bounded search at the position itself."""
@@ -437,8 +447,13 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
         jobs = sorted(solver.classes(S, g), key=lambda item: -len(item[1]))
         results: dict[int, dict] = {}
         total = len(S)
-        bar = tqdm(total=len(jobs), desc=f"subtrees of {game.guesses[g]}", unit="class",
-                   disable=not progress or None, leave=False)
+        finished = saved.setdefault(f"{game.guesses[g]}/{d}", {})  # code -> {"value", "tree"}
+        for code_text, item in finished.items():
+            results[int(code_text)] = item["tree"]
+            total += item["value"]
+        todo = [item for item in jobs if str(item[0]) not in finished]
+        bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc=f"subtrees of {game.guesses[g]}",
+                   unit="class", disable=not progress or None, leave=False)
 
         def job(item):
             code, part = item
@@ -453,14 +468,22 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
                 return code, value, None
             return code, value, solver.tree(part, d - 1, child_req)
 
-        with bar, ThreadPoolExecutor(threads or default_threads()) as pool:
-            for code, value, subtree in pool.map(job, jobs):
+        pool = ThreadPoolExecutor(threads or default_threads())
+        try:
+            for future in as_completed([pool.submit(job, item) for item in todo]):
+                code, value, subtree = future.result()
                 if subtree is None:
                     raise Infeasible(solver.cap, game.guesses[g])
                 results[code] = subtree
                 total += value
+                if checkpoint:
+                    finished[str(code)] = {"value": value, "tree": subtree}
+                    write_atomic(checkpoint, orjson.dumps({**header, "subtrees": saved}))
                 bar.update(1)
                 bar.set_postfix(total=total)
+        finally:
+            bar.close()
+            pool.shutdown(wait=False, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the rest
         root = {"guess": game.guesses[g]}
         if results:
             root["next"] = {game.pattern_text(code): results[code] for code in sorted(results)}

@@ -88,6 +88,21 @@ def write_tree(path, doc: dict) -> None:
     write_atomic(path, orjson.dumps(doc, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")
 
 
+def read_checkpoint(path, header: dict, what: str) -> dict | None:
+    """A checkpoint file written with `header` (None when there is none yet). A file that is not
+    one, or belongs to another run (any header field differs), is a one-line user error."""
+    try:
+        doc = orjson.loads(Path(path).read_bytes())
+    except FileNotFoundError:
+        return None
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise UserError(f"{path}: not a readable {what} checkpoint ({exc})") from None
+    if not isinstance(doc, dict) or any(doc.get(k) != v for k, v in header.items()):
+        fields = ", ".join(k for k in header if k != "format")
+        raise UserError(f"{path}: checkpoint of another {what} (not the same {fields}); remove it or drop --resume")
+    return doc
+
+
 def write_atomic(path, data: bytes) -> None:
     """A temporary file in the same folder, then a rename: readers never see half a file."""
     path = Path(path)

@@ -57,6 +57,30 @@ def test_rank_top_equals_build_auto_and_resumes(lists, tmp_path):
     assert f"total {rows[0][1]} " in built.stdout
 
 
+def test_build_resumes_from_its_checkpoint(lists, tmp_path):
+    """A stopped build keeps the subtrees it finished; --resume solves only the others and
+    gives the same tree. A checkpoint of another build is refused in one line."""
+    answers, guesses = lists
+    ck, whole, resumed = tmp_path / "build.ck", tmp_path / "whole.json", tmp_path / "resumed.json"
+    common = ["--answers", answers, "--guesses", guesses, "--first", "auto", "--quiet"]
+    assert run("build", *common, "--checkpoint", ck, "-o", whole).returncode == 0
+    doc = orjson.loads(ck.read_bytes())
+    (run_key,) = doc["subtrees"]
+    subtrees = doc["subtrees"][run_key]
+    n_classes = len(subtrees)
+    assert n_classes > 3
+    for code in list(subtrees)[: n_classes // 2]:  # as if stopped halfway
+        del subtrees[code]
+    ck.write_bytes(orjson.dumps(doc))
+    again = run("build", *common, "--checkpoint", ck, "--resume", "-o", resumed)
+    assert again.returncode == 0, again.stderr
+    assert orjson.loads(resumed.read_bytes())["root"] == orjson.loads(whole.read_bytes())["root"]
+    assert len(orjson.loads(ck.read_bytes())["subtrees"][run_key]) == n_classes
+    other = run("build", *common, "--checkpoint", ck, "--resume", "--max-guesses", "5")
+    assert other.returncode == 1 and "checkpoint of another build" in other.stderr
+    assert len([line for line in other.stderr.splitlines() if line.startswith("wordtree: error")]) == 1
+
+
 def test_rank_says_impossible_openers_plainly(lists):
     answers, guesses = lists
     proc = run("rank", "--answers", answers, "--guesses", guesses, "--max-guesses", "2", "--top", "1", "--limit", "8",
@@ -88,6 +112,8 @@ def test_greedy_baselines_are_labelled(lists, tmp_path):
         (["build", "--from", "WORD:BBYBX"], "bad pattern", 1),
         (["build", "--from", "WORD"], "GUESS:PATTERN", 1),
         (["rank", "--resume"], "--checkpoint", 2),
+        (["build", "--resume"], "--checkpoint", 2),
+        (["build", "--checkpoint", "x.ck", "--objective", "worst"], "--objective total", 2),
         (["build", "--max-guesses", "zero"], "max-guesses", 2),
     ],
 )
