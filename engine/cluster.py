@@ -97,7 +97,7 @@ def solve_first_guesses(spec: GameSpec, guesses: list[int], best: list[int], top
     out = []
     for g in guesses:
         beta = best[top - 1] if len(best) >= top else INF
-        value = solver.evaluate(S, g, solver.cap, beta)
+        value = solver.evaluate_opener(S, g, beta)
         out.append((g, value, value < beta))
         if value < beta:
             bisect.insort(best, value)

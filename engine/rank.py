@@ -94,7 +94,6 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb, mode=mode)
     S = np.arange(len(game.answers), dtype=np.int32)
     order, values, exact_sorted, todo = plan(game, matrix, solver.cap, mode, limit, checkpoint, resume)
-    symmetric = game.symmetric and mode == "normal"
     lock = threading.Lock()
 
     def budget() -> int:
@@ -103,10 +102,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
 
     def job(g: int) -> tuple[str, int, bool]:
         beta = budget()
-        if symmetric:
-            value = solver.evaluate_symmetric(S, g, solver.cap, [g], beta, game.symmetric_levels)
-        else:
-            value = solver.evaluate(S, g, solver.cap, beta)
+        value = solver.evaluate_opener(S, g, beta)
         return game.guesses[g], value, value < beta
 
     bar = tqdm(total=len(order), initial=len(order) - len(todo), desc="first guesses", unit="word",

@@ -218,6 +218,13 @@ class Solver:
             raise UserError(f"{self.game.guesses[guess]!r} breaks the {self.mode}-mode rule here")
         return self._run(S, d, beta, guess, req)
 
+    def evaluate_opener(self, S: np.ndarray, guess: int, beta: int = INF) -> int:
+        """The cost of opening the whole game with `guess` (exact if below beta, else a bound >=
+        beta): the kernel, or in a symmetric game one guess per orbit for the next levels."""
+        if self.game.symmetric and self.mode == "normal":
+            return self.evaluate_symmetric(S, guess, self.cap, [guess], beta, self.game.symmetric_levels)
+        return self.evaluate(S, guess, self.cap, beta)
+
     # --- symmetric games: one guess per orbit near the top, the kernel below ---
     def solve_symmetric(self, S: np.ndarray, d: int, history: list[int], beta: int = INF,
                         levels: int = 1) -> tuple[int, int]:

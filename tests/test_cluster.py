@@ -74,6 +74,16 @@ def test_one_job_tightens_its_own_budget(setting, exact_values):
     assert sum(e for _, e in values.values()) < LIMIT  # the budget did prune
 
 
+def test_worker_jobs_value_code_breaking_openers_like_the_in_process_rank():
+    """A worker values code-breaking openers as the in-process rank does (the same values)."""
+    args = argparse.Namespace(game="mastermind", answers=None, guesses=None, cache_dir=None, max_guesses=6,
+                              mode="normal", pegs=3, colours=4)
+    game = get_game("mastermind", pegs=3, colours=4)
+    openers = rank(game, game._compute_matrix(), top=5, progress=False).values
+    results = cluster.solve_first_guesses(cluster.game_spec(args, game), [game.guess_index[w] for w in openers], [], 5)
+    assert {game.guesses[g]: (v, e) for g, v, e in results} == openers
+
+
 def test_cluster_values_equal_in_process(setting, exact_values, scheduler):
     args, game, matrix = setting
     result = cluster.rank_on_cluster(scheduler, cluster.game_spec(args, game), game, matrix, top=LIMIT,
