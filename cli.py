@@ -172,6 +172,8 @@ def _run_build(args) -> int:
     if args.game == "hangman":
         from engine import hangman
 
+        if args.checkpoint or args.resume:
+            raise UsageError("--checkpoint/--resume are not available for hangman builds")
         return hangman.cli_build(args)
     import time
 

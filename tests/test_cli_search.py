@@ -113,6 +113,7 @@ def test_greedy_baselines_are_labelled(lists, tmp_path):
         (["build", "--from", "WORD"], "GUESS:PATTERN", 1),
         (["rank", "--resume"], "--checkpoint", 2),
         (["build", "--resume"], "--checkpoint", 2),
+        (["build", "hangman", "--length", "3", "--checkpoint", "x.ck"], "not available for hangman", 2),
         (["build", "--checkpoint", "x.ck", "--objective", "worst"], "--objective total", 2),
         (["build", "--max-guesses", "zero"], "max-guesses", 2),
     ],
