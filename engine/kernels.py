@@ -97,6 +97,11 @@ def wordle_pattern_matrix(guess_letters: np.ndarray, answer_letters: np.ndarray,
 #   useless on every subset of S, so children inherit the filtered guess list.
 # - identical partitions: guesses giving the same code to every answer of S are interchangeable
 #   at this node and below it; one representative (the first in list order) is kept.
+# - infeasible cores (normal mode): with 2 guesses left a set needs a guess giving each answer
+#   its own code; a set with none stays without one in every superset (a splitter of the
+#   superset would split it). The last sets found so are kept, and a new set holding one of
+#   them is infeasible at once, skipping the scan of every guess (the _ills family recurs in
+#   many slightly different classes that the memo, keyed by the exact set, cannot match).
 # - memo: values are keyed by the candidate set itself (a 64-bit hash to find the slot, then the
 #   set compared element by element), so a hash collision can never return another set's value.
 # ----------------------------------------------------------------------------------------------
@@ -108,7 +113,8 @@ USE_BOUNDS = 1
 USE_SHORTCUTS = 2
 USE_FILTER = 4
 USE_MEMO = 8
-ALL_RULES = USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO
+USE_CORES = 64  # remembered sets with no perfect splitter (below)
+ALL_RULES = USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO | USE_CORES
 HARD_MODE = 16  # not a pruning rule: the NYT hard-mode constraint on guesses
 ULTRA_MODE = 32  # not a pruning rule: every guess consistent with all the feedback so far
 NO_STEP = np.int32(2**31 - 1)  # pads an ultra-mode history (kept sorted, so it sorts last)
@@ -295,8 +301,61 @@ def _legal(gid, req, active, n_active, letters, counts, length):
 
 
 @njit(cache=True)
-def _splits_into_singletons(row, S, stamp, epoch):
-    return _shared_codes(row, S, stamp, epoch, 0) == 0
+def _first_collision(row, pos, stamp, first_at, epoch):
+    """-1 when the row gives each of the node's answers its own code, else i * n + j for the
+    first answer i sharing its code with an earlier answer j (positions in the node)."""
+    e = epoch[0] + 1
+    epoch[0] = e
+    n = pos.size
+    for i in range(n):
+        c = row[pos[i]]
+        if stamp[c] == e:
+            return i * n + first_at[c]
+        stamp[c] = e
+        first_at[c] = i
+    return -1
+
+
+@njit(cache=True)
+def _remember_core(S, mark, core_epoch, cores, core_len, core_count):
+    """Keep the answers of S marked with core_epoch (sorted, as S is) as the newest core, if it
+    fits; the oldest is overwritten."""
+    size = 0
+    for a in S:
+        if mark[a] == core_epoch:
+            size += 1
+    if size > cores.shape[1]:
+        return
+    slot = core_count[0] % cores.shape[0]
+    k = 0
+    for a in S:
+        if mark[a] == core_epoch:
+            cores[slot, k] = a
+            k += 1
+    core_len[slot] = size
+    core_count[0] += 1
+
+
+@njit(cache=True)
+def _holds_a_core(S, cores, core_len, core_count, mark, epoch):
+    """Whether S contains one of the remembered sets that no guess splits into singletons."""
+    e = epoch[0] + 1
+    epoch[0] = e
+    for a in S:
+        mark[a] = e
+    n = S.size
+    for j in range(min(core_count[0], cores.shape[0])):
+        length = core_len[j]
+        if length > n:
+            continue
+        inside = True
+        for q in range(length):
+            if mark[cores[j, q]] != e:
+                inside = False
+                break
+        if inside:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -409,7 +468,8 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
     One self-recursive function on purpose: numba's cache mishandles mutual recursion; the
     recursive call passes variables, never literals."""
     (lbs, scores, cls, cls_pos, class_start, class_size, class_code, stamp, cnt, epoch,
-     dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats, req, bounds, last_step) = sc
+     dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats, req, bounds, last_step,
+     cores, core_len, core_count, mark) = sc
     (mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool, counters, set_keys, depth_keys, state_keys) = mm
     n = S.size
     no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
@@ -494,7 +554,15 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                     result_guess = pair_guess
                 elif use_bounds and beta <= 2 * n:
                     return 2 * n
-            if result_guess < 0 and d == 2:
+            use_cores = (rules & USE_CORES) != 0 and not keep_codes
+            known_core = False
+            if result_guess < 0 and d == 2 and use_cores:
+                known_core = _holds_a_core(S, cores, core_len, core_count, mark, epoch)
+            if result_guess < 0 and d == 2 and not known_core:
+                # Each guess that fails makes two answers collide; the answers of those pairs
+                # (marked with `core_epoch`) are a subset no guess splits either: the core kept.
+                core_epoch = epoch[0] + 1
+                epoch[0] = core_epoch
                 for r in range(L_rows):
                     if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
                         continue
@@ -502,10 +570,15 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                         continue
                     if check_all and not _consistent(L_ids[r], state, letters, n_codes):
                         continue
-                    if _splits_into_singletons(L[r], pos, stamp, epoch):
+                    pair = _first_collision(L[r], pos, stamp, cnt, epoch)
+                    if pair < 0:
                         result = 2 * n
                         result_guess = L_ids[r]
                         break
+                    mark[S[pair // n]] = core_epoch
+                    mark[S[pair % n]] = core_epoch
+                if result_guess < 0 and use_cores:
+                    _remember_core(S, mark, core_epoch, cores, core_len, core_count)
         if result_guess < 0 and d > 2:
             # One pass over the inherited guesses: copy each one's codes over S into this node's
             # matrix, count its classes, sum of squared class sizes and in-S flag, keep it or not.

@@ -22,6 +22,7 @@ from .errors import UserError
 INF = kernels.INF
 NO_CAP = 32  # "no cap": deeper than any optimal tree of these games can go
 BUILD_CHECKPOINT_FORMAT = "wordtree-build-checkpoint/1"
+CORES, CORE_SIZE = 256, 64  # the infeasible sets a thread remembers (kernels.USE_CORES), and their largest size
 
 
 def default_threads() -> int:
@@ -59,6 +60,10 @@ class Context:
             np.zeros((levels + 1, state_size), np.int32),  # req: hard/ultra-mode constraint at each level
             class_bounds,  # least cost of c answers with d guesses left (shared, read only)
             np.full((levels + 1, 2), -1, np.int64),  # last_step: ultra mode's latest (guess, code) at each level
+            np.zeros((CORES, CORE_SIZE), np.int32),  # cores: recent sets no guess splits into singletons
+            np.zeros(CORES, np.int64),  # their sizes
+            np.zeros(1, np.int64),  # how many were recorded (a ring: the latest CORES are kept)
+            np.zeros(n_answers, np.int64),  # mark: a node's answers, by epoch
         )
         # memo: ~34 bytes an entry plus 4 bytes per stored answer; the pool gets two thirds
         budget = memo_mb * 2**20

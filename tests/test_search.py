@@ -25,6 +25,8 @@ RULE_SETS = [
     kernels.USE_MEMO,
     kernels.ALL_RULES & ~kernels.USE_BOUNDS,
     kernels.ALL_RULES & ~kernels.USE_FILTER,
+    kernels.ALL_RULES & ~kernels.USE_CORES,
+    kernels.USE_CORES | kernels.USE_BOUNDS,
 ]
 
 
