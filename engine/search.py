@@ -129,6 +129,8 @@ class Solver:
         if mode not in MODES:
             raise UserError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
         self.mode = mode
+        # codes closed under position and symbol maps: one guess per orbit near the top (symmetry.py)
+        self.symmetric = game.symmetric and mode == "normal"
         self.rules = rules | {"normal": 0, "hard": kernels.HARD_MODE, "ultra": kernels.ULTRA_MODE}[mode]
         if mode != "normal":
             if game.kind != "wordle":
@@ -226,7 +228,7 @@ class Solver:
     def evaluate_opener(self, S: np.ndarray, guess: int, beta: int = INF) -> int:
         """The cost of opening the whole game with `guess` (exact if below beta, else a bound >=
         beta): the kernel, or in a symmetric game one guess per orbit for the next levels."""
-        if self.game.symmetric and self.mode == "normal":
+        if self.symmetric:
             return self.evaluate_symmetric(S, guess, self.cap, [guess], beta, self.game.symmetric_levels)
         return self.evaluate(S, guess, self.cap, beta)
 
@@ -429,7 +431,7 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     if d < 1:
         raise UserError(f"the history already uses {len(history)} guesses of {solver.cap}")
     played = [game.guess_index[word] for word, _ in history]
-    symmetric = game.symmetric and mode == "normal"
+    symmetric = solver.symmetric
     header = {"format": BUILD_CHECKPOINT_FORMAT, "game": game.identity(), "max_guesses": solver.cap, "mode": mode,
               "history": [[word, game.pattern_text(code)] for word, code in history]}
     saved = ((read_checkpoint(checkpoint, header, "build") if resume else None) or {}).get("subtrees", {})
