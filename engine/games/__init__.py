@@ -28,10 +28,15 @@ class Game:
     win_code: int = 0
     default_first: str | None = None  # proven best first guess for this preset, if known
     default_cap: int | None = 6  # guesses per answer when --max-guesses is not given
-    symbols: str = ""  # symmetric games: the symbols codes are made of
-    symmetric = False  # codes closed under position permutations and symbol renaming (symmetry.py)
+    symbols: str = ""  # code-breaking games: the symbols their codes are made of
     symmetric_levels = 1  # symmetric games: guesses after the opener tried one per orbit, then the kernel
     notices: tuple[str, ...] = ()
+
+    @property
+    def symmetric(self) -> bool:
+        """Codes closed under position permutations and symbol renaming (symmetry.py): a game
+        made of `symbols`, while every code is both a guess and an answer."""
+        return bool(self.symbols) and self.guesses == self.codes and self.answers == self.codes
 
     # --- feedback, in plain Python (the kernels in kernels.py are tested against this) ---
     def feedback(self, guess: str, answer: str) -> int:

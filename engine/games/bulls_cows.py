@@ -23,11 +23,6 @@ __all__ = ["BullsCows", "bulls_cows_game", "canonical_first_guesses"]
 class BullsCows(Game):
     kind = "bulls-cows"
 
-    @property
-    def symmetric(self) -> bool:
-        """The symmetries hold while every code is both a guess and an answer."""
-        return self.guesses == self.codes and self.answers == self.codes
-
     def __init__(self, digits: int = 4, repeats: bool = False):
         count = 10**digits if repeats else _distinct_count(digits)
         if not 1 <= digits <= 10 or count > MAX_CODES:

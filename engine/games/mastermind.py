@@ -64,11 +64,6 @@ def canonical_first_guesses(game) -> list[int]:
 class Mastermind(Game):
     kind = "mastermind"
 
-    @property
-    def symmetric(self) -> bool:
-        """The symmetries hold while every code is both a guess and an answer."""
-        return self.guesses == self.codes and self.answers == self.codes
-
     def __init__(self, pegs: int = 4, colours: int = 6):
         if not 1 <= pegs <= MAX_PEGS:
             raise UserError(f"--pegs must be between 1 and {MAX_PEGS}, not {pegs}")
