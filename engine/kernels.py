@@ -102,6 +102,13 @@ def wordle_pattern_matrix(guess_letters: np.ndarray, answer_letters: np.ndarray,
 #   superset would split it). The last sets found so are kept, and a new set holding one of
 #   them is infeasible at once, skipping the scan of every guess (the _ills family recurs in
 #   many slightly different classes that the memo, keyed by the exact set, cannot match).
+# - pair counts (normal mode, sets of at most PAIR_LIMIT answers): a guess's class count, in-S
+#   flag and sum of squared class sizes follow from how many answer pairs share a code, which
+#   answer-major loops count for every guess at once. They give the same bounds and order as
+#   the scan, so the node is settled without the scan only when the scan would settle it too:
+#   the bound prunes it, a guess splits S into singletons, or the guess tried first costs its
+#   bound (its classes hold at most 2 answers, which happens when pairs = |S| - classes) and
+#   that bound is the least of all, so every other guess is skipped by its bound.
 # - memo: values are keyed by the candidate set itself (a 64-bit hash to find the slot, then the
 #   set compared element by element), so a hash collision can never return another set's value.
 # ----------------------------------------------------------------------------------------------
@@ -114,7 +121,10 @@ USE_SHORTCUTS = 2
 USE_FILTER = 4
 USE_MEMO = 8
 USE_CORES = 64  # remembered sets with no perfect splitter (below)
-ALL_RULES = USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO | USE_CORES
+USE_PAIRS = 128  # small sets settled from pair counts, without copying the matrix (below)
+ALL_RULES = USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO | USE_CORES | USE_PAIRS
+PAIR_LIMIT = 64  # the largest set the pair counts handle (past it the scan is cheaper)
+PAIR_BYTES = 22  # up to here the counts fit a byte (231 pairs), twice as many per instruction
 HARD_MODE = 16  # not a pruning rule: the NYT hard-mode constraint on guesses
 ULTRA_MODE = 32  # not a pruning rule: every guess consistent with all the feedback so far
 NO_STEP = np.int32(2**31 - 1)  # pads an ultra-mode history (kept sorted, so it sorts last)
@@ -359,6 +369,67 @@ def _holds_a_core(S, cores, core_len, core_count, mark, epoch):
 
 
 @njit(cache=True)
+def _pair_counts(LT, pos, rows, win, pairs, repeats, has_win, shared):
+    """For each of the first `rows` guesses of a column-major local matrix LT (one row per
+    column of the node's parent), over the node's answers (rows pos of LT): pairs[g] = answer
+    pairs sharing a code, repeats[g] = answers sharing their code with an earlier answer (so
+    the class count is |S| - repeats[g]), has_win[g] = 1 when an answer gets the winning code.
+    Answer pair by answer pair, so every inner loop runs over contiguous guesses and
+    vectorizes: for small sets this is many times cheaper than partitioning guess by guess."""
+    pairs[:rows] = 0
+    repeats[:rows] = 0
+    has_win[:rows] = 0
+    for i in range(pos.size):
+        ci = LT[pos[i]]
+        shared[:rows] = 0
+        for g in range(rows):
+            has_win[g] |= ci[g] == win
+        for j in range(i):
+            cj = LT[pos[j]]
+            for g in range(rows):
+                same = ci[g] == cj[g]
+                pairs[g] += same
+                shared[g] |= same
+        for g in range(rows):
+            repeats[g] += shared[g]
+
+
+@njit(cache=True)
+def _pair_bounds(LT, pos, rows, win, beta, counts):
+    """From the pair counts (counts: 4 scratch rows, bytes or 16-bit words as |S| needs): the
+    first guess splitting S into singletons (or -1); the least class bound over the useful
+    guesses; the guess with the least ordering score among those whose bound is below beta (-1
+    if none), its bound, and whether that bound is its exact cost (no class of 3 or more: then
+    pairs = |S| - classes). Bounds and scores are the scan's: 3|S| - k - [g in S] and
+    2 * sum(c^2) + |S| * bound, with sum(c^2) = |S| + 2 * pairs."""
+    pairs, repeats, has_win = counts[0], counts[1], counts[2]
+    _pair_counts(LT, pos, rows, win, pairs, repeats, has_win, counts[3])
+    n = pos.size
+    min_lb = INF
+    top = -1
+    top_score = INF
+    for r in range(rows):
+        k = n - np.int64(repeats[r])
+        in_s = np.int64(has_win[r])
+        if k == 1 and in_s == 0:
+            continue  # useless here
+        if k == n:
+            return r, 2 * n, -1, 2 * n, True
+        lb = 3 * n - k - in_s
+        if lb < min_lb:
+            min_lb = lb
+        if lb < beta:
+            score = 2 * (n + 2 * np.int64(pairs[r])) + n * lb
+            if score < top_score:
+                top_score = score
+                top = r
+    if top < 0:
+        return -1, min_lb, -1, INF, False
+    top_k = n - np.int64(repeats[top])
+    return -1, min_lb, top, 3 * n - top_k - np.int64(has_win[top]), np.int64(pairs[top]) == n - top_k
+
+
+@njit(cache=True)
 def _shared_codes(row, S, stamp, epoch, limit):
     """How many answers share their code with an earlier one (|S| minus the class count),
     counting only until it exceeds `limit`."""
@@ -432,6 +503,22 @@ def _codes_present(matrix, n_codes):
     return out
 
 
+@njit(cache=True, parallel=True)
+def _transpose(matrix, out):
+    """out = matrix.T, in 64 x 64 tiles so that both sides are read and written a cache line at
+    a time (the small-set path reads the pattern matrix answer by answer)."""
+    rows, cols = matrix.shape
+    tile = 64
+    for tr in prange((rows + tile - 1) // tile):
+        r0 = tr * tile
+        r1 = min(r0 + tile, rows)
+        for c0 in range(0, cols, tile):
+            c1 = min(c0 + tile, cols)
+            for c in range(c0, c1):
+                for r in range(r0, r1):
+                    out[c, r] = matrix[r, c]
+
+
 def class_bounds(cap: int, n_answers: int, branching: int) -> np.ndarray:
     """bounds[d, c]: a lower bound on the cost of c answers with d guesses left, INF when no tree
     fits. Each node of a tree solves at most one answer (its own guess) and has at most
@@ -452,7 +539,7 @@ def class_bounds(cap: int, n_answers: int, branching: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid, win, rules, sc, mm, letters,
+def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer_gid, win, rules, sc, mm, letters,
            counts):
     """V(S, d) if it is below beta, else a lower bound >= beta; the best guess (a global guess id)
     is left in best_out[level], -1 when none was proven below beta. With forced >= 0 (a row of L),
@@ -463,13 +550,14 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
     columns are this node's answers S; win_row[col] is the row of the guess equal to that
     column's answer. Each node copies the codes of the guesses it keeps over its own answers into
     a new, smaller matrix for its children, so deep nodes read a few kilobytes that stay in
-    cache instead of scattered bytes of the full matrix.
+    cache instead of scattered bytes of the full matrix. LT is the same local matrix stored by
+    columns (empty at the top), which a small node reads to settle itself from pair counts.
 
     One self-recursive function on purpose: numba's cache mishandles mutual recursion; the
     recursive call passes variables, never literals."""
     (lbs, scores, cls, cls_pos, class_start, class_size, class_code, stamp, cnt, epoch,
      dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats, req, bounds, last_step,
-     cores, core_len, core_count, mark) = sc
+     cores, core_len, core_count, mark, pair_bytes, pair_words) = sc
     (mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool, counters, set_keys, depth_keys, state_keys) = mm
     n = S.size
     no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
@@ -526,6 +614,7 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
 
     # The matrix the children will read: by default this node's own (built below).
     C = L
+    CT = LT
     C_ids = L_ids
     C_rows = L_rows
     C_win = win_row
@@ -579,7 +668,40 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                     mark[S[pair % n]] = core_epoch
                 if result_guess < 0 and use_cores:
                     _remember_core(S, mark, core_epoch, cores, core_len, core_count)
-        if result_guess < 0 and d > 2:
+        settled = False
+        # (past PAIR_BYTES answers only under a budget: without one the counts rarely settle a set)
+        use_pairs = ((rules & USE_PAIRS) != 0 and use_bounds and use_shortcuts and use_filter and not keep_codes
+                     and (n <= PAIR_BYTES or (n <= PAIR_LIMIT and beta < INF)) and LT.shape[0] > 0
+                     and bounds[d - 1, n] == 2 * n - 1)
+        if result_guess < 0 and d > 2 and use_pairs:
+            # Pair counts give every guess's class count, in-S flag and sum of squared class sizes
+            # (|S| + 2 * pairs), hence its bound and score, without copying the matrix. That
+            # settles the node when the bound prunes it, when a guess splits S into singletons
+            # (the first in order, as the scan below would take), or when the guess the loop
+            # below would try first has only classes of 1 or 2 (its cost is then its bound) and
+            # its bound is the least: every other guess is then skipped by its bound anyway.
+            if n <= PAIR_BYTES:
+                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, pair_bytes)
+            else:
+                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, pair_words)
+            if splitter >= 0:
+                result = 2 * n
+                result_guess = L_ids[splitter]
+            settled = True
+            if result_guess < 0:
+                node_lb = max(min_lb, known_lb)
+                if node_lb >= beta:
+                    if use_memo:
+                        _memo_store(S, state, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mval, mexact,
+                                    mguess, pool, counters, stats)
+                    return node_lb
+                if top_exact and top_lb == node_lb:
+                    stats[ST_GUESSES_EVALUATED] += 1
+                    result = top_lb
+                    result_guess = L_ids[top]
+                else:
+                    settled = False
+        if result_guess < 0 and d > 2 and not settled:
             # One pass over the inherited guesses: copy each one's codes over S into this node's
             # matrix, count its classes, sum of squared class sizes and in-S flag, keep it or not.
             # In normal mode only the partition matters below (which answers share a code, and
@@ -676,6 +798,11 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                 if lb < min_lb:
                     min_lb = lb
             C_rows = m
+            if result_guess < 0 and d > 3 and (rules & USE_PAIRS) != 0 and not keep_codes:
+                CT = np.empty((n, m), dtype=L.dtype)
+                for i in range(n):
+                    for r in range(m):
+                        CT[i, r] = C[r, i]
             if result_guess < 0:
                 node_lb = max(min_lb, known_lb) if use_bounds else 0
                 if node_lb >= beta:
@@ -746,7 +873,7 @@ def _solve(S, pos, d, beta, level, L, L_ids, L_rows, win_row, forced, answer_gid
                 _record_step(req[level], req[level + 1], gid * n_codes + class_code[level, q])
                 last_step[level + 1, 0] = gid
                 last_step[level + 1, 1] = class_code[level, q]
-            v = _solve(cls[level, a:a + c], cls_pos[level, a:a + c], d - 1, child_beta, level + 1, C, C_ids, C_rows,
+            v = _solve(cls[level, a:a + c], cls_pos[level, a:a + c], d - 1, child_beta, level + 1, C, CT, C_ids, C_rows,
                        C_win, no_guess, answer_gid, win, rules, sc, mm, letters, counts)
             running += v - lbc
         if forced >= 0:

@@ -64,6 +64,8 @@ class Context:
             np.zeros(CORES, np.int64),  # their sizes
             np.zeros(1, np.int64),  # how many were recorded (a ring: the latest CORES are kept)
             np.zeros(n_answers, np.int64),  # mark: a node's answers, by epoch
+            np.zeros((4, n_guesses), np.uint8),  # pair counts: pairs, repeats, has_win, one answer's flags
+            np.zeros((4, n_guesses), np.uint16),  # the same for sets past kernels.PAIR_BYTES answers
         )
         # memo: ~34 bytes an entry plus 4 bytes per stored answer; the pool gets two thirds
         budget = memo_mb * 2**20
@@ -152,6 +154,12 @@ class Solver:
         self.class_bounds = kernels.class_bounds(self.cap, self.matrix.shape[1], max(branching, 1))
         self.answer_gid = game.answer_guess_ids
         self.all_guesses = np.arange(len(game.guesses), dtype=np.int32)
+        # the matrix by answers, which the kernel reads to settle small sets from pair counts
+        # (normal mode: elsewhere legality, not the partition alone, decides)
+        by_answer = mode == "normal" and rules & kernels.USE_PAIRS
+        self.columns = np.empty(self.matrix.shape[::-1] if by_answer else (0, 0), self.matrix.dtype)
+        if by_answer:
+            kernels._transpose(self.matrix, self.columns)
         self._local = threading.local()
         self._orbits: dict[tuple[int, ...], np.ndarray] = {}  # symmetric games: history -> one guess per orbit
         self._contexts: list[Context] = []
@@ -210,7 +218,8 @@ class Solver:
         ctx = self.context()
         ctx.root_constraint[:] = self.empty_constraint() if req is None else req
         S = np.ascontiguousarray(S, dtype=np.int32)
-        return int(kernels._solve(S, S.copy(), d, beta, 0, self.matrix, self.all_guesses, self.matrix.shape[0],
+        return int(kernels._solve(S, S.copy(), d, beta, 0, self.matrix, self.columns, self.all_guesses,
+                                  self.matrix.shape[0],
                                   self.answer_gid, forced, self.answer_gid, self.game.win_code, self.rules,
                                   ctx.scratch, ctx.memo, self.letters, self.counts))
 

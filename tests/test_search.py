@@ -27,6 +27,8 @@ RULE_SETS = [
     kernels.ALL_RULES & ~kernels.USE_FILTER,
     kernels.ALL_RULES & ~kernels.USE_CORES,
     kernels.USE_CORES | kernels.USE_BOUNDS,
+    kernels.ALL_RULES & ~kernels.USE_PAIRS,
+    kernels.USE_PAIRS | kernels.USE_BOUNDS | kernels.USE_SHORTCUTS | kernels.USE_FILTER,
 ]
 
 
@@ -50,6 +52,40 @@ def engine_value(game, cap, rules=kernels.ALL_RULES):
     return float("inf") if value >= INF else value
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
+def test_pair_counts_match_a_plain_count(dtype):
+    """The vectorized pair counts, and the bounds drawn from them, against counting each guess's
+    classes directly."""
+    rng = np.random.default_rng(7)
+    for n, codes in ((1, 3), (5, 4), (12, 243), (22, 2), (22, 30), (60, 2), (60, 40)):
+        if n > kernels.PAIR_BYTES and dtype == np.uint8:
+            continue
+        matrix = rng.integers(0, codes, (40, 60), dtype=np.uint8)
+        columns = np.empty((60, 40), np.uint8)
+        kernels._transpose(matrix, columns)
+        assert np.array_equal(columns, matrix.T)
+        pos = rng.choice(60, n, replace=False).astype(np.int32)
+        win = codes - 1
+        counts = np.zeros((4, 40), dtype)
+        splitter, min_lb, top, top_lb, top_exact = kernels._pair_bounds(columns, pos, 37, win, 10**6, counts)
+        plain = []
+        for g in range(37):
+            row = [int(matrix[g, p]) for p in pos]
+            sizes = [row.count(c) for c in set(row)]
+            assert counts[0, g] == sum(c * (c - 1) // 2 for c in sizes)
+            assert n - counts[1, g] == len(sizes)
+            assert counts[2, g] == (win in row)
+            if len(sizes) > 1 or win in row:
+                lb = 3 * n - len(sizes) - (win in row)
+                plain.append((2 * sum(c * c for c in sizes) + n * lb, g, lb, max(sizes) <= 2, len(sizes) == n))
+        splitters = [g for _, g, _, _, split in plain if split]
+        if splitters:
+            assert splitter == splitters[0]
+        else:
+            score, g, lb, exact = min(plain)[:4]
+            assert (splitter, min_lb, top, top_lb, top_exact) == (-1, min(p[2] for p in plain), g, lb, exact)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_engine_equals_exhaustive_search(real_lists, seed):
     game = small_game(real_lists, seed)
@@ -59,12 +95,59 @@ def test_engine_equals_exhaustive_search(real_lists, seed):
             assert engine_value(game, cap, rules) == expected, (seed, cap, rules)
 
 
+def clustered_game(real_lists, seed, families=3, per_family=7, n_guesses=30):
+    """Answers from a few families sharing their last three letters (_ight, _ound, ...): many
+    classes of three or more, so the deep search, not a first perfect splitter, decides."""
+    answers_all, guesses_all = real_lists
+    rng = random.Random(seed)
+    by_ending = {}
+    for word in answers_all:
+        by_ending.setdefault(word[2:], []).append(word)
+    endings = sorted(e for e, words in by_ending.items() if len(words) >= 5)
+    answers = sorted({w for e in rng.sample(endings, families) for w in rng.sample(by_ending[e], min(per_family, len(by_ending[e])))})
+    guesses = sorted(set(rng.sample(guesses_all, n_guesses)) | set(answers))
+    return Wordle("wordle", word_list("answers", answers), word_list("guesses", guesses))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_engine_equals_exhaustive_search_on_word_families(real_lists, seed):
+    game = clustered_game(real_lists, seed)
+    for cap in (3, 4, 5):
+        expected = reference.optimal_total(game, game.answers, cap)
+        for rules in RULE_SETS:
+            assert engine_value(game, cap, rules) == expected, (seed, cap, rules)
+
+
+def test_pair_counts_change_no_value_on_real_classes():
+    """Classes below SALET on the full lists, where most sets the pair counts settle arise:
+    every value is the same with the rule off (the rule-off search is the one checked against
+    the oracle above), and a budgeted search keeps its contract."""
+    from engine.patterns import pattern_matrix
+
+    game = get_game("wordle")
+    matrix = pattern_matrix(game).matrix
+    with_pairs = Solver(game, matrix, 6)
+    without = Solver(game, matrix, 6, rules=kernels.ALL_RULES & ~kernels.USE_PAIRS)
+    salet = game.guess_index["salet"]
+    parts = [part for _, part in with_pairs.classes(np.arange(len(game.answers), dtype=np.int32), salet)
+             if 8 <= len(part) <= 60]
+    assert len(parts) >= 20
+    for part in parts:
+        for d in (3, 4):
+            exact = without.solve(part, d)[0]
+            assert with_pairs.solve(part, d)[0] == exact
+            for beta in (exact - 2, exact, exact + 1):
+                got = with_pairs.solve(part, d, beta)[0]
+                assert got == exact if exact < beta else beta <= got <= exact
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_larger_random_games_with_and_without_rules(real_lists, seed):
     """Bigger than the oracle can do: every rule switched off must still give the same value."""
     game = small_game(real_lists, 100 + seed, n_answers=60, n_guesses=300)
     values = {rules: engine_value(game, 5, rules) for rules in (kernels.ALL_RULES, kernels.USE_BOUNDS | kernels.USE_MEMO,
-                                                               kernels.ALL_RULES & ~kernels.USE_MEMO)}
+                                                               kernels.ALL_RULES & ~kernels.USE_MEMO,
+                                                               kernels.ALL_RULES & ~kernels.USE_PAIRS)}
     assert len(set(values.values())) == 1, values
 
 
@@ -119,7 +202,6 @@ def test_ties_in_total_go_to_the_smaller_worst_case(real_lists, case):
     assert (result.total, tree_worst(result.root)) == expected
 
 
-@pytest.mark.slow
 def test_salet_7920():
     game = get_game("wordle")
     result = build(game, game._compute_matrix(), first="salet", max_guesses=6, progress=False)
