@@ -722,6 +722,10 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             de = epoch[0] + 1
             epoch[0] = de
             dmask = dedupe_key.size - 1
+            # Read the codes answer by answer from the copy by columns when the rows are much
+            # longer than S (the full matrix at the top): n runs of contiguous bytes instead of
+            # n scattered bytes of every row, each from its own cache line.
+            by_answer = LT.shape[0] > 0 and L.shape[1] >= 16 * n
             for r in range(L_rows):
                 if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
                     continue
@@ -740,7 +744,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 other_classes = 0
                 ph = np.uint64(0)
                 for i in range(n):
-                    c = row[pos[i]]
+                    c = LT[pos[i], r] if by_answer else row[pos[i]]
                     if stamp[c] != e:
                         stamp[c] = e
                         cnt[c] = 1
@@ -798,6 +802,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 if lb < min_lb:
                     min_lb = lb
             C_rows = m
+            CT = np.empty((0, 0), dtype=L.dtype)  # none, unless the children can use it:
             if result_guess < 0 and d > 3 and (rules & USE_PAIRS) != 0 and not keep_codes:
                 CT = np.empty((n, m), dtype=L.dtype)
                 for i in range(n):
