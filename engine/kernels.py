@@ -430,6 +430,61 @@ def _pair_bounds(LT, pos, rows, win, beta, counts):
 
 
 @njit(cache=True)
+def _pair_scores(counts, rows, n, lbs, scores):
+    """Every guess's class bound and ordering score from the pair counts (the scan's figures),
+    INF for a useless guess (S in one class, the guess not in S)."""
+    pairs, repeats, has_win = counts[0], counts[1], counts[2]
+    for r in range(rows):
+        k = n - np.int64(repeats[r])
+        in_s = np.int64(has_win[r])
+        if k == 1 and in_s == 0:
+            lbs[r] = INF
+            continue
+        lb = 3 * n - k - in_s
+        lbs[r] = lb
+        scores[r] = 2 * (n + 2 * np.int64(pairs[r])) + n * lb
+
+
+@njit(cache=True)
+def _partition_key(row, pos, win, position_keys, stamp, label, epoch):
+    """A hash of the partition a guess makes of the node's answers (codes relabelled by first
+    appearance, the winning code kept apart): equal partitions get equal keys."""
+    e = epoch[0] + 1
+    epoch[0] = e
+    key = np.uint64(0)
+    classes = 0
+    for i in range(pos.size):
+        c = row[pos[i]]
+        if stamp[c] != e:
+            stamp[c] = e
+            label[c] = pos.size + 1 if c == win else classes
+            classes += 1
+        key += position_keys[i] * np.uint64(label[c] + 1)
+    return key
+
+
+@njit(cache=True)
+def _same_partition(row_a, row_b, pos, win, stamp, image, epoch):
+    """Whether two guesses split the node's answers alike, the winning class included: the codes
+    of one map onto the codes of the other one to one."""
+    for _ in range(2):
+        e = epoch[0] + 1
+        epoch[0] = e
+        for i in range(pos.size):
+            a = row_a[pos[i]]
+            b = row_b[pos[i]]
+            if (a == win) != (b == win):
+                return False
+            if stamp[a] != e:
+                stamp[a] = e
+                image[a] = b
+            elif image[a] != b:
+                return False
+        row_a, row_b = row_b, row_a
+    return True
+
+
+@njit(cache=True)
 def _shared_codes(row, S, stamp, epoch, limit):
     """How many answers share their code with an earlier one (|S| minus the class count),
     counting only until it exceeds `limit`."""
@@ -615,6 +670,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     # The matrix the children will read: by default this node's own (built below).
     C = L
     CT = LT
+    paired = False  # bounds from pair counts, no scan (below)
     C_ids = L_ids
     C_rows = L_rows
     C_win = win_row
@@ -700,8 +756,18 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                     result = top_lb
                     result_guess = L_ids[top]
                 else:
+                    # Not settled: the guess loop below takes its bounds and scores from the
+                    # counts, reads the guesses' codes from the inherited matrix, and hands that
+                    # matrix to the children; no scan, no copy (identical partitions are then
+                    # skipped in the loop).
                     settled = False
-        if result_guess < 0 and d > 2 and not settled:
+                    paired = True
+                    if n <= PAIR_BYTES:
+                        _pair_scores(pair_bytes, L_rows, n, lbs[level], scores[level])
+                    else:
+                        _pair_scores(pair_words, L_rows, n, lbs[level], scores[level])
+                    m = L_rows
+        if result_guess < 0 and d > 2 and not settled and not paired:
             # One pass over the inherited guesses: copy each one's codes over S into this node's
             # matrix, count its classes, sum of squared class sizes and in-S flag, keep it or not.
             # In normal mode only the partition matters below (which answers share a code, and
@@ -838,6 +904,13 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     keys = np.sort(keys[:t])
     best = np.int64(beta)
     best_g = -1
+    # Without the scan's copy identical partitions were not merged: equal partitions have equal
+    # scores, so each guess is compared with those of its score tried before it.
+    merge = paired
+    tried_rows = np.empty(t if merge else 0, dtype=np.int64)
+    tried_keys = np.empty(t if merge else 0, dtype=np.uint64)
+    tried = 0
+    group_score = -1
     for j in range(t):
         r = forced
         if forced < 0:
@@ -846,6 +919,21 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 if lbs[level, r] < fail:
                     fail = lbs[level, r]
                 continue
+            if merge:
+                if keys[j] >> 16 != group_score:
+                    group_score = keys[j] >> 16
+                    tried = 0
+                pk = _partition_key(C[r], colpos, win, position_keys, stamp, cnt, epoch)
+                seen = False
+                for q in range(tried):
+                    if tried_keys[q] == pk and _same_partition(C[r], C[tried_rows[q]], colpos, win, stamp, cnt, epoch):
+                        seen = True
+                        break
+                if seen:
+                    continue
+                tried_keys[tried] = pk
+                tried_rows[tried] = r
+                tried += 1
         # Cost of guess r: start from the class bound |S| + sum(2c - 1), then replace each class's
         # bound by its value, smallest classes first (they refute a losing guess soonest).
         stats[ST_GUESSES_EVALUATED] += 1
