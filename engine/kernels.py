@@ -901,7 +901,14 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             continue
         keys[t] = (scores[level, i] << 16) | i
         t += 1
-    keys = np.sort(keys[:t])
+    # The first guess is usually the best or close to it, and its total prunes most of the rest
+    # by their bounds: so only it is picked before the loop, the others sorted once it is known.
+    if t > 1:
+        first = 0
+        for j in range(1, t):
+            if keys[j] < keys[first]:
+                first = j
+        keys[0], keys[first] = keys[first], keys[0]
     best = np.int64(beta)
     best_g = -1
     # Without the scan's copy identical partitions were not merged: equal partitions have equal
@@ -911,17 +918,31 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     tried_keys = np.empty(t if merge else 0, dtype=np.uint64)
     tried = 0
     group_score = -1
-    for j in range(t):
+    at = -1  # the candidate being tried (a while loop: t shrinks once the first is known)
+    while at + 1 < t:
+        at += 1
+        if at == 1:
+            kept = 1
+            for i in range(1, t):
+                lb = lbs[level, keys[i] & 0xFFFF]
+                if use_bounds and lb >= best:
+                    if lb < fail:
+                        fail = lb
+                    continue
+                keys[kept] = keys[i]
+                kept += 1
+            t = kept
+            keys[1:t].sort()
         r = forced
         if forced < 0:
-            r = keys[j] & 0xFFFF
+            r = keys[at] & 0xFFFF
             if use_bounds and lbs[level, r] >= best:
                 if lbs[level, r] < fail:
                     fail = lbs[level, r]
                 continue
             if merge:
-                if keys[j] >> 16 != group_score:
-                    group_score = keys[j] >> 16
+                if keys[at] >> 16 != group_score:
+                    group_score = keys[at] >> 16
                     tried = 0
                 pk = _partition_key(C[r], colpos, win, position_keys, stamp, cnt, epoch)
                 seen = False
