@@ -108,7 +108,10 @@ def wordle_pattern_matrix(guess_letters: np.ndarray, answer_letters: np.ndarray,
 #   the scan, so the node is settled without the scan only when the scan would settle it too:
 #   the bound prunes it, a guess splits S into singletons, or the guess tried first costs its
 #   bound (its classes hold at most 2 answers, which happens when pairs = |S| - classes) and
-#   that bound is the least of all, so every other guess is skipped by its bound.
+#   that bound is the least of all, so every other guess is skipped by its bound. A node they
+#   do not settle skips the scan as well: the guess loop takes the same bounds and order from
+#   the counts and skips a guess whose partition equals one already tried (same value), and the
+#   children read the inherited matrix, a superset of the rows the scan would have kept.
 # - memo: values are keyed by the candidate set itself (a 64-bit hash to find the slot, then the
 #   set compared element by element), so a hash collision can never return another set's value.
 # ----------------------------------------------------------------------------------------------
@@ -603,10 +606,11 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     The node sees the guesses through a local matrix L: its first L_rows rows are the guesses
     still worth trying (global ids L_ids), its columns the parent's answers, and pos says which
     columns are this node's answers S; win_row[col] is the row of the guess equal to that
-    column's answer. Each node copies the codes of the guesses it keeps over its own answers into
-    a new, smaller matrix for its children, so deep nodes read a few kilobytes that stay in
-    cache instead of scattered bytes of the full matrix. LT is the same local matrix stored by
-    columns (empty at the top), which a small node reads to settle itself from pair counts.
+    column's answer. A node that scans the guesses copies the codes of those it keeps over its
+    own answers into a new, smaller matrix for its children, so deep nodes read a few kilobytes
+    that stay in cache instead of scattered bytes of the full matrix. LT is the same local
+    matrix stored by answers (empty in hard and ultra modes), from which a node of at most
+    PAIR_LIMIT answers counts pairs instead of scanning.
 
     One self-recursive function on purpose: numba's cache mishandles mutual recursion; the
     recursive call passes variables, never literals."""

@@ -86,6 +86,37 @@ def test_pair_counts_match_a_plain_count(dtype):
             assert (splitter, min_lb, top, top_lb, top_exact) == (-1, min(p[2] for p in plain), g, lb, exact)
 
 
+def test_partition_key_and_equality_match_plain_partitions():
+    """The guess loop merges guesses with equal partitions (the win class apart) by key, then
+    by _same_partition: both against comparing the partitions as sets of sets."""
+    rng = np.random.default_rng(11)
+    win = 5
+    stamp, image, epoch = np.zeros(8, np.int64), np.zeros(8, np.int64), np.zeros(1, np.int64)
+    keys = rng.integers(1, 2**63, 12, dtype=np.uint64)
+
+    def plain(row, pos):
+        classes = {}
+        for i, p in enumerate(pos):
+            classes.setdefault(int(row[p]), []).append(i)
+        return {(tuple(v), c == win) for c, v in classes.items()}
+
+    same_seen = 0
+    for _ in range(400):
+        rows = rng.integers(3, 7, (2, 15), dtype=np.uint8)
+        if rng.random() < 0.5:  # the same partition under other codes
+            perm = rng.permutation(8).astype(np.uint8)
+            perm[win] = win if rng.random() < 0.8 else perm[win]
+            rows[1] = perm[rows[0]]
+        pos = np.sort(rng.choice(15, int(rng.integers(1, 13)), replace=False)).astype(np.int32)
+        expected = plain(rows[0], pos) == plain(rows[1], pos)
+        same_seen += expected
+        assert kernels._same_partition(rows[0], rows[1], pos, win, stamp, image, epoch) == expected
+        key = [kernels._partition_key(r, pos, win, keys, stamp, image, epoch) for r in rows]
+        if expected:
+            assert key[0] == key[1]
+    assert same_seen > 50
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_engine_equals_exhaustive_search(real_lists, seed):
     game = small_game(real_lists, seed)
