@@ -398,41 +398,6 @@ def _pair_counts(LT, pos, rows, win, pairs, repeats, has_win, shared):
 
 
 @njit(cache=True)
-def _pair_bounds(LT, pos, rows, win, beta, counts):
-    """From the pair counts (counts: 4 scratch rows, bytes or 16-bit words as |S| needs): the
-    first guess splitting S into singletons (or -1); the least class bound over the useful
-    guesses; the guess with the least ordering score among those whose bound is below beta (-1
-    if none), its bound, and whether that bound is its exact cost (no class of 3 or more: then
-    pairs = |S| - classes). Bounds and scores are the scan's: 3|S| - k - [g in S] and
-    2 * sum(c^2) + |S| * bound, with sum(c^2) = |S| + 2 * pairs."""
-    pairs, repeats, has_win = counts[0], counts[1], counts[2]
-    _pair_counts(LT, pos, rows, win, pairs, repeats, has_win, counts[3])
-    n = pos.size
-    min_lb = INF
-    top = -1
-    top_score = INF
-    for r in range(rows):
-        k = n - np.int64(repeats[r])
-        in_s = np.int64(has_win[r])
-        if k == 1 and in_s == 0:
-            continue  # useless here
-        if k == n:
-            return r, 2 * n, -1, 2 * n, True
-        lb = 3 * n - k - in_s
-        if lb < min_lb:
-            min_lb = lb
-        if lb < beta:
-            score = 2 * (n + 2 * np.int64(pairs[r])) + n * lb
-            if score < top_score:
-                top_score = score
-                top = r
-    if top < 0:
-        return -1, min_lb, -1, INF, False
-    top_k = n - np.int64(repeats[top])
-    return -1, min_lb, top, 3 * n - top_k - np.int64(has_win[top]), np.int64(pairs[top]) == n - top_k
-
-
-@njit(cache=True)
 def _pair_scores(counts, rows, n, lbs, scores):
     """Every guess's class bound and ordering score from the pair counts (the scan's figures),
     INF for a useless guess (S in one class, the guess not in S)."""
@@ -446,6 +411,35 @@ def _pair_scores(counts, rows, n, lbs, scores):
         lb = 3 * n - k - in_s
         lbs[r] = lb
         scores[r] = 2 * (n + 2 * np.int64(pairs[r])) + n * lb
+
+
+@njit(cache=True)
+def _pair_bounds(LT, pos, rows, win, beta, counts, lbs, scores):
+    """Pair counts (counts: 4 scratch rows, bytes or 16-bit words as |S| needs), every guess's
+    bound and score from them (in lbs and scores), and from those: the first guess splitting S
+    into singletons (or -1); the least bound; the guess with the least score among those whose
+    bound is below beta (-1 if none), its bound, and whether that bound is its exact cost (no
+    class of 3 or more: then pairs = |S| - classes)."""
+    _pair_counts(LT, pos, rows, win, counts[0], counts[1], counts[2], counts[3])
+    n = pos.size
+    _pair_scores(counts, rows, n, lbs, scores)
+    pairs, repeats = counts[0], counts[1]
+    min_lb = INF
+    top = -1
+    top_score = INF
+    for r in range(rows):
+        if repeats[r] == 0 and lbs[r] < INF:  # a useful guess giving each answer its own code
+            return r, 2 * n, -1, 2 * n, True
+        lb = np.int64(lbs[r])
+        if lb < min_lb:
+            min_lb = lb
+        if lb < beta and scores[r] < top_score:
+            top_score = scores[r]
+            top = r
+    if top < 0:
+        return -1, min_lb, -1, INF, False
+    top_k = n - np.int64(repeats[top])
+    return -1, min_lb, top, np.int64(lbs[top]), np.int64(pairs[top]) == n - top_k
 
 
 @njit(cache=True)
@@ -741,9 +735,11 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             # below would try first has only classes of 1 or 2 (its cost is then its bound) and
             # its bound is the least: every other guess is then skipped by its bound anyway.
             if n <= PAIR_BYTES:
-                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, pair_bytes)
+                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, pair_bytes,
+                                                                        lbs[level], scores[level])
             else:
-                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, pair_words)
+                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, pair_words,
+                                                                        lbs[level], scores[level])
             if splitter >= 0:
                 result = 2 * n
                 result_guess = L_ids[splitter]
@@ -760,16 +756,12 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                     result = top_lb
                     result_guess = L_ids[top]
                 else:
-                    # Not settled: the guess loop below takes its bounds and scores from the
-                    # counts, reads the guesses' codes from the inherited matrix, and hands that
-                    # matrix to the children; no scan, no copy (identical partitions are then
-                    # skipped in the loop).
+                    # Not settled: the guess loop below takes the bounds and scores just computed,
+                    # reads the guesses' codes from the inherited matrix, and hands that matrix
+                    # to the children; no scan, no copy (identical partitions are then skipped in
+                    # the loop).
                     settled = False
                     paired = True
-                    if n <= PAIR_BYTES:
-                        _pair_scores(pair_bytes, L_rows, n, lbs[level], scores[level])
-                    else:
-                        _pair_scores(pair_words, L_rows, n, lbs[level], scores[level])
                     m = L_rows
         if result_guess < 0 and d > 2 and not settled and not paired:
             # One pass over the inherited guesses: copy each one's codes over S into this node's

@@ -67,7 +67,8 @@ def test_pair_counts_match_a_plain_count(dtype):
         pos = rng.choice(60, n, replace=False).astype(np.int32)
         win = codes - 1
         counts = np.zeros((4, 40), dtype)
-        splitter, min_lb, top, top_lb, top_exact = kernels._pair_bounds(columns, pos, 37, win, 10**6, counts)
+        lbs, scores = np.zeros(40, np.int32), np.zeros(40, np.int64)
+        splitter, min_lb, top, top_lb, top_exact = kernels._pair_bounds(columns, pos, 37, win, 10**6, counts, lbs, scores)
         plain = []
         for g in range(37):
             row = [int(matrix[g, p]) for p in pos]
