@@ -722,7 +722,6 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                     mark[S[pair % n]] = core_epoch
                 if result_guess < 0 and use_cores:
                     _remember_core(S, mark, core_epoch, cores, core_len, core_count)
-        settled = False
         # (past PAIR_BYTES answers only under a budget: without one the counts rarely settle a set)
         use_pairs = ((rules & USE_PAIRS) != 0 and use_bounds and use_shortcuts and use_filter and not keep_codes
                      and (n <= PAIR_BYTES or (n <= PAIR_LIMIT and beta < INF)) and LT.shape[0] > 0
@@ -743,7 +742,6 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             if splitter >= 0:
                 result = 2 * n
                 result_guess = L_ids[splitter]
-            settled = True
             if result_guess < 0:
                 node_lb = max(min_lb, known_lb)
                 if node_lb >= beta:
@@ -760,10 +758,9 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                     # reads the guesses' codes from the inherited matrix, and hands that matrix
                     # to the children; no scan, no copy (identical partitions are then skipped in
                     # the loop).
-                    settled = False
                     paired = True
                     m = L_rows
-        if result_guess < 0 and d > 2 and not settled and not paired:
+        if result_guess < 0 and d > 2 and not paired:
             # One pass over the inherited guesses: copy each one's codes over S into this node's
             # matrix, count its classes, sum of squared class sizes and in-S flag, keep it or not.
             # In normal mode only the partition matters below (which answers share a code, and
@@ -909,9 +906,8 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     best_g = -1
     # Without the scan's copy identical partitions were not merged: equal partitions have equal
     # scores, so each guess is compared with those of its score tried before it.
-    merge = paired
-    tried_rows = np.empty(t if merge else 0, dtype=np.int64)
-    tried_keys = np.empty(t if merge else 0, dtype=np.uint64)
+    tried_rows = np.empty(t if paired else 0, dtype=np.int64)
+    tried_keys = np.empty(t if paired else 0, dtype=np.uint64)
     tried = 0
     group_score = -1
     at = -1  # the candidate being tried (a while loop: t shrinks once the first is known)
@@ -936,7 +932,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 if lbs[level, r] < fail:
                     fail = lbs[level, r]
                 continue
-            if merge:
+            if paired:
                 if keys[at] >> 16 != group_score:
                     group_score = keys[at] >> 16
                     tried = 0
