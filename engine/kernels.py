@@ -112,6 +112,9 @@ def wordle_pattern_matrix(guess_letters: np.ndarray, answer_letters: np.ndarray,
 #   do not settle skips the scan as well: the guess loop takes the same bounds and order from
 #   the counts and skips a guess whose partition equals one already tried (same value), and the
 #   children read the inherited matrix, a superset of the rows the scan would have kept.
+# - one guess more: a tree within d guesses is one within d + 1, so V(S, d) >= V(S, d + 1), and
+#   an entry for (S, d + 1), exact or a bound, bounds (S, d) from below. The tie-break's searches
+#   with one guess fewer (search.py, `shallowest`) meet the main search's entries this way.
 # - memo: values are keyed by the candidate set itself (a 64-bit hash to find the slot, then the
 #   set compared element by element), so a hash collision can never return another set's value.
 # ----------------------------------------------------------------------------------------------
@@ -125,7 +128,8 @@ USE_FILTER = 4
 USE_MEMO = 8
 USE_CORES = 64  # remembered sets with no perfect splitter (below)
 USE_PAIRS = 128  # small sets settled from pair counts, without copying the matrix (below)
-ALL_RULES = USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO | USE_CORES | USE_PAIRS
+USE_DEEPER = 256  # a set's memo entry with one more guess left bounds it (below)
+ALL_RULES = USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO | USE_CORES | USE_PAIRS | USE_DEEPER
 PAIR_LIMIT = 110  # the largest set the pair counts handle (past it the scan was cheaper: bench/search.py)
 PAIR_BYTES = 22  # up to here the counts fit a byte (231 pairs), twice as many per instruction
 HARD_MODE = 16  # not a pruning rule: the NYT hard-mode constraint on guesses
@@ -664,6 +668,14 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             if mval[slot] >= beta:
                 return mval[slot]
             known_lb = mval[slot]
+        elif (rules & USE_DEEPER) != 0 and d + 1 < depth_keys.size:
+            h_deeper = _set_hash(S, state, d + 1, set_keys, state_keys, depth_keys)
+            slot = _memo_slot(S, state, d + 1, h_deeper, mkeys, mdepth, moff, mlen, pool)
+            if slot >= 0:
+                stats[ST_MEMO_HITS] += 1
+                if mval[slot] >= beta:
+                    return mval[slot]
+                known_lb = mval[slot]
 
     # The matrix the children will read: by default this node's own (built below).
     C = L

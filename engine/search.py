@@ -236,10 +236,54 @@ class Solver:
 
     def evaluate_opener(self, S: np.ndarray, guess: int, beta: int = INF) -> int:
         """The cost of opening the whole game with `guess` (exact if below beta, else a bound >=
-        beta): the kernel, or in a symmetric game one guess per orbit for the next levels."""
+        beta): class by class (see `sum_of_classes`), each by the kernel, or in a symmetric game
+        with one guess per orbit for the next levels."""
         if self.symmetric:
             return self.evaluate_symmetric(S, guess, self.cap, [guess], beta, self.game.symmetric_levels)
-        return self.evaluate(S, guess, self.cap, beta)
+        if beta >= INF:
+            return self.evaluate(S, guess, self.cap, beta)
+        return self.sum_of_classes(len(S), [part for _, part in self.classes(S, guess)], self.cap - 1, beta,
+                                   lambda part, budget: self.solve(part, self.cap - 1, budget)[0])
+
+    def sum_of_classes(self, n: int, parts: list[np.ndarray], d: int, beta: int, solve_part) -> int:
+        """n + the sum of the parts' values with d guesses left: exact if below beta, else a
+        proven bound >= beta. `solve_part(part, budget)` answers as `solve` does.
+
+        The running sum starts from the parts' class bounds and only ever replaces a bound by a
+        larger proven one, so it is a lower bound throughout. With a finite beta, each part of
+        three or more answers is first asked only for its share of the slack, in proportion to
+        its size: a losing guess usually loses a little in every large part, which a shallow
+        search proves, whereas the exact pass below solves the first parts under a loose budget
+        (below the opener `bribe` a part of 172 answers took 16 s to solve exactly, every one of
+        its guesses refuted in turn, against a fraction of a second for its share). Then the
+        parts smallest first, each against what the others' bounds leave, as the kernel does;
+        a part that answers below its budget is exact, so a sum below beta is exact."""
+        bounds = self.class_bounds[d]
+        parts = sorted(parts, key=len)
+        lower = [int(bounds[len(part)]) for part in parts]
+        running = n + sum(lower)
+        # a part of 1 answer costs 1, of 2 answers 3 (guess one of them): exactly the class bound
+        open_parts = [i for i, part in enumerate(parts) if len(part) > 2 or (len(part) == 2 and d < 2)]
+        if beta < INF and running < beta:
+            gap, size = beta - running, sum(len(parts[i]) for i in open_parts)
+            exact = set()
+            for i in open_parts:
+                if running >= beta:
+                    return running
+                budget = lower[i] + max(1, gap * len(parts[i]) // size)
+                value = solve_part(parts[i], budget)
+                running += max(value, lower[i]) - lower[i]
+                lower[i] = max(value, lower[i])
+                if value < budget:
+                    exact.add(i)
+            open_parts = [i for i in open_parts if i not in exact]
+        for i in open_parts:
+            if running >= beta:
+                break
+            value = solve_part(parts[i], beta - (running - lower[i]))
+            running += max(value, lower[i]) - lower[i]
+            lower[i] = max(value, lower[i])
+        return running
 
     # --- symmetric games: one guess per orbit near the top, the kernel below ---
     def solve_symmetric(self, S: np.ndarray, d: int, history: list[int], beta: int = INF,
@@ -266,22 +310,11 @@ class Solver:
     def evaluate_symmetric(self, S: np.ndarray, guess: int, d: int, history: list[int], beta: int = INF,
                            levels: int = 1) -> int:
         """`evaluate` in a symmetric game: `history` ends with `guess`; each class below it is
-        solved by `solve_symmetric` with `levels` levels, smallest first, against the budget the
-        other classes' bounds leave (as the kernel does)."""
+        solved by `solve_symmetric` with `levels` levels, as `sum_of_classes` orders them."""
         if levels == 0:
             return self.evaluate(S, guess, d, beta)
-        bounds = self.class_bounds[d - 1]
-        classes = sorted((part for _, part in self.classes(S, guess)), key=len)
-        running = len(S) + sum(int(bounds[len(part)]) for part in classes)
-        for part in classes:
-            if running >= beta:
-                break
-            if len(part) == 1 or (len(part) == 2 and d >= 3):
-                continue  # exactly its bound (1, or 3: guess one of the two)
-            lower = int(bounds[len(part)])
-            value, _ = self.solve_symmetric(part, d - 1, history, beta - (running - lower), levels)
-            running += value - lower
-        return running
+        return self.sum_of_classes(len(S), [part for _, part in self.classes(S, guess)], d - 1, beta,
+                                   lambda part, budget: self.solve_symmetric(part, d - 1, history, budget, levels)[0])
 
     def tree_symmetric(self, S: np.ndarray, d: int, history: list[int], levels: int = 1,
                        best: tuple[int, int] | None = None) -> dict:

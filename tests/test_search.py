@@ -29,6 +29,8 @@ RULE_SETS = [
     kernels.USE_CORES | kernels.USE_BOUNDS,
     kernels.ALL_RULES & ~kernels.USE_PAIRS,
     kernels.USE_PAIRS | kernels.USE_BOUNDS | kernels.USE_SHORTCUTS | kernels.USE_FILTER,
+    kernels.ALL_RULES & ~kernels.USE_DEEPER,
+    kernels.USE_DEEPER | kernels.USE_MEMO | kernels.USE_BOUNDS,
 ]
 
 
@@ -179,7 +181,8 @@ def test_larger_random_games_with_and_without_rules(real_lists, seed):
     game = small_game(real_lists, 100 + seed, n_answers=60, n_guesses=300)
     values = {rules: engine_value(game, 5, rules) for rules in (kernels.ALL_RULES, kernels.USE_BOUNDS | kernels.USE_MEMO,
                                                                kernels.ALL_RULES & ~kernels.USE_MEMO,
-                                                               kernels.ALL_RULES & ~kernels.USE_PAIRS)}
+                                                               kernels.ALL_RULES & ~kernels.USE_PAIRS,
+                                                               kernels.ALL_RULES & ~kernels.USE_DEEPER)}
     assert len(set(values.values())) == 1, values
 
 
@@ -203,6 +206,29 @@ def test_budget_contract(real_lists):
             assert got == exact
         else:
             assert beta <= got <= exact
+
+
+@pytest.mark.parametrize("game_kind", ["wordle", "mastermind"])
+def test_opener_budget_contract(real_lists, game_kind):
+    """evaluate_opener (rank's call, class by class with shares of the slack first) against the
+    kernel's forced opener: exact below the budget, else a bound between the budget and the
+    value; one solver keeps its memo across all calls, as a rank thread does."""
+    from engine.games.mastermind import Mastermind
+
+    game = small_game(real_lists, 11, n_answers=70, n_guesses=250) if game_kind == "wordle" else Mastermind(3, 4)
+    cap = 5
+    matrix = game._compute_matrix()
+    S = np.arange(len(game.answers), dtype=np.int32)
+    exact_solver, ranked = Solver(game, matrix, cap), Solver(game, matrix, cap)
+    rng = random.Random(3)
+    for g in rng.sample(range(len(game.guesses)), 25):
+        exact = exact_solver.evaluate(S, g, cap)
+        for beta in sorted({exact - 40, exact - 7, exact - 1, exact, exact + 1, exact + 12}):
+            got = ranked.evaluate_opener(S, g, beta)
+            if beta > exact:
+                assert got == exact, (game.guesses[g], beta)
+            else:
+                assert beta <= got <= exact, (game.guesses[g], beta, got, exact)
 
 
 def test_build_tree_total_equals_replay(real_lists):
