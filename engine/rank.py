@@ -3,7 +3,8 @@ costs at least the K-th value.
 
 Each first guess is an independent exact problem, solved with a budget equal to the K-th best
 value found so far: below it the value is exact, otherwise the search stops as soon as it has
-proven "at least the budget". Budgets only shrink, so a bound proven earlier stays a proof. The
+proven "at least the budget" (class by class, each first asked for its share of the slack:
+Solver.sum_of_classes). Budgets only shrink, so a bound proven earlier stays a proof. The
 first guesses are tried in the order of a cheap heuristic, so the budget is tight early; two
 threads share the work and each keeps its memo across the guesses it solves.
 """
