@@ -264,25 +264,23 @@ class Solver:
         running = n + sum(lower)
         # a part of 1 answer costs 1, of 2 answers 3 (guess one of them): exactly the class bound
         open_parts = [i for i, part in enumerate(parts) if len(part) > 2 or (len(part) == 2 and d < 2)]
-        if beta < INF and running < beta:
-            gap, size = beta - running, sum(len(parts[i]) for i in open_parts)
-            exact = set()
+        exact = set()
+        for stage in ("shares", "rest") if beta < INF else ("rest",):
+            gap, size = beta - running, sum(len(parts[i]) for i in open_parts if i not in exact)
             for i in open_parts:
                 if running >= beta:
                     return running
-                budget = lower[i] + max(1, gap * len(parts[i]) // size)
+                if i in exact:
+                    continue
+                budget = beta - (running - lower[i])
+                if stage == "shares":
+                    budget = min(budget, lower[i] + max(1, gap * len(parts[i]) // size))
                 value = solve_part(parts[i], budget)
-                running += max(value, lower[i]) - lower[i]
-                lower[i] = max(value, lower[i])
+                if value > lower[i]:
+                    running += value - lower[i]
+                    lower[i] = value
                 if value < budget:
                     exact.add(i)
-            open_parts = [i for i in open_parts if i not in exact]
-        for i in open_parts:
-            if running >= beta:
-                break
-            value = solve_part(parts[i], beta - (running - lower[i]))
-            running += max(value, lower[i]) - lower[i]
-            lower[i] = max(value, lower[i])
         return running
 
     # --- symmetric games: one guess per orbit near the top, the kernel below ---
