@@ -163,7 +163,8 @@ def _add_build(sub) -> None:
     p.add_argument("--objective", default="total", choices=["total", "worst"],
                    help="total (default): fewest guesses in all; worst: fewest guesses in the worst case, then in all")
     p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree/1 JSON")
-    p.add_argument("--checkpoint", metavar="FILE", help="save each finished subtree of the opener here as it comes")
+    p.add_argument("--checkpoint", metavar="FILE", help="save each finished subtree of the opener here as it comes "
+                   "(with --first auto, the rank of the openers goes to FILE.rank)")
     p.add_argument("--resume", action="store_true", help="continue a stopped build from --checkpoint")
     _hangman_build_options(p)
 
@@ -261,8 +262,9 @@ def _exact_tree(game, matrix, first, cap, history, args):
     from engine.search import INF, NO_CAP, Infeasible, build
 
     if first == "auto" and not history:
+        rank_checkpoint = f"{args.checkpoint}.rank" if args.checkpoint else None  # a resume does not rank again
         ranked = rank(game, matrix, top=1, max_guesses=cap, threads=args.threads, progress=not args.quiet,
-                      mode=args.mode)
+                      mode=args.mode, checkpoint=rank_checkpoint, resume=args.resume)
         if ranked.interrupted:
             raise KeyboardInterrupt
         word, value, _ = ranked.ordered()[0]

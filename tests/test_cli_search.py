@@ -59,7 +59,8 @@ def test_rank_top_equals_build_auto_and_resumes(lists, tmp_path):
 
 def test_build_resumes_from_its_checkpoint(lists, tmp_path):
     """A stopped build keeps the subtrees it finished; --resume solves only the others and
-    gives the same tree. A checkpoint of another build is refused in one line."""
+    gives the same tree; with --first auto the openers' rank is kept too. A checkpoint of
+    another build is refused in one line."""
     answers, guesses = lists
     ck, whole, resumed = tmp_path / "build.ck", tmp_path / "whole.json", tmp_path / "resumed.json"
     common = ["--answers", answers, "--guesses", guesses, "--first", "auto", "--quiet"]
@@ -76,7 +77,22 @@ def test_build_resumes_from_its_checkpoint(lists, tmp_path):
     assert again.returncode == 0, again.stderr
     assert orjson.loads(resumed.read_bytes())["root"] == orjson.loads(whole.read_bytes())["root"]
     assert len(orjson.loads(ck.read_bytes())["subtrees"][run_key]) == n_classes
+    # --first auto kept its rank of the openers beside the checkpoint, and a resume reads it
+    # instead of ranking again: an opener marked best there (falsely) is the one built
+    rank_ck = ck.with_name(ck.name + ".rank")
+    rank_doc = orjson.loads(rank_ck.read_bytes())
+    opener = run_key.split("/")[0]
+    assert rank_doc["results"][opener] == [orjson.loads(whole.read_bytes())["stats"]["total"], True]
+    other_opener = next(w for w in rank_doc["results"] if w != opener)
+    rank_doc["results"][other_opener] = [rank_doc["results"][opener][0] - 1, True]
+    rank_ck.write_bytes(orjson.dumps(rank_doc))
+    tampered = run("build", *common, "--checkpoint", ck, "--resume", "-o", resumed)
+    assert tampered.returncode == 0, tampered.stderr
+    assert orjson.loads(resumed.read_bytes())["root"]["guess"] == other_opener
     other = run("build", *common, "--checkpoint", ck, "--resume", "--max-guesses", "5")
+    assert other.returncode == 1 and "checkpoint of another rank" in other.stderr  # its rank, read first
+    fixed = [*common[:-3], "--first", opener, "--quiet"]
+    other = run("build", *fixed, "--checkpoint", ck, "--resume", "--max-guesses", "5")
     assert other.returncode == 1 and "checkpoint of another build" in other.stderr
     assert len([line for line in other.stderr.splitlines() if line.startswith("wordtree: error")]) == 1
 
