@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import statistics
 import sys
 import tempfile
 import time
@@ -30,17 +29,9 @@ from numba import get_num_threads, set_num_threads  # noqa: E402
 
 import reference_boggle as ref  # noqa: E402
 from engine import boggle  # noqa: E402
+from timing import median_seconds  # noqa: E402  (bench/ is on the path when run as a script)
 
 WORDS = ROOT / "wordlists" / "enable2k.txt"
-
-
-def median_seconds(fn, runs: int, clock=time.perf_counter) -> float:
-    times = []
-    for _ in range(runs):
-        start = clock()
-        fn()
-        times.append(clock() - start)
-    return statistics.median(times)
 
 
 def peak_mb() -> float:

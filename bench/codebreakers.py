@@ -28,15 +28,7 @@ from engine.games.bulls_cows import BullsCows  # noqa: E402
 from engine.games.mastermind import Mastermind  # noqa: E402
 from engine.rank import rank  # noqa: E402
 from engine.search import INF  # noqa: E402
-
-
-def median_seconds(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from timing import median_seconds  # noqa: E402  (bench/ is on the path when run as a script)
 
 
 def matrix_figures(game, runs: int) -> None:
