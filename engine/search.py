@@ -242,12 +242,15 @@ class Solver:
             return self.evaluate_symmetric(S, guess, self.cap, [guess], beta, self.game.symmetric_levels)
         if beta >= INF:
             return self.evaluate(S, guess, self.cap, beta)
-        return self.sum_of_classes(len(S), [part for _, part in self.classes(S, guess)], self.cap - 1, beta,
-                                   lambda part, budget: self.solve(part, self.cap - 1, budget)[0])
+        start = self.empty_constraint()
+        return self.sum_of_classes(
+            len(S), self.classes(S, guess), self.cap - 1, beta,
+            lambda code, part, budget: self.solve(part, self.cap - 1, budget, self.constrain(start, guess, code))[0])
 
-    def sum_of_classes(self, n: int, parts: list[np.ndarray], d: int, beta: int, solve_part) -> int:
-        """n + the sum of the parts' values with d guesses left: exact if below beta, else a
-        proven bound >= beta. `solve_part(part, budget)` answers as `solve` does.
+    def sum_of_classes(self, n: int, classes: list[tuple[int, np.ndarray]], d: int, beta: int, solve_part) -> int:
+        """n + the sum of the values of the parts (code, part) with d guesses left: exact if
+        below beta, else a proven bound >= beta. `solve_part(code, part, budget)` answers as
+        `solve` does.
 
         The running sum starts from the parts' class bounds and only ever replaces a bound by a
         larger proven one, so it is a lower bound throughout. With a finite beta, each part of
@@ -259,7 +262,8 @@ class Solver:
         parts smallest first, each against what the others' bounds leave, as the kernel does;
         a part that answers below its budget is exact, so a sum below beta is exact."""
         bounds = self.class_bounds[d]
-        parts = sorted(parts, key=len)
+        classes = sorted(classes, key=lambda item: len(item[1]))
+        parts = [part for _, part in classes]
         lower = [int(bounds[len(part)]) for part in parts]
         running = n + sum(lower)
         # a part of 1 answer costs 1, of 2 answers 3 (guess one of them): exactly the class bound
@@ -275,7 +279,7 @@ class Solver:
                 budget = beta - (running - lower[i])
                 if stage == "shares":
                     budget = min(budget, lower[i] + max(1, gap * len(parts[i]) // size))
-                value = solve_part(parts[i], budget)
+                value = solve_part(classes[i][0], parts[i], budget)
                 if value > lower[i]:
                     running += value - lower[i]
                     lower[i] = value
@@ -311,8 +315,8 @@ class Solver:
         solved by `solve_symmetric` with `levels` levels, as `sum_of_classes` orders them."""
         if levels == 0:
             return self.evaluate(S, guess, d, beta)
-        return self.sum_of_classes(len(S), [part for _, part in self.classes(S, guess)], d - 1, beta,
-                                   lambda part, budget: self.solve_symmetric(part, d - 1, history, budget, levels)[0])
+        return self.sum_of_classes(len(S), self.classes(S, guess), d - 1, beta,
+                                   lambda _, part, budget: self.solve_symmetric(part, d - 1, history, budget, levels)[0])
 
     def tree_symmetric(self, S: np.ndarray, d: int, history: list[int], levels: int = 1,
                        best: tuple[int, int] | None = None) -> dict:

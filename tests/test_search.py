@@ -208,18 +208,20 @@ def test_budget_contract(real_lists):
             assert beta <= got <= exact
 
 
-@pytest.mark.parametrize("game_kind", ["wordle", "mastermind"])
-def test_opener_budget_contract(real_lists, game_kind):
+@pytest.mark.parametrize("game_kind, mode", [("wordle", "normal"), ("wordle", "hard"), ("wordle", "ultra"),
+                                             ("mastermind", "normal")])
+def test_opener_budget_contract(real_lists, game_kind, mode):
     """evaluate_opener (rank's call, class by class with shares of the slack first) against the
     kernel's forced opener: exact below the budget, else a bound between the budget and the
-    value; one solver keeps its memo across all calls, as a rank thread does."""
+    value; one solver keeps its memo across all calls, as a rank thread does. In hard and ultra
+    modes each class is solved under the constraint the opener and its code leave."""
     from engine.games.mastermind import Mastermind
 
     game = small_game(real_lists, 11, n_answers=70, n_guesses=250) if game_kind == "wordle" else Mastermind(3, 4)
     cap = 5
     matrix = game._compute_matrix()
     S = np.arange(len(game.answers), dtype=np.int32)
-    exact_solver, ranked = Solver(game, matrix, cap), Solver(game, matrix, cap)
+    exact_solver, ranked = Solver(game, matrix, cap, mode=mode), Solver(game, matrix, cap, mode=mode)
     rng = random.Random(3)
     for g in rng.sample(range(len(game.guesses)), 25):
         exact = exact_solver.evaluate(S, g, cap)
