@@ -91,7 +91,7 @@ def test_build_resumes_from_its_checkpoint(lists, tmp_path):
     assert orjson.loads(resumed.read_bytes())["root"]["guess"] == other_opener
     other = run("build", *common, "--checkpoint", ck, "--resume", "--max-guesses", "5")
     assert other.returncode == 1 and "checkpoint of another rank" in other.stderr  # its rank, read first
-    fixed = [*common[:-3], "--first", opener, "--quiet"]
+    fixed = ["--answers", answers, "--guesses", guesses, "--first", opener, "--quiet"]
     other = run("build", *fixed, "--checkpoint", ck, "--resume", "--max-guesses", "5")
     assert other.returncode == 1 and "checkpoint of another build" in other.stderr
     assert len([line for line in other.stderr.splitlines() if line.startswith("wordtree: error")]) == 1
