@@ -152,6 +152,23 @@ def test_engine_equals_exhaustive_search_on_word_families(real_lists, seed):
             assert engine_value(game, cap, rules) == expected, (seed, cap, rules)
 
 
+def test_equal_scores_with_different_partitions_are_all_tried():
+    """A set where two guesses have the same ordering score (class sizes) but different
+    partitions, and only the one tried second is optimal: the scan-free loop merges a guess
+    only with an equal partition, never with an equal score alone (found by a random search
+    for games where that shortcut changes the value)."""
+    answers = ("atoll bilge crony daunt exist femme fjord nerve odder prowl quark royal siren spire split stilt "
+               "stuff sumac swing tough").split()
+    others = ("aduki algid antsy apian axles bagel batts butch cafes chums cimar combi crudy dried eisel enmew epees "
+              "esses folly glary gorge guyed hymen keech knits lager leany lomed mazer mends neems oasts ogled ontic "
+              "organ ousts pacey parps pasts pawns poupt puffa rache rigol saves sieve slade smoko soapy soken sools "
+              "styed sukuk tigon tolly toter vapor waker whort xylol").split()
+    game = Wordle("wordle", word_list("answers", answers), word_list("guesses", sorted(answers + others)))
+    for cap in (3, 4):
+        expected = reference.optimal_total(game, game.answers, cap)
+        assert engine_value(game, cap) == expected, cap
+
+
 def test_pair_counts_change_no_value_on_real_classes():
     """Classes below SALET on the full lists, where most sets the pair counts settle arise:
     every value is the same with the rule off (the rule-off search is the one checked against
