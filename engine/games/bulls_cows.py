@@ -11,17 +11,17 @@ import re
 from itertools import product
 
 from ..errors import UserError
-from ..words import canonical_sha256
-from . import Game
-from .mastermind import MAX_CODES, black_white, canonical_first_guesses, generated_list, parse_score
+from .codebreaker import MAX_CODES, CodeBreaker, canonical_first_guesses, generated_list
 
 LIST_PATTERN = re.compile(r"bulls-cows-(\d+)(-repeats)? codes")
 
 __all__ = ["BullsCows", "bulls_cows_game", "canonical_first_guesses"]
 
 
-class BullsCows(Game):
+class BullsCows(CodeBreaker):
     kind = "bulls-cows"
+    score_letters = "ab"
+    position_name = "digits"
 
     def __init__(self, digits: int = 4, repeats: bool = False):
         count = 10**digits if repeats else _distinct_count(digits)
@@ -31,10 +31,7 @@ class BullsCows(Game):
         self.digits, self.repeats = digits, bool(repeats)
         self.symbols = "0123456789"
         codes = ("".join(p) for p in product(self.symbols, repeat=digits))
-        self.codes = tuple(c for c in codes if self.repeats or len(set(c)) == digits)
-        self.answers = self.guesses = self.codes
-        self.n_codes = (digits + 1) ** 2
-        self.win_code = digits * (digits + 1)
+        self._set_codes((c for c in codes if self.repeats or len(set(c)) == digits), digits)
         # distinct digits: every code is one orbit of the symmetries, so any opener is a best one
         self.default_first = None if self.repeats else self.codes[0]
         # the optimum for 4 distinct digits needs 7 guesses for some codes; with repeats no cap
@@ -47,37 +44,8 @@ class BullsCows(Game):
     def list_name(self) -> str:
         return f"bulls-cows-{self.digits}{'-repeats' if self.repeats else ''} codes"
 
-    def feedback(self, guess: str, answer: str) -> int:
-        bulls, cows = black_white(guess, answer)
-        return bulls * (self.digits + 1) + cows
-
-    def pattern_text(self, code: int) -> str:
-        bulls, cows = divmod(code, self.digits + 1)
-        return f"{bulls}A{cows}B"
-
-    def parse_pattern(self, text: str) -> int:
-        bulls, cows = parse_score(text, self.digits, "ab")
-        return bulls * (self.digits + 1) + cows
-
-    def identity(self) -> dict:
-        sha = canonical_sha256(self.codes)
-        return {
-            "name": self.name,
-            "word_length": self.digits,
-            "answers": self.list_name,
-            "answers_sha256": sha,
-            "answers_count": len(self.codes),
-            "guesses": self.list_name,
-            "guesses_sha256": sha,
-            "guesses_count": len(self.codes),
-            "digits": self.digits,
-            "repeats": self.repeats,
-        }
-
-    def _compute_matrix(self):
-        from .codebreaker_kernels import codebreaker_matrix
-
-        return codebreaker_matrix(self.guesses, self.answers, 10, 0, self.code_dtype)
+    def parameters(self) -> dict:
+        return {"digits": self.digits, "repeats": self.repeats}
 
 
 def _distinct_count(digits: int) -> int:
