@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -103,19 +104,27 @@ def read_checkpoint(path, header: dict, what: str) -> dict | None:
     return doc
 
 
-def write_atomic(path, data: bytes) -> None:
-    """A temporary file in the same folder, then a rename: readers never see half a file."""
+@contextmanager
+def atomic_file(path):
+    """A binary file to write `path` through: a temporary file in the same folder, renamed over
+    `path` only once the block ends without an error, so readers never see half a file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
         os.chmod(tmp, 0o644)  # mkstemp makes it private; a written file should read like any other
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_atomic(path, data: bytes) -> None:
+    """Write `data` to `path` atomically (see atomic_file)."""
+    with atomic_file(path) as f:
+        f.write(data)
 
 
 def read_tree(path) -> dict:

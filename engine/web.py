@@ -12,10 +12,8 @@ download. Everything the page needs is in the folder: no CDN, no web fonts, no f
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
-import tempfile
 import threading
 from dataclasses import dataclass
 from functools import partial
@@ -25,7 +23,7 @@ from pathlib import Path
 import orjson
 
 from .errors import UserError
-from .tree import game_for, read_tree
+from .tree import game_for, read_tree, write_atomic
 
 ASSETS = Path(__file__).resolve().parent / "web_assets"
 ASSET_FILES = ("index.html", "app.js", "style.css")
@@ -41,19 +39,6 @@ def default_trees() -> list[Path]:
 def site_name(path: Path) -> str:
     """The tree's name in the site (file stem, only characters safe in a URL and a file name)."""
     return re.sub(r"[^A-Za-z0-9._-]+", "-", path.stem).strip("-.") or "tree"
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)  # a site is for reading by any web server (mkstemp makes 0600)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def _js_string(text: str) -> str:
@@ -102,16 +87,16 @@ def build_site(tree_paths, out_dir) -> Site:
                                 "the page counts every guess that fits the feedback as a possible answer")
         tree_js = b"".join((f"wordtreeLoaded({_js_string(name)}, ".encode(), raw, b", ", orjson.dumps(answers), b");\n"))
         for target, data in ((out / "trees" / f"{name}.js", tree_js), (out / "trees" / f"{name}.json", raw)):
-            _write_atomic(target, data)
+            write_atomic(target, data)
             site.files.append(target)
         entries.append({"name": name, "game": tree["game"], "stats": tree["stats"],
                         "first": tree["root"]["guess"], "bytes": len(raw)})
 
     index_js = "window.WORDTREE_INDEX = " + json.dumps(entries, indent=1).replace("<", "\\u003c") + ";\n"
-    _write_atomic(out / SITE_MARKER, index_js.encode())
+    write_atomic(out / SITE_MARKER, index_js.encode())
     site.files.append(out / SITE_MARKER)
     for asset in ASSET_FILES:
-        _write_atomic(out / asset, (ASSETS / asset).read_bytes())
+        write_atomic(out / asset, (ASSETS / asset).read_bytes())
         site.files.append(out / asset)
     return site
 

@@ -13,8 +13,6 @@ through the tree with its own feedback rule, and recomputes every figure the fil
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 
 import orjson
@@ -68,17 +66,9 @@ def sources_for(identity: dict) -> list[str]:
 
 def write_document(path, doc: dict) -> None:
     """Atomic: a temporary file in the same folder, then a rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(orjson.dumps(doc))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from ..tree import write_atomic
+
+    write_atomic(path, orjson.dumps(doc))
 
 
 # ------------------------------------------------------------------------------------------------
