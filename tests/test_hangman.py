@@ -242,3 +242,17 @@ def test_partition_bound_is_below_optimum(seed):
     score, misses = ref.optimal(words, lives)
     c = 20 * len(words) - score
     assert bound <= c * s.key + misses
+
+
+def test_a_letter_with_more_than_256_classes():
+    """All 512 words of a and b in 9 letters, plus a family below one of the last masks of `a`
+    (c/d/e + eight a's, beside baaaaaaaa): `a` splits them into 512 classes and the 4-word family
+    is class 510, which costs 6 misses; the class order must reach it by its own number."""
+    import itertools
+
+    words = sorted({"".join(p) for p in itertools.product("ab", repeat=9)} | {x + "a" * 8 for x in "cde"})
+    s = Searcher(make(words), 10, memo_entries=100_000, pool_words=1_000_000)
+    cost, ok, letter = s.solve(np.arange(len(words)), s.strikes)
+    assert ok
+    c, m = s.split_cost(cost)
+    assert (20 * len(words) - c, m) == ref.optimal(words, 10)

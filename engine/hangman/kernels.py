@@ -366,7 +366,14 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
         total = first_cost
         rest = total_lb - first_cost
         ok = True
+        # smallest classes first: their exact values tighten the budget of the large ones
+        # (a class number fits 16 bits: a letter has at most 2**15 masks)
+        by_size = np.empty(n, dtype=np.int64)
         for q in range(n):
+            by_size[q] = ((cs[q + 1] - cs[q]) << 16) | q
+        by_size.sort()
+        for i in range(n):
+            q = by_size[i] & 0xFFFF
             rr = r - 1 if cm[q] == 0 else r
             rest -= clb[q]
             child_limit = best - total - rest
