@@ -164,7 +164,8 @@ def _add_build(sub) -> None:
                    help="total (default): fewest guesses in all; worst: fewest guesses in the worst case, then in all")
     p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree/1 JSON")
     p.add_argument("--checkpoint", metavar="FILE", help="save each finished subtree of the opener here as it comes "
-                   "(with --first auto, the rank of the openers goes to FILE.rank)")
+                   "(with --first auto, the rank of the openers goes to FILE.rank); hangman: the exact search's "
+                   "memo, saved every few minutes and when stopped")
     p.add_argument("--resume", action="store_true", help="continue a stopped build from --checkpoint")
     _hangman_build_options(p)
 
@@ -173,12 +174,8 @@ def _run_build(args) -> int:
     if args.game == "hangman":
         from engine import hangman
 
-        if args.checkpoint or args.resume:
-            raise UsageError("--checkpoint/--resume are not available for hangman builds")
         return hangman.cli_build(args)
     import time
-
-    import numpy as np
 
     from engine.heuristics import greedy_tree
     from engine.patterns import pattern_matrix

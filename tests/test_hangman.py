@@ -12,7 +12,7 @@ import reference_hangman as ref
 from engine.errors import UserError
 from engine.hangman import build_length
 from engine.hangman.game import HangmanWords, letter_mask, load_hangman_words, mask_table, mask_text, parse_mask_text
-from engine.hangman.search import Searcher
+from engine.hangman.search import Searcher, solve_in_slices
 from engine.hangman.tree import verify_document, verify_file
 
 
@@ -242,6 +242,84 @@ def test_partition_bound_is_below_optimum(seed):
     score, misses = ref.optimal(words, lives)
     c = 20 * len(words) - score
     assert bound <= c * s.key + misses
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_search_in_tiny_slices_matches_brute_force(seed):
+    """Slices of one node at first: each slice that finishes nothing new doubles the next, so
+    the search gets through, and every slice resumes from the memo of the ones before."""
+    rng = random.Random(900 + seed)
+    words = tiny_words(rng, rng.randint(3, 8), rng.choice([2, 3]), "abcdefg"[: rng.randint(3, 7)])
+    lives = rng.randint(0, 3)
+    s = Searcher(make(words), lives, memo_entries=1000, pool_words=100_000)
+    cost, finished, spent = solve_in_slices(s, np.arange(len(words)), s.strikes, 10**6, progress=False, slice_nodes=1)
+    assert finished and spent >= 1
+    c, m = s.split_cost(cost)
+    score, misses = ref.optimal(words, lives)
+    assert (20 * len(words) - c, m) == (score, misses)
+
+
+def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
+    """A search stopped by its budget saves its memo; another searcher (even one with a smaller
+    memo, which then grows) resumes from it and finishes with the uninterrupted value, counting
+    the nodes spent before. Checkpoints of another search, or not checkpoints, are refused."""
+    rng = random.Random(7)
+    hw = make(tiny_words(rng, 60, 4, "abcdefghij"))
+    everyone = np.arange(len(hw.words))
+    fresh = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    value, ok, _ = fresh.solve(everyone, fresh.strikes)
+    assert ok and fresh.nodes > 300
+    ck = tmp_path / "memo.ck"
+    first = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    budget = fresh.nodes // 3
+    _, finished, spent = solve_in_slices(first, everyone, first.strikes, budget, ck, progress=False, slice_nodes=40)
+    assert not finished and spent == budget and ck.exists()
+    saved_entries = first.memo_entries
+    loaded = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    assert loaded.load_memo(ck) == spent and loaded.memo_entries == saved_entries
+    value_again, ok, _ = loaded.solve(everyone, loaded.strikes)
+    assert ok and value_again == value and loaded.nodes < fresh.nodes  # the saved work is used
+    again = Searcher(hw, 3, memo_entries=16, pool_words=64)
+    cost, finished, total = solve_in_slices(again, everyone, again.strikes, 10**9, ck, resume=True, progress=False)
+    assert finished and cost == value and total > spent
+    assert again.memo_entries >= saved_entries
+    with pytest.raises(UserError, match="another hangman search"):
+        Searcher(hw, 2).load_memo(ck)
+    (tmp_path / "junk.ck").write_bytes(ck.read_bytes()[:500])
+    with pytest.raises(UserError, match="not a readable hangman checkpoint"):
+        Searcher(hw, 3).load_memo(tmp_path / "junk.ck")
+    assert Searcher(hw, 3).load_memo(tmp_path / "absent.ck") is None
+
+
+def test_cli_build_stops_at_its_budget_and_resumes(tmp_path):
+    """`build hangman --max-nodes N --checkpoint F` settles for the best tree found and keeps its
+    search in F; `--resume` with a larger budget proves the optimum, the same tree as a fresh build."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    rng = random.Random(11)
+    words = tmp_path / "w.txt"
+    words.write_text("\n".join(tiny_words(rng, 80, 4, "abcdefghijk")) + "\n")
+    base = [sys.executable, "cli.py", "build", "hangman", "--length", "4", "--words", str(words), "--lives", "4",
+            "--quiet"]
+    ck = tmp_path / "h.ck"
+
+    def build(*extra):
+        return subprocess.run(base + list(extra), capture_output=True, text=True,
+                              cwd=Path(__file__).resolve().parent.parent)
+
+    first = build("--max-nodes", "50", "--checkpoint", str(ck), "-o", str(tmp_path / "a.json"))
+    assert first.returncode == 0 and "not proven optimal" in first.stdout and ck.exists()
+    resumed = build("--checkpoint", str(ck), "--resume", "-o", str(tmp_path / "b.json"))
+    assert resumed.returncode == 0 and "optimal (exhaustive)" in resumed.stdout, resumed.stderr
+    fresh = build("-o", str(tmp_path / "c.json"))
+    b, c = (orjson.loads((tmp_path / name).read_bytes()) for name in ("b.json", "c.json"))
+    assert b["tree"] == c["tree"] and b["result"]["total_score"] == c["result"]["total_score"]
+    assert b["result"]["search"]["nodes"] > 50
+    refused = build("--lives", "3", "--checkpoint", str(ck), "--resume", "-o", str(tmp_path / "d.json"))
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "another hangman search" in refused.stderr
+    assert fresh.returncode == 0
 
 
 def test_a_letter_with_more_than_256_classes():

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 TREE_DIR = Path(__file__).resolve().parent.parent.parent / "trees" / "hangman"
@@ -30,13 +31,32 @@ def cli_build(args) -> int:
         lengths = [args.length]
     else:
         raise UsageError("build hangman needs --length N or --all-lengths")
+    checkpoint = getattr(args, "checkpoint", None)
+    if getattr(args, "resume", False) and not checkpoint:
+        raise UsageError("--resume needs --checkpoint FILE")
+    if checkpoint and len(lengths) > 1:
+        raise UsageError("--checkpoint is for one length at a time (--length N)")
     output = getattr(args, "output", None)
-    for length in lengths:
-        path = tree_path(length, bool(args.weights))
-        if output:
-            out = Path(output)
-            path = out / path.name if (len(lengths) > 1 or out.is_dir()) else out
-        print(build_length(length, args, path), flush=True)
+    import signal
+    import threading
+
+    # a TERM stops the build as Ctrl-C does: the memo is saved at the end of the current slice
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler) if main_thread else None
+    try:
+        for length in lengths:
+            path = tree_path(length, bool(args.weights))
+            if output:
+                out = Path(output)
+                path = out / path.name if (len(lengths) > 1 or out.is_dir()) else out
+            print(build_length(length, args, path), flush=True)
+    except KeyboardInterrupt:
+        saved = f"; the search so far is in {checkpoint}: add --resume to go on" if checkpoint else ""
+        print(f"wordtree: interrupted{saved}", file=sys.stderr, flush=True)
+        return 130
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
     return 0
 
 
@@ -48,7 +68,7 @@ def build_length(length: int, args, path: Path) -> str:
 
     from .. import ENGINE
     from .game import WIN_POINTS, load_hangman_words
-    from .search import RULES, Searcher, Totals
+    from .search import RULES, Searcher, Totals, solve_in_slices
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
@@ -71,8 +91,9 @@ def build_length(length: int, args, path: Path) -> str:
             return s.rule_letter(members, strategy)
 
     else:
-        cost, finished, _ = s.solve(everyone, s.strikes, max_nodes)
-        result["search"] = {"nodes": s.nodes, "max_nodes": max_nodes, "memo_entries": s.memo_entries}
+        cost, finished, nodes = solve_in_slices(s, everyone, s.strikes, max_nodes, getattr(args, "checkpoint", None),
+                                                getattr(args, "resume", False), not getattr(args, "quiet", False))
+        result["search"] = {"nodes": nodes, "max_nodes": max_nodes, "memo_entries": s.memo_entries}
         if finished:
             strategy = "exact"
             result.update(optimal=True, proof="exhaustive")

@@ -256,6 +256,19 @@ def _memo_put(members, start, size, r, h, e, pos, value, exact, letter,
     ctr[ENTRIES] = n + 1
 
 
+@njit(cache=True)
+def _memo_rebuild(table, e_hash, n):
+    """Index entries 0..n-1 again (after a checkpoint is loaded, or into a table of another size):
+    each goes to the first free slot from its hash, as _memo_put would have put it."""
+    table[:] = 0
+    mask = np.uint64(table.size - 1)
+    for e in range(n):
+        pos = np.int64(e_hash[e] & mask)
+        while table[pos] != 0:
+            pos = (pos + 1) & np.int64(mask)
+        table[pos] = e + 1
+
+
 # ----------------------------------------------------------------------------------------------
 # exact search: branch and bound over useful letters, memo on (set, lives)
 # ----------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ frequency weights) the tie-break is dropped (miss 1, loss 20) and the file says 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +23,9 @@ import numpy as np
 from . import kernels as K
 from .game import WIN_POINTS, HangmanWords
 
+CHECKPOINT_FORMAT = "wordtree-hangman-checkpoint/1"
+MEMO_ARRAYS = {"e_hash": np.uint64, "e_off": np.int64, "e_size": np.int64, "e_r": np.int64, "e_val": np.int64,
+               "e_exact": np.bool_, "e_letter": np.int64}  # one entry each: the set is in the pool
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
 RULES = {"frequency": K.RULE_FREQUENCY, "entropy": K.RULE_ENTROPY}
 
@@ -88,18 +92,18 @@ class Searcher:
         self.stat_useful = np.zeros((DEPTH + 1, 26), dtype=np.uint8)
         self.order = np.zeros((DEPTH, 26), dtype=np.int64)
         self.child_lb = np.zeros((DEPTH, n_cls), dtype=np.int64)
-        table = 1 << max(4, int(2 * memo_entries - 1).bit_length())
-        self.table = np.zeros(table, dtype=np.int64)
-        self.e_hash = np.zeros(memo_entries, dtype=np.uint64)
-        self.e_off = np.zeros(memo_entries, dtype=np.int64)
-        self.e_size = np.zeros(memo_entries, dtype=np.int64)
-        self.e_r = np.zeros(memo_entries, dtype=np.int64)
-        self.e_val = np.zeros(memo_entries, dtype=np.int64)
-        self.e_exact = np.zeros(memo_entries, dtype=np.bool_)
-        self.e_letter = np.zeros(memo_entries, dtype=np.int64)
-        self.pool = np.zeros(pool_words, dtype=np.int32)
         self.ctr = np.zeros(5, dtype=np.int64)
         self.chosen = np.full(DEPTH, -1, dtype=np.int64)
+        self._allocate_memo(memo_entries, pool_words)
+
+    def _allocate_memo(self, memo_entries: int, pool_words: int) -> None:
+        """An empty memo of this capacity (numpy's zeros are paged in only as they are used)."""
+        table = 1 << max(4, int(2 * memo_entries - 1).bit_length())
+        self.table = np.zeros(table, dtype=np.int64)
+        for name, dtype in MEMO_ARRAYS.items():
+            setattr(self, name, np.zeros(memo_entries, dtype=dtype))
+        self.pool = np.zeros(pool_words, dtype=np.int32)
+        self.ctr[K.ENTRIES] = self.ctr[K.POOL_USED] = 0
 
     # --- helpers ---
     def _load(self, members) -> int:
@@ -123,6 +127,54 @@ class Searcher:
     @property
     def memo_entries(self) -> int:
         return int(self.ctr[K.ENTRIES])
+
+    # --- checkpoints: the memo on disk ---
+    def checkpoint_header(self) -> dict:
+        """What a saved memo must match to serve this search: the words, weights, lives, rules."""
+        return {"format": CHECKPOINT_FORMAT, "game": self.hw.identity, "lives": self.lives,
+                "free_first": self.free_first}
+
+    def save_memo(self, path, nodes: int) -> None:
+        """Write the memo (its used part) and `nodes`, the search nodes spent so far, atomically."""
+        import orjson
+
+        from ..tree import atomic_file
+
+        n, used = self.memo_entries, int(self.ctr[K.POOL_USED])
+        header = np.frombuffer(orjson.dumps({**self.checkpoint_header(), "nodes": nodes}), dtype=np.uint8)
+        with atomic_file(path) as f:
+            np.savez(f, header=header, pool=self.pool[:used], **{name: getattr(self, name)[:n] for name in MEMO_ARRAYS})
+
+    def load_memo(self, path) -> int | None:
+        """Replace the memo by a saved one (growing it if needed); the nodes it had cost, or None
+        when there is no such file. A file that is not one, or is another search's, is a UserError."""
+        import zipfile
+
+        import orjson
+
+        from ..errors import UserError
+
+        try:
+            with np.load(path) as data:
+                header = orjson.loads(data["header"].tobytes())
+                arrays = {name: data[name] for name in (*MEMO_ARRAYS, "pool")}
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, orjson.JSONDecodeError) as exc:
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not the .npz that build hangman --checkpoint writes"
+            raise UserError(f"{path}: not a readable hangman checkpoint ({detail})") from None
+        if not isinstance(header, dict) or any(header.get(k) != v for k, v in self.checkpoint_header().items()):
+            raise UserError(f"{path}: checkpoint of another hangman search (not the same words, weights, lives); "
+                            "remove it or drop --resume")
+        n, used = len(arrays["e_hash"]), len(arrays["pool"])
+        if n > self.e_hash.size or used > self.pool.size:
+            self._allocate_memo(max(n * 3 // 2, self.e_hash.size), max(used * 3 // 2, self.pool.size))
+        for name in MEMO_ARRAYS:
+            getattr(self, name)[:n] = arrays[name]
+        self.pool[:used] = arrays["pool"]
+        self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
+        K._memo_rebuild(self.table, self.e_hash, n)
+        return int(header.get("nodes", 0))
 
     # --- the searches ---
     def solve(self, members, strikes: int, max_nodes: int = 2**62, limit: int | None = None) -> tuple[int, bool, int]:
@@ -208,6 +260,47 @@ class Searcher:
         )
         weight = int(self.weights[np.unique(np.asarray(members))].sum())
         return Totals(int(misses), int(lost), weight)
+
+
+def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoint=None, resume: bool = False,
+                    progress: bool = True, slice_nodes: int = 1_000_000, save_every: float = 300.0,
+                    ) -> tuple[int, bool, int]:
+    """Searcher.solve within `max_nodes` nodes in all, run in slices: (cost, finished, nodes spent).
+
+    Why slices: an aborted search records nothing half-done, while every finished sub-result
+    stays in the memo, so the next slice descends again through the memo to where the last one
+    stopped. Between slices the progress bar moves and, with `checkpoint`, the memo is saved
+    (every `save_every` seconds, on Ctrl-C and when the budget runs out), so a stopped or
+    killed build goes on with `resume`, or with a larger budget, instead of starting over."""
+    from tqdm import tqdm
+
+    spent = (s.load_memo(checkpoint) or 0) if resume and checkpoint else 0
+    bar = tqdm(total=max_nodes, initial=min(spent, max_nodes), unit="node", unit_scale=True, desc="exact search",
+               disable=not progress or None, leave=False)
+    last_save = time.monotonic()
+    cost, finished = 0, False
+    try:
+        while not finished and spent < max_nodes:
+            step = min(slice_nodes, max_nodes - spent)
+            entries = s.memo_entries
+            cost, finished, _ = s.solve(members, strikes, max_nodes=step)
+            spent += min(s.nodes, step)
+            bar.update(min(s.nodes, step))
+            bar.set_postfix(memo=s.memo_entries)
+            if not finished and s.memo_entries == entries:
+                slice_nodes *= 2  # the slice ended before anything new was finished: reach further
+            if checkpoint and not finished and time.monotonic() - last_save > save_every:
+                s.save_memo(checkpoint, spent)
+                last_save = time.monotonic()
+    except KeyboardInterrupt:
+        if checkpoint:
+            s.save_memo(checkpoint, spent)
+        raise
+    finally:
+        bar.close()
+    if checkpoint and not finished:
+        s.save_memo(checkpoint, spent)
+    return cost, finished, spent
 
 
 def split(hw: HangmanWords, members: np.ndarray, letter: int) -> list[tuple[int, np.ndarray]]:
