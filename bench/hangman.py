@@ -1,5 +1,6 @@
 """Hangman benchmarks: the baseline-rule kernel against the plain reference, the exact search on
-the long lengths, and peak memory. Median of several runs; about a minute in all.
+the long lengths and on hard 7-letter classes, and peak memory. Median of several runs; about
+four minutes in all.
 
     python bench/hangman.py
     python bench/hangman.py --bot 20 [known|unknown]   # the bot's mean score over 20 games of 80
@@ -20,17 +21,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import numpy as np  # noqa: E402
 
 import reference_hangman as ref  # noqa: E402
-from engine.hangman.game import load_hangman_words  # noqa: E402
+from engine.hangman.game import load_hangman_words, mask_text  # noqa: E402
 from engine.hangman.search import Searcher, split  # noqa: E402
-
-
-def median_time(fn, runs=5):
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+from timing import median_seconds  # noqa: E402
 
 
 def main() -> None:
@@ -38,8 +31,8 @@ def main() -> None:
     s = Searcher(hw, 10, memo_entries=16, pool_words=16)
     s.rule_totals("frequency")  # compile
     sample = hw.words[:100]
-    fast = median_time(lambda: s.rule_totals("frequency"))
-    slow = median_time(lambda: [ref.play_rule(hw.words, w, 10, "frequency") for w in sample], runs=3)
+    fast = median_seconds(lambda: s.rule_totals("frequency"), runs=5)
+    slow = median_seconds(lambda: [ref.play_rule(hw.words, w, 10, "frequency") for w in sample], runs=3)
     slow_all = slow * len(hw.words) / len(sample)
     print(f"frequency rule, all {len(hw.words)} 3-letter words: kernel {fast * 1000:.2f} ms, "
           f"reference {slow_all:.2f} s (from {len(sample)} words), ratio {slow_all / fast:.0f}x")
@@ -53,13 +46,14 @@ def main() -> None:
             assert ok
             return searcher
 
-        t = median_time(exact, runs=3)
+        t = median_seconds(exact, runs=3)
         searcher = exact()
         nodes = searcher.nodes
         c, m = searcher.split_cost(searcher.solve(everyone, searcher.strikes)[0])
         print(f"exact search, {length} letters ({len(hw.words)} words): {t:.2f} s, {nodes} nodes, "
               f"{searcher.memo_entries} memo entries, expected wrong guesses {m / len(hw.words):.4f}")
     rule_switches()
+    seven_below_e()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS): {peak:.0f} MB")
 
@@ -76,10 +70,31 @@ def rule_switches() -> None:
             cost, ok, _ = searcher.solve(part, 11)
             assert ok
             return searcher
-        t = median_time(run, runs=3)
+        t = median_seconds(run, runs=3)
         searcher = run()
         print(f"exact search, {len(part)} words of ----e-e-: free_first={free_first}: "
               f"{t:.2f} s, {searcher.nodes} nodes, {searcher.memo_entries} memo entries")
+
+
+def seven_below_e() -> None:
+    """Four large hit classes of `e` among the 7-letter words (-e-----, -e---e-, ------e,
+    ----e--), solved exactly with 11 strikes: subproblems of the length-7 proof (`build hangman
+    --length 7`, about 10 minutes, is the whole of it)."""
+    hw = load_hangman_words(7)
+    classes = dict(split(hw, np.arange(len(hw.words)), 4))
+    for mask in (0b0000010, 0b0100010, 0b1000000, 0b0010000):
+        part = classes[mask]
+
+        def run():
+            searcher = Searcher(hw, 10, memo_entries=4_000_000, pool_words=200_000_000)
+            cost, ok, _ = searcher.solve(part, 11)
+            assert ok
+            return searcher
+
+        t = median_seconds(run, runs=3)
+        searcher = run()
+        print(f"exact search, the {len(part)} seven-letter words {mask_text(mask, 'e', 7)}: {t:.2f} s, "
+              f"{searcher.nodes} nodes ({searcher.nodes / t / 1000:.0f}k nodes/s)")
 
 
 def bot_games(games: int, which: str = "both") -> None:

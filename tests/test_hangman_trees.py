@@ -39,10 +39,10 @@ def test_length_nine_matches_the_issue():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("length", [12, 13, 14, 15, 8])
+@pytest.mark.parametrize("length", [12, 13, 14, 15, 8, 7])
 def test_exact_search_reproduces_shipped_tree(length):
     """Re-run the exact search and compare with the shipped optimal tree's figures (length 8:
-    about 5 minutes and 1.2 GB)."""
+    about 5 minutes and 1.2 GB; length 7: about 10 minutes and 6 GB)."""
     import numpy as np
 
     from engine.hangman.game import load_hangman_words
@@ -50,9 +50,8 @@ def test_exact_search_reproduces_shipped_tree(length):
 
     doc = orjson.loads((TREES[0].parent / f"hangman-{length}.json").read_bytes())
     hw = load_hangman_words(length)
-    big = length < 9
-    s = Searcher(hw, doc["game"]["lives"], memo_entries=7_500_000 if big else 500_000,
-                 pool_words=240_000_000 if big else 20_000_000)
+    entries, pool = {7: (37_500_000, 1_200_000_000), 8: (7_500_000, 240_000_000)}.get(length, (500_000, 20_000_000))
+    s = Searcher(hw, doc["game"]["lives"], memo_entries=entries, pool_words=pool)
     cost, ok, _ = s.solve(np.arange(len(hw.words)), s.strikes)
     c, m = s.split_cost(cost)
     assert ok and doc["result"]["optimal"]
