@@ -256,12 +256,14 @@ def _run_build(args) -> int:
 def _exact_tree(game, matrix, first, cap, history, args):
     """The exact optimal tree within `cap`; raises Infeasible when none exists (proven)."""
     from engine.rank import rank
-    from engine.search import INF, NO_CAP, Infeasible, build
+    from engine.search import INF, NO_CAP, Infeasible, build, finished_openers
 
     if first == "auto" and not history:
         rank_checkpoint = f"{args.checkpoint}.rank" if args.checkpoint else None  # a resume does not rank again
+        # openers the checkpoint's build finished are known exactly: the rank only has to beat them
+        known = finished_openers(game, matrix, args.checkpoint, cap, args.mode) if args.resume else {}
         ranked = rank(game, matrix, top=1, max_guesses=cap, threads=args.threads, progress=not args.quiet,
-                      mode=args.mode, checkpoint=rank_checkpoint, resume=args.resume)
+                      mode=args.mode, checkpoint=rank_checkpoint, resume=args.resume, known=known)
         if ranked.interrupted:
             raise KeyboardInterrupt
         word, value, _ = ranked.ordered()[0]

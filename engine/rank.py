@@ -21,7 +21,7 @@ import numpy as np
 import orjson
 
 from .errors import UserError
-from .games.symmetry import orbit_representatives
+from .games.symmetry import opener_representative, orbit_representatives
 from .heuristics import heuristic_order
 from .search import INF, Solver, default_threads
 from .tree import read_checkpoint, write_atomic
@@ -63,12 +63,14 @@ def save_checkpoint(path, game, cap, mode, values) -> None:
 
 
 def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, checkpoint: str | None,
-         resume: bool) -> tuple[np.ndarray, dict[str, tuple[int, bool]], list[int], list[int]]:
+         resume: bool, known: dict[str, int] | None = None,
+         ) -> tuple[np.ndarray, dict[str, tuple[int, bool]], list[int], list[int]]:
     """What a rank (in process or on a cluster) starts from: the first guesses in heuristic
-    order, the values a resumed checkpoint already holds, their exact values sorted, and the
-    guesses still to do."""
+    order, the values a resumed checkpoint already holds and the exact values `known` (e.g. of
+    openers a build finished), their exact values sorted, and the guesses still to do."""
     order = heuristic_order(game, matrix, np.arange(len(game.answers), dtype=np.int32))
-    if game.symmetric and mode == "normal":  # one opener per orbit: the others cost the same
+    symmetric = game.symmetric and mode == "normal"
+    if symmetric:  # one opener per orbit: the others cost the same
         keep = np.zeros(len(game.guesses), dtype=bool)
         keep[orbit_representatives(game, [])] = True
         order = order[keep[order]]
@@ -77,6 +79,10 @@ def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, check
     values: dict[str, tuple[int, bool]] = {}
     if resume and checkpoint:
         values = load_checkpoint(checkpoint, game, cap, mode)
+    for word, value in (known or {}).items():
+        if symmetric:  # the value of its orbit, which the rank knows by its representative
+            word = game.guesses[opener_representative(game, game.guess_index[word])]
+        values[word] = (value, True)
     exact_sorted = sorted(v for v, e in values.values() if e)
     todo = [int(g) for g in order if game.guesses[g] not in values]
     return order, values, exact_sorted, todo
@@ -84,9 +90,10 @@ def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, check
 
 def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_guesses: int | None = 6,
          threads: int | None = None, progress: bool = True, checkpoint: str | None = None, resume: bool = False,
-         mode: str = "normal", memo_mb: int = 160) -> RankResult:
-    """Rank the first guesses (the first `limit` in heuristic order, or all). Ctrl-C stops early:
-    the result then holds what is proven so far and says so."""
+         mode: str = "normal", memo_mb: int = 160, known: dict[str, int] | None = None) -> RankResult:
+    """Rank the first guesses (the first `limit` in heuristic order, or all), starting from the
+    exact values `known` of some of them. Ctrl-C stops early: the result then holds what is
+    proven so far and says so."""
     from tqdm import tqdm
 
     if top < 1:
@@ -94,7 +101,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     start = time.perf_counter()
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb, mode=mode)
     S = np.arange(len(game.answers), dtype=np.int32)
-    order, values, exact_sorted, todo = plan(game, matrix, solver.cap, mode, limit, checkpoint, resume)
+    order, values, exact_sorted, todo = plan(game, matrix, solver.cap, mode, limit, checkpoint, resume, known)
     lock = threading.Lock()
 
     def budget() -> int:

@@ -447,6 +447,34 @@ def parse_state(game, text: str | None) -> list[tuple[str, int]]:
     return history
 
 
+def build_checkpoint_header(game, cap: int, mode: str, history: list[tuple[str, int]]) -> dict:
+    """What a build checkpoint must match to serve a build: the game, its cap, mode and history."""
+    return {"format": BUILD_CHECKPOINT_FORMAT, "game": game.identity(), "max_guesses": cap, "mode": mode,
+            "history": [[word, game.pattern_text(code)] for word, code in history]}
+
+
+def finished_openers(game, matrix: np.ndarray, checkpoint, max_guesses: int | None, mode: str) -> dict[str, int]:
+    """The exact totals of the openers whose every class a build checkpoint (of the whole game)
+    holds: the answers plus the saved values of the classes, each an exact optimum. A rank can
+    take them as they are instead of solving those openers again (`build --first WORD
+    --checkpoint F`, then `build --checkpoint F --resume` ranks the other openers against it)."""
+    from .tree import read_checkpoint
+
+    cap = NO_CAP if max_guesses is None else max_guesses
+    doc = read_checkpoint(checkpoint, build_checkpoint_header(game, cap, mode, []), "build") or {}
+    n = len(game.answers)
+    totals = {}
+    for key, finished in doc.get("subtrees", {}).items():
+        word, _, depth = key.rpartition("/")
+        g = game.guess_index.get(word)
+        if g is None or depth != str(cap):
+            continue
+        codes = {int(c) for c in np.unique(matrix[g])} - {game.win_code}
+        if codes <= {int(c) for c in finished}:
+            totals[word] = n + sum(item["value"] for item in finished.values())
+    return totals
+
+
 def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int | None = 6,
           history: list[tuple[str, int]] | None = None, threads: int | None = None, progress: bool = True,
           rules: int = kernels.ALL_RULES, memo_mb: int = 160, mode: str = "normal", checkpoint: str | None = None,
@@ -476,8 +504,7 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
         raise UserError(f"the history already uses {len(history)} guesses of {solver.cap}")
     played = [game.guess_index[word] for word, _ in history]
     symmetric = solver.symmetric
-    header = {"format": BUILD_CHECKPOINT_FORMAT, "game": game.identity(), "max_guesses": solver.cap, "mode": mode,
-              "history": [[word, game.pattern_text(code)] for word, code in history]}
+    header = build_checkpoint_header(game, solver.cap, mode, history)
     saved = ((read_checkpoint(checkpoint, header, "build") if resume else None) or {}).get("subtrees", {})
 
     def solve_here(cap: int, beta: int) -> tuple[int, int]:

@@ -97,6 +97,33 @@ def test_build_resumes_from_its_checkpoint(lists, tmp_path):
     assert len([line for line in other.stderr.splitlines() if line.startswith("wordtree: error")]) == 1
 
 
+def test_auto_build_takes_finished_openers_from_the_checkpoint(lists, tmp_path):
+    """build --first WORD --checkpoint F, then --first auto --checkpoint F --resume: the rank of
+    the openers starts from WORD's exact total (the answers plus its saved classes), searches only
+    the others, and ends with the tree a fresh --first auto build makes. With one saved class made
+    1000 guesses dearer, another opener wins: the rank took WORD's total from the checkpoint."""
+    answers, guesses = lists
+    base = ["--answers", answers, "--guesses", guesses, "--quiet"]
+    ck, fresh, resumed = tmp_path / "b.ck", tmp_path / "fresh.json", tmp_path / "resumed.json"
+    assert run("build", *base, "--first", "auto", "-o", fresh).returncode == 0
+    best = orjson.loads(fresh.read_bytes())
+    opener, total = best["root"]["guess"], best["stats"]["total"]
+    assert run("build", *base, "--first", opener, "--checkpoint", ck).returncode == 0
+    again = run("build", *base, "--first", "auto", "--checkpoint", ck, "--resume", "-o", resumed)
+    assert again.returncode == 0, again.stderr
+    assert orjson.loads(resumed.read_bytes())["root"] == best["root"]
+    rank_ck = ck.with_name(ck.name + ".rank")
+    assert orjson.loads(rank_ck.read_bytes())["results"][opener] == [total, True]
+    rank_ck.unlink()
+    doc = orjson.loads(ck.read_bytes())
+    saved = doc["subtrees"][f"{opener}/6"]
+    saved[next(iter(saved))]["value"] += 1000
+    ck.write_bytes(orjson.dumps(doc))
+    dearer = run("build", *base, "--first", "auto", "--checkpoint", ck, "--resume", "-o", resumed)
+    assert dearer.returncode == 0, dearer.stderr
+    assert orjson.loads(resumed.read_bytes())["root"]["guess"] != opener
+
+
 def test_rank_says_impossible_openers_plainly(lists):
     answers, guesses = lists
     proc = run("rank", "--answers", answers, "--guesses", guesses, "--max-guesses", "2", "--top", "1", "--limit", "8",

@@ -21,7 +21,7 @@ from engine.games.mastermind import Mastermind
 from engine.games.mastermind import canonical_first_guesses as mastermind_openers
 from engine.games.symmetry import orbit_representatives
 from engine.rank import rank
-from engine.search import INF, Solver, build, tree_depth
+from engine.search import INF, Solver, build, finished_openers, tree_depth
 from engine.tree import game_for, make_document, read_tree, write_tree
 from engine.verify import bulls_cows_text, load_lists, mastermind_text, verify
 
@@ -187,6 +187,27 @@ def test_rank_over_orbits_finds_the_optimum_of_every_opener(game):
     word, value, exact = ranked.ordered()[0]
     assert exact and len(ranked.values) == len(mastermind_openers(game))
     assert value == Solver(game, matrix, 8).solve(np.arange(len(game.answers), dtype=np.int32), 8)[0]
+
+
+def test_rank_takes_known_opener_values_for_their_orbit(tmp_path):
+    """A build of opener 234 (the orbit of 123) with a checkpoint: finished_openers reads its exact
+    total, and a rank given it values the representative 123 with it, searching only the other
+    orbits. A false known value is taken as given, which shows that it is what the rank used."""
+    game = Mastermind(3, 4)
+    matrix = game._compute_matrix()
+    ck = tmp_path / "b.ck"
+    built = build(game, matrix, first="234", max_guesses=6, progress=False, checkpoint=str(ck))
+    known = finished_openers(game, matrix, ck, 6, "normal")
+    assert known == {"234": built.total}
+    plain = rank(game, matrix, top=1, max_guesses=6, progress=False)
+    seeded = rank(game, matrix, top=1, max_guesses=6, progress=False, known=known)
+    assert seeded.values["123"] == (built.total, True) and "234" not in seeded.values
+    assert seeded.ordered()[0] == plain.ordered()[0]
+    false = rank(game, matrix, top=1, max_guesses=6, progress=False, known={"234": built.total - 3})
+    assert false.ordered()[0] == ("123", built.total - 3, True)
+    assert finished_openers(game, matrix, tmp_path / "none.ck", 6, "normal") == {}
+    with pytest.raises(UserError, match="checkpoint of another build"):
+        finished_openers(game, matrix, ck, 5, "normal")
 
 
 @pytest.mark.parametrize("text, expected", [("2B1W", (2, 1)), ("2b1w", (2, 1)), ("2 B 1 W", (2, 1)), ("21", (2, 1)),

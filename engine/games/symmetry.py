@@ -78,3 +78,11 @@ def orbit_representatives(game, history: list[int]) -> np.ndarray:
     keys = orbit_keys(codes, codes[list(history)].reshape(len(history), codes.shape[1]), len(game.symbols))
     _, first = np.unique(keys, axis=0, return_index=True)
     return np.sort(first).astype(np.int32)
+
+
+def opener_representative(game, guess: int) -> int:
+    """The guess that orbit_representatives(game, []) keeps for the orbit of `guess`: every opener
+    of an orbit has the same value, so a value known for one stands for the representative."""
+    codes = code_array(game.guesses, game.symbols)
+    keys = orbit_keys(codes, codes[:0], len(game.symbols))
+    return int(np.flatnonzero((keys == keys[guess]).all(axis=1))[0])
