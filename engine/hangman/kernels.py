@@ -372,6 +372,8 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
                                   lost_cost, free_first, slot, cls_mask, cls_start, cls_fill, stat_miss,
                                   stat_useful, table, e_hash, e_off, e_size, e_r, e_val, pool)
             total_lb += clb[q]
+            if total_lb >= best:  # refuted already: the rest of the bounds would only add to it
+                break
         if total_lb >= best:
             if total_lb < bound:
                 bound = total_lb
