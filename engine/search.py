@@ -22,6 +22,7 @@ from .errors import UserError
 INF = kernels.INF
 NO_CAP = 32  # "no cap": deeper than any optimal tree of these games can go
 BUILD_CHECKPOINT_FORMAT = "wordtree-build-checkpoint/1"
+CHECKPOINT_EVERY = 60.0  # seconds between saves of a build's progress inside a subtree (symmetric games)
 CORES, CORE_SIZE = 256, 64  # the infeasible sets a thread remembers (kernels.USE_CORES), and their largest size
 
 
@@ -162,6 +163,9 @@ class Solver:
             kernels._transpose(self.matrix, self.columns)
         self._local = threading.local()
         self._orbits: dict[tuple[int, ...], np.ndarray] = {}  # symmetric games: history -> one guess per orbit
+        # symmetric games: what solve_symmetric proved, by (guesses left, set): (value, exact, guess)
+        self.proven: dict[tuple[int, bytes], tuple[int, bool, int]] = {}
+        self.on_proven = None  # called after each new entry (a build saves its checkpoint from it)
         self._contexts: list[Context] = []
         self._lock = threading.Lock()
 
@@ -296,6 +300,14 @@ class Solver:
         class bound), each bounded by the best so far."""
         if levels == 0 or len(S) <= 2:
             return self.solve(S, d, beta)
+        key = (d, np.ascontiguousarray(S, dtype=np.int32).tobytes())
+        known = self.proven.get(key)
+        if known is not None:  # proven before (in this process, or by a stopped build)
+            value, exact, guess = known
+            if exact:
+                return (value, guess) if value < beta else (value, -1)
+            if value >= beta:
+                return value, -1
         guesses, lower = self._orbit_bounds(S, d, history)
         best, best_guess, fail = beta, -1, INF
         for g, bound in zip(guesses, lower):
@@ -307,7 +319,32 @@ class Solver:
                 best, best_guess = value, g
             else:
                 fail = min(fail, value)
-        return (best, best_guess) if best_guess >= 0 else (fail, -1)
+        result = (best, best_guess) if best_guess >= 0 else (fail, -1)
+        self._prove(key, result[0], best_guess >= 0, result[1])
+        return result
+
+    def _prove(self, key: tuple[int, bytes], value: int, exact: bool, guess: int) -> None:
+        """Keep what solve_symmetric proved: V(S, d) (exact) or V(S, d) >= value. Either holds
+        for (S, d) whatever the history that led there (the value is the set's, and the guess a
+        real one), so a later search of the same set, or a resumed build, can take it."""
+        with self._lock:
+            old = self.proven.get(key)
+            if old is not None and (old[1] or (not exact and value <= old[0])):
+                return
+            self.proven[key] = (value, exact, guess)
+        if self.on_proven is not None:
+            self.on_proven()
+
+    def proven_entries(self) -> list[list[int]]:
+        """`proven` as JSON-ready rows [d, value, exact, guess, *set]."""
+        with self._lock:
+            return [[d, v, int(e), g, *np.frombuffer(S, dtype=np.int32).tolist()]
+                    for (d, S), (v, e, g) in self.proven.items()]
+
+    def load_proven(self, rows) -> None:
+        """Take rows written by proven_entries (a checkpoint of the same game, cap and mode)."""
+        for d, v, e, g, *S in rows:
+            self._prove((int(d), np.array(S, dtype=np.int32).tobytes()), int(v), bool(e), int(g))
 
     def evaluate_symmetric(self, S: np.ndarray, guess: int, d: int, history: list[int], beta: int = INF,
                            levels: int = 1) -> int:
@@ -505,7 +542,23 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     played = [game.guess_index[word] for word, _ in history]
     symmetric = solver.symmetric
     header = build_checkpoint_header(game, solver.cap, mode, history)
-    saved = ((read_checkpoint(checkpoint, header, "build") if resume else None) or {}).get("subtrees", {})
+    doc = (read_checkpoint(checkpoint, header, "build") if resume else None) or {}
+    saved = doc.get("subtrees", {})
+    solver.load_proven(doc.get("proven", []))
+    save_lock = threading.Lock()
+    last_save = [time.monotonic()]
+
+    def save(now: bool = True) -> None:
+        """The finished subtrees and, in symmetric games, what the symmetric levels proved so
+        far: a build stopped in the middle of a long subtree resumes inside it too."""
+        with save_lock:
+            if now or time.monotonic() - last_save[0] > CHECKPOINT_EVERY:
+                write_atomic(checkpoint, orjson.dumps({**header, "subtrees": saved,
+                                                       "proven": solver.proven_entries()}))
+                last_save[0] = time.monotonic()
+
+    if checkpoint and symmetric:
+        solver.on_proven = lambda: save(now=False)
 
     def solve_here(cap: int, beta: int) -> tuple[int, int]:
         """The bounded search at the position itself."""
@@ -562,10 +615,15 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
                 results[code] = subtree
                 total += value
                 if checkpoint:
-                    finished[str(code)] = {"value": value, "tree": subtree}
-                    write_atomic(checkpoint, orjson.dumps({**header, "subtrees": saved}))
+                    with save_lock:
+                        finished[str(code)] = {"value": value, "tree": subtree}
+                    save()
                 bar.update(1)
                 bar.set_postfix(total=total)
+        except KeyboardInterrupt:
+            if checkpoint:
+                save()
+            raise
         finally:
             bar.close()
             pool.shutdown(wait=False, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the rest

@@ -90,7 +90,13 @@ def test_build_resumes_from_its_checkpoint(lists, tmp_path):
     assert tampered.returncode == 0, tampered.stderr
     assert orjson.loads(resumed.read_bytes())["root"]["guess"] == other_opener
     other = run("build", *common, "--checkpoint", ck, "--resume", "--max-guesses", "5")
-    assert other.returncode == 1 and "checkpoint of another rank" in other.stderr  # its rank, read first
+    # read first: the build checkpoint (for the openers it finished), then its rank
+    assert other.returncode == 1 and "checkpoint of another build" in other.stderr
+    (tmp_path / "elsewhere").mkdir()
+    lone_rank = tmp_path / "elsewhere" / "b.ck.rank"
+    lone_rank.write_bytes(rank_ck.read_bytes())
+    other = run("build", *common, "--checkpoint", lone_rank.with_suffix(""), "--resume", "--max-guesses", "5")
+    assert other.returncode == 1 and "checkpoint of another rank" in other.stderr
     fixed = ["--answers", answers, "--guesses", guesses, "--first", opener, "--quiet"]
     other = run("build", *fixed, "--checkpoint", ck, "--resume", "--max-guesses", "5")
     assert other.returncode == 1 and "checkpoint of another build" in other.stderr

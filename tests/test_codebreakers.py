@@ -210,6 +210,40 @@ def test_rank_takes_known_opener_values_for_their_orbit(tmp_path):
         finished_openers(game, matrix, ck, 5, "normal")
 
 
+def test_build_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
+    """Beside its finished subtrees, a symmetric build's checkpoint keeps what each search of the
+    symmetric levels proved: V(S, d) exactly (the kernel's value over every guess) or a lower
+    bound. A resume that has lost every subtree (as if stopped inside them) finds those there:
+    the same tree with less search; a false value planted there is what the resume takes."""
+    game = BullsCows(2, repeats=True)  # two symmetric levels, as in the 4-digit games
+    matrix = game._compute_matrix()
+    ck = tmp_path / "b.ck"
+    whole = build(game, matrix, first="01", max_guesses=7, progress=False, checkpoint=str(ck))
+    doc = orjson.loads(ck.read_bytes())
+    rows = doc["proven"]
+    assert any(row[2] for row in rows) and len(rows) > 20, len(rows)
+    kernel = Solver(game, matrix, 7)
+    for d, value, exact, guess, *S in rows:
+        true_value = kernel.solve(np.array(S, dtype=np.int32), d)[0]
+        assert value == true_value if exact else value <= true_value
+        if exact:
+            assert kernel.evaluate(np.array(S, dtype=np.int32), guess, d) == true_value
+    doc["subtrees"] = {}
+    ck.write_bytes(orjson.dumps(doc))
+    resumed = build(game, matrix, first="01", max_guesses=7, progress=False, checkpoint=str(ck), resume=True)
+    assert resumed.root == whole.root and resumed.total == whole.total
+    assert resumed.counters.nodes < whole.counters.nodes / 2
+    o = game.guess_index["01"]
+    largest = max(Solver(game, matrix, 7).classes(np.arange(len(game.answers)), o), key=lambda item: len(item[1]))[1]
+    for row in doc["proven"]:
+        if row[0] == 6 and row[4:] == largest.tolist():
+            row[1] += 100
+    doc["subtrees"] = {}
+    ck.write_bytes(orjson.dumps(doc))
+    planted = build(game, matrix, first="01", max_guesses=7, progress=False, checkpoint=str(ck), resume=True)
+    assert planted.total == whole.total + 100
+
+
 @pytest.mark.parametrize("text, expected", [("2B1W", (2, 1)), ("2b1w", (2, 1)), ("2 B 1 W", (2, 1)), ("21", (2, 1)),
                                             ("2B", (2, 0)), ("1w", (0, 1)), ("0B0W", (0, 0)), ("-", (0, 0)),
                                             ("4B0W", (4, 0)), ("04", (0, 4))])

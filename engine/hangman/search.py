@@ -161,7 +161,9 @@ class Searcher:
         except FileNotFoundError:
             return None
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, orjson.JSONDecodeError) as exc:
-            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not the .npz that build hangman --checkpoint writes"
+            detail = "not the .npz that build hangman --checkpoint writes"
+            if isinstance(exc, OSError) and exc.strerror:
+                detail = exc.strerror
             raise UserError(f"{path}: not a readable hangman checkpoint ({detail})") from None
         if not isinstance(header, dict) or any(header.get(k) != v for k, v in self.checkpoint_header().items()):
             raise UserError(f"{path}: checkpoint of another hangman search (not the same words, weights, lives); "
