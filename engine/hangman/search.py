@@ -272,8 +272,10 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
     Why slices: an aborted search records nothing half-done, while every finished sub-result
     stays in the memo, so the next slice descends again through the memo to where the last one
     stopped. Between slices the progress bar moves and, with `checkpoint`, the memo is saved
-    (every `save_every` seconds, on Ctrl-C and when the budget runs out), so a stopped or
-    killed build goes on with `resume`, or with a larger budget, instead of starting over."""
+    (every `save_every` seconds, or 20 times as long as the last save took, so that saving a
+    memo of gigabytes costs at most a twentieth of the time; on Ctrl-C; and when the budget
+    runs out), so a stopped or killed build goes on with `resume`, or with a larger budget,
+    instead of starting over."""
     from tqdm import tqdm
 
     spent = (s.load_memo(checkpoint) or 0) if resume and checkpoint else 0
@@ -292,8 +294,10 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
             if not finished and s.memo_entries == entries:
                 slice_nodes *= 2  # the slice ended before anything new was finished: reach further
             if checkpoint and not finished and time.monotonic() - last_save > save_every:
+                started = time.monotonic()
                 s.save_memo(checkpoint, spent)
                 last_save = time.monotonic()
+                save_every = max(save_every, 20 * (last_save - started))
     except KeyboardInterrupt:
         if checkpoint:
             s.save_memo(checkpoint, spent)
