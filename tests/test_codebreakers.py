@@ -330,3 +330,32 @@ def test_shipped_trees_verify(name):
     assert report.ok, report.defect
     assert report.total == {"mastermind-4x6.json": 5625, "bulls-cows-4.json": 26274}[name]
     assert orjson.loads(path.read_bytes())["stats"]["total"] == report.total
+
+
+RUNS = sorted((ROOT / "runs").glob("*.ck"))
+
+
+@pytest.mark.parametrize("path", RUNS, ids=lambda p: p.name)
+def test_builds_in_progress_resume_with_this_engine(path):
+    """A checkpoint carried in runs/ (runs/README.md) still matches its game as this engine names
+    it, so a resume takes it, and each subtree it finished replays, answer by answer with the
+    game's own feedback, to the total it records."""
+    from engine.search import build_checkpoint_header
+    from engine.tree import read_checkpoint
+
+    doc = orjson.loads(path.read_bytes())
+    game = get_game(doc["game"]["name"], doc["game"]["answers"], doc["game"]["guesses"])
+    assert read_checkpoint(path, build_checkpoint_header(game, doc["max_guesses"], doc["mode"], []), "build")
+    assert doc["history"] == [] and all(len(row) > 5 for row in doc.get("proven", []))
+    for key, finished in doc["subtrees"].items():
+        opener = key.split("/")[0]
+        for code_text, item in finished.items():
+            code = int(code_text)
+            total = 0
+            for answer in (a for a in game.answers if game.feedback(opener, a) == code):
+                node, steps = item["tree"], 1
+                while node["guess"] != answer:
+                    node = node["next"][game.pattern_text(game.feedback(node["guess"], answer))]
+                    steps += 1
+                total += steps
+            assert total == item["value"], (key, code_text)
