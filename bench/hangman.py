@@ -39,15 +39,7 @@ def main() -> None:
     for length in (15, 13, 12, 11):
         hw = load_hangman_words(length)
         everyone = np.arange(len(hw.words))
-
-        def exact():
-            searcher = Searcher(hw, 10, memo_entries=500_000, pool_words=20_000_000)
-            cost, ok, _ = searcher.solve(everyone, searcher.strikes)
-            assert ok
-            return searcher
-
-        t = median_seconds(exact, runs=3)
-        searcher = exact()
+        t, searcher = timed_exact(hw, everyone, 11, memo_entries=500_000, pool_words=20_000_000)
         nodes = searcher.nodes
         c, m = searcher.split_cost(searcher.solve(everyone, searcher.strikes)[0])
         print(f"exact search, {length} letters ({len(hw.words)} words): {t:.2f} s, {nodes} nodes, "
@@ -58,6 +50,18 @@ def main() -> None:
     print(f"peak memory (max RSS): {peak:.0f} MB")
 
 
+def timed_exact(hw, part, strikes: int, **options) -> tuple[float, Searcher]:
+    """The median time (3 runs) of an exact search of `part` with 10 lives by a fresh Searcher
+    made with `options`, and one such searcher after its search, for its counters."""
+    def run():
+        searcher = Searcher(hw, 10, **options)
+        cost, ok, _ = searcher.solve(part, strikes)
+        assert ok
+        return searcher
+
+    return median_seconds(run, runs=3), run()
+
+
 def rule_switches() -> None:
     """The search's rules on and off, on one hard subproblem: the 579 eight-letter words whose
     `e`s stand at positions 5 and 7 (`----e-e-`, the class of a first guess `e`), 11 strikes."""
@@ -65,13 +69,7 @@ def rule_switches() -> None:
     part = [p for m, p in split(hw, np.arange(len(hw.words)), 4) if m == 0b1010000][0]
     Searcher(hw, 10, memo_entries=1000, pool_words=100_000).solve(part[:20], 11)  # compile
     for free_first in (False, True):
-        def run():
-            searcher = Searcher(hw, 10, memo_entries=1_000_000, pool_words=20_000_000, free_first=free_first)
-            cost, ok, _ = searcher.solve(part, 11)
-            assert ok
-            return searcher
-        t = median_seconds(run, runs=3)
-        searcher = run()
+        t, searcher = timed_exact(hw, part, 11, memo_entries=1_000_000, pool_words=20_000_000, free_first=free_first)
         print(f"exact search, {len(part)} words of ----e-e-: free_first={free_first}: "
               f"{t:.2f} s, {searcher.nodes} nodes, {searcher.memo_entries} memo entries")
 
@@ -84,15 +82,7 @@ def seven_below_e() -> None:
     classes = dict(split(hw, np.arange(len(hw.words)), 4))
     for mask in (0b0000010, 0b0100010, 0b1000000, 0b0010000):
         part = classes[mask]
-
-        def run():
-            searcher = Searcher(hw, 10, memo_entries=4_000_000, pool_words=200_000_000)
-            cost, ok, _ = searcher.solve(part, 11)
-            assert ok
-            return searcher
-
-        t = median_seconds(run, runs=3)
-        searcher = run()
+        t, searcher = timed_exact(hw, part, 11, memo_entries=4_000_000, pool_words=200_000_000)
         print(f"exact search, the {len(part)} seven-letter words {mask_text(mask, 'e', 7)}: {t:.2f} s, "
               f"{searcher.nodes} nodes ({searcher.nodes / t / 1000:.0f}k nodes/s)")
 
