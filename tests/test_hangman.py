@@ -334,3 +334,28 @@ def test_a_letter_with_more_than_256_classes():
     assert ok
     c, m = s.split_cost(cost)
     assert (20 * len(words) - c, m) == ref.optimal(words, 10)
+
+
+def test_a_memo_much_too_small_is_compacted_and_the_optimum_still_found():
+    """Compaction keeps the exact values of the largest sets, within half the room, and a search
+    after it finds them; a sliced search with a memo far too small compacts again and again and
+    still ends with the value of a search that had room for everything."""
+    rng = random.Random(13)
+    hw = make(tiny_words(rng, 60, 4, "abcdefghij"))
+    everyone = np.arange(len(hw.words))
+    roomy = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    value, ok, _ = roomy.solve(everyone, roomy.strikes)
+    assert ok and roomy.memo_entries > 200
+    n = roomy.memo_entries
+    sizes, exact = roomy.e_size[:n].copy(), roomy.e_exact[:n].copy()
+    small_room = Searcher(hw, 3, memo_entries=n, pool_words=int(roomy.ctr[4]) + 10)
+    small_room.solve(everyone, small_room.strikes)
+    small_room.compact_memo()
+    kept = small_room.memo_entries
+    assert 0 < kept <= n // 2 and small_room.e_exact[:kept].all()
+    assert small_room.e_size[:kept].min() >= np.sort(sizes[exact])[::-1][kept - 1]
+    again, ok, _ = small_room.solve(everyone, small_room.strikes)
+    assert ok and again == value and small_room.nodes < roomy.nodes
+    tiny = Searcher(hw, 3, memo_entries=48, pool_words=600)
+    cost, finished, _ = solve_in_slices(tiny, everyone, tiny.strikes, 10**8, progress=False, slice_nodes=25)
+    assert finished and cost == value and tiny.compactions > 0

@@ -269,6 +269,35 @@ def _memo_rebuild(table, e_hash, n):
         table[pos] = e + 1
 
 
+@njit(cache=True)
+def _memo_compact(keep, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, table, ctr):
+    """Keep only the entries marked in `keep`, moved to the front (with their sets, to the front
+    of the pool) in their order, and index them again. Entries were appended with growing pool
+    offsets, so each kept set moves left and never over a set still to be moved."""
+    n = ctr[ENTRIES]
+    m = 0
+    used = 0
+    for e in range(n):
+        if not keep[e]:
+            continue
+        off = e_off[e]
+        size = e_size[e]
+        for i in range(size):
+            pool[used + i] = pool[off + i]
+        e_hash[m] = e_hash[e]
+        e_off[m] = used
+        e_size[m] = size
+        e_r[m] = e_r[e]
+        e_val[m] = e_val[e]
+        e_exact[m] = e_exact[e]
+        e_letter[m] = e_letter[e]
+        used += size
+        m += 1
+    ctr[ENTRIES] = m
+    ctr[POOL_USED] = used
+    _memo_rebuild(table, e_hash, m)
+
+
 # ----------------------------------------------------------------------------------------------
 # exact search: branch and bound over useful letters, memo on (set, lives)
 # ----------------------------------------------------------------------------------------------

@@ -94,6 +94,7 @@ class Searcher:
         self.child_lb = np.zeros((DEPTH, n_cls), dtype=np.int64)
         self.ctr = np.zeros(5, dtype=np.int64)
         self.chosen = np.full(DEPTH, -1, dtype=np.int64)
+        self.compactions = 0
         self._allocate_memo(memo_entries, pool_words)
 
     def _allocate_memo(self, memo_entries: int, pool_words: int) -> None:
@@ -177,6 +178,29 @@ class Searcher:
         self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
         K._memo_rebuild(self.table, self.e_hash, n)
         return int(header.get("nodes", 0))
+
+    def nearly_full(self) -> bool:
+        """Whether the memo (its entries or its pool of sets) is over nine tenths full."""
+        return (self.memo_entries > 0.9 * self.e_hash.size
+                or self.ctr[K.POOL_USED] > 0.9 * self.pool.size)
+
+    def compact_memo(self) -> None:
+        """Make room in a full memo: keep the exact values of the largest sets (the dearest to
+        find again), at most half of the entries and of the pool, and drop the rest (bounds,
+        small sets), which a search recomputes when it needs them. A value never changes: the
+        memo only saves work."""
+        n = self.memo_entries
+        sizes = self.e_size[:n]
+        exact = self.e_exact[:n]
+        by_size = np.sort(sizes[exact])[::-1]
+        room = np.cumsum(by_size) <= self.pool.size // 2
+        count = min(int(room.sum()), self.e_hash.size // 2)
+        keep = exact & (sizes >= by_size[count - 1]) if count else np.zeros(n, dtype=np.bool_)
+        if keep.sum() > count:  # ties at the threshold: the first of them
+            keep &= np.cumsum(keep) <= count
+        K._memo_compact(keep, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact,
+                        self.e_letter, self.pool, self.table, self.ctr)
+        self.compactions += 1
 
     # --- the searches ---
     def solve(self, members, strikes: int, max_nodes: int = 2**62, limit: int | None = None) -> tuple[int, bool, int]:
@@ -271,7 +295,9 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
 
     Why slices: an aborted search records nothing half-done, while every finished sub-result
     stays in the memo, so the next slice descends again through the memo to where the last one
-    stopped. Between slices the progress bar moves and, with `checkpoint`, the memo is saved
+    stopped. Between slices the progress bar moves, a memo nearly full is compacted (see
+    Searcher.compact_memo: without it a full memo stops growing and the search repeats work it
+    cannot record), and, with `checkpoint`, the memo is saved
     (every `save_every` seconds, or 20 times as long as the last save took, so that saving a
     memo of gigabytes costs at most a twentieth of the time; on Ctrl-C; and when the budget
     runs out), so a stopped or killed build goes on with `resume`, or with a larger budget,
@@ -291,7 +317,11 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
             spent += min(s.nodes, step)
             bar.update(min(s.nodes, step))
             bar.set_postfix(memo=s.memo_entries)
-            if not finished and s.memo_entries == entries:
+            if not finished and s.nearly_full():
+                s.compact_memo()
+                bar.set_postfix(memo=s.memo_entries, compactions=s.compactions)
+                slice_nodes *= 2  # what a slice can keep is bounded: let the next reach further
+            elif not finished and s.memo_entries == entries:
                 slice_nodes *= 2  # the slice ended before anything new was finished: reach further
             if checkpoint and not finished and time.monotonic() - last_save > save_every:
                 started = time.monotonic()
