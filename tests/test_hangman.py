@@ -259,16 +259,23 @@ def test_search_in_tiny_slices_matches_brute_force(seed):
     assert (20 * len(words) - c, m) == (score, misses)
 
 
+def solved_sixty(seed):
+    """60 random 4-letter words over a-j, 3 strikes, solved by a searcher with room for everything:
+    (words, all of them, the searcher, the least cost)."""
+    hw = make(tiny_words(random.Random(seed), 60, 4, "abcdefghij"))
+    everyone = np.arange(len(hw.words))
+    s = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    value, ok, _ = s.solve(everyone, s.strikes)
+    assert ok
+    return hw, everyone, s, value
+
+
 def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
     """A search stopped by its budget saves its memo; another searcher (even one with a smaller
     memo, which then grows) resumes from it and finishes with the uninterrupted value, counting
     the nodes spent before. Checkpoints of another search, or not checkpoints, are refused."""
-    rng = random.Random(7)
-    hw = make(tiny_words(rng, 60, 4, "abcdefghij"))
-    everyone = np.arange(len(hw.words))
-    fresh = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
-    value, ok, _ = fresh.solve(everyone, fresh.strikes)
-    assert ok and fresh.nodes > 300
+    hw, everyone, fresh, value = solved_sixty(7)
+    assert fresh.nodes > 300
     ck = tmp_path / "memo.ck"
     first = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
     budget = fresh.nodes // 3
@@ -340,12 +347,8 @@ def test_a_memo_much_too_small_is_compacted_and_the_optimum_still_found():
     """Compaction keeps the exact values of the largest sets, within half the room, and a search
     after it finds them; a sliced search with a memo far too small compacts again and again and
     still ends with the value of a search that had room for everything."""
-    rng = random.Random(13)
-    hw = make(tiny_words(rng, 60, 4, "abcdefghij"))
-    everyone = np.arange(len(hw.words))
-    roomy = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
-    value, ok, _ = roomy.solve(everyone, roomy.strikes)
-    assert ok and roomy.memo_entries > 200
+    hw, everyone, roomy, value = solved_sixty(13)
+    assert roomy.memo_entries > 200
     n = roomy.memo_entries
     sizes, exact = roomy.e_size[:n].copy(), roomy.e_exact[:n].copy()
     small_room = Searcher(hw, 3, memo_entries=n, pool_words=int(roomy.ctr[4]) + 10)
