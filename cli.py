@@ -745,6 +745,9 @@ def _hangman_build_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--weights", metavar="FILE", help="hangman: word<TAB>count weights (e.g. word-frequency.tsv)")
     g.add_argument("--lives", type=int, default=10, metavar="N", help="hangman: wrong guesses allowed per word (default 10)")
     g.add_argument("--max-nodes", type=int, metavar="N", help="hangman: exact-search node budget before settling for the best tree found")
+    g.add_argument("--memory", type=float, metavar="GB",
+                   help="hangman: most memory the exact search's memo may take (default half of this machine's); "
+                        "a smaller memo is compacted when full: slower, same result")
 
 
 def _add_hangman_server(sub) -> None:

@@ -164,6 +164,8 @@ def test_greedy_baselines_are_labelled(lists, tmp_path):
         (["build", "--resume"], "--checkpoint", 2),
         (["build", "hangman", "--length", "3", "--resume"], "--checkpoint", 2),
         (["build", "hangman", "--all-lengths", "--checkpoint", "x.ck"], "one length at a time", 2),
+        (["build", "hangman", "--length", "3", "--memory", "0"], "positive number of gigabytes", 2),
+        (["build", "hangman", "--length", "3", "--max-nodes", "0"], "must be 1 or more", 2),
         (["build", "--checkpoint", "x.ck", "--objective", "worst"], "--objective total", 2),
         (["build", "--max-guesses", "zero"], "max-guesses", 2),
     ],

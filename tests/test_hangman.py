@@ -12,7 +12,7 @@ import reference_hangman as ref
 from engine.errors import UserError
 from engine.hangman import build_length
 from engine.hangman.game import HangmanWords, letter_mask, load_hangman_words, mask_table, mask_text, parse_mask_text
-from engine.hangman.search import Searcher, solve_in_slices
+from engine.hangman.search import ENTRY_BYTES, Searcher, memo_capacity, solve_in_slices
 from engine.hangman.tree import verify_document, verify_file
 
 
@@ -321,8 +321,11 @@ def test_cli_build_stops_at_its_budget_and_resumes(tmp_path):
     resumed = build("--checkpoint", str(ck), "--resume", "-o", str(tmp_path / "b.json"))
     assert resumed.returncode == 0 and "optimal (exhaustive)" in resumed.stdout, resumed.stderr
     fresh = build("-o", str(tmp_path / "c.json"))
-    b, c = (orjson.loads((tmp_path / name).read_bytes()) for name in ("b.json", "c.json"))
+    squeezed = build("--memory", "0.000002", "-o", str(tmp_path / "e.json"))  # 16 memo entries
+    assert squeezed.returncode == 0 and "optimal (exhaustive)" in squeezed.stdout, squeezed.stderr
+    b, c, e = (orjson.loads((tmp_path / name).read_bytes()) for name in ("b.json", "c.json", "e.json"))
     assert b["tree"] == c["tree"] and b["result"]["total_score"] == c["result"]["total_score"]
+    assert e["tree"] == c["tree"] and e["result"]["total_score"] == c["result"]["total_score"]
     assert b["result"]["search"]["nodes"] > 50
     refused = build("--lives", "3", "--checkpoint", str(ck), "--resume", "-o", str(tmp_path / "d.json"))
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "another hangman search" in refused.stderr
@@ -341,6 +344,15 @@ def test_a_letter_with_more_than_256_classes():
     assert ok
     c, m = s.split_cost(cost)
     assert (20 * len(words) - c, m) == ref.optimal(words, 10)
+
+
+def test_the_memo_fits_the_memory_it_is_given():
+    """With room to spare the memo has its full size for the budget; with less it shrinks to fit
+    (entries and pool together), never below a working minimum."""
+    assert memo_capacity(10**8, 10**12) == (25_000_000, 800_000_000)
+    entries, pool = memo_capacity(10**8, 2**30)
+    assert entries * ENTRY_BYTES + pool * 4 <= 2**30 and entries > 10**6
+    assert memo_capacity(10**8, 1) == (16, 64)
 
 
 def test_a_memo_much_too_small_is_compacted_and_the_optimum_still_found():

@@ -32,6 +32,10 @@ def cli_build(args) -> int:
         lengths = [args.length]
     else:
         raise UsageError("build hangman needs --length N or --all-lengths")
+    if getattr(args, "max_nodes", None) is not None and args.max_nodes < 1:
+        raise UsageError(f"--max-nodes {args.max_nodes}: must be 1 or more")
+    if getattr(args, "memory", None) is not None and not args.memory > 0:
+        raise UsageError(f"--memory {args.memory}: must be a positive number of gigabytes")
     checkpoint = getattr(args, "checkpoint", None)
     if getattr(args, "resume", False) and not checkpoint:
         raise UsageError("--resume needs --checkpoint FILE")
@@ -69,15 +73,16 @@ def build_length(length: int, args, path: Path) -> str:
 
     from .. import ENGINE
     from .game import WIN_POINTS, load_hangman_words
-    from .search import RULES, Searcher, Totals, solve_in_slices
+    from .search import RULES, Searcher, Totals, memo_capacity, solve_in_slices
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
     hw = load_hangman_words(length, getattr(args, "words", None), getattr(args, "weights", None))
     lives = 10 if getattr(args, "lives", None) is None else args.lives
     max_nodes = getattr(args, "max_nodes", None) or PROOF_NODES.get(length, DEFAULT_MAX_NODES)
-    # the memo grows with the budget (length 8: one entry per 2 nodes, 44 words per entry)
-    s = Searcher(hw, lives, memo_entries=max(4_000_000, max_nodes // 4), pool_words=max(60_000_000, 8 * max_nodes))
+    memory = getattr(args, "memory", None)
+    entries, pool = memo_capacity(max_nodes, None if memory is None else memory * 2**30)
+    s = Searcher(hw, lives, memo_entries=entries, pool_words=pool)
     everyone = np.arange(len(hw.words))
     baselines = {rule: s.rule_totals(rule).as_dict() for rule in RULES}
     strategy = getattr(args, "strategy", None)

@@ -15,6 +15,7 @@ frequency weights) the tie-break is dropped (miss 1, loss 20) and the file says 
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
@@ -26,8 +27,25 @@ from .game import WIN_POINTS, HangmanWords
 CHECKPOINT_FORMAT = "wordtree-hangman-checkpoint/1"
 MEMO_ARRAYS = {"e_hash": np.uint64, "e_off": np.int64, "e_size": np.int64, "e_r": np.int64, "e_val": np.int64,
                "e_exact": np.bool_, "e_letter": np.int64}  # one entry each: the set is in the pool
+ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values()) + 32  # + its slots in the table
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
 RULES = {"frequency": K.RULE_FREQUENCY, "entropy": K.RULE_ENTROPY}
+
+
+def memo_capacity(max_nodes: int, memory_bytes: float | None = None) -> tuple[int, int]:
+    """(memo entries, pool words) for a search of `max_nodes` nodes within `memory_bytes` (by
+    default half of this machine's memory). The memo grows with the budget (length 8: one entry
+    per 2 nodes, 44 pool words per entry); a budget that needs more than the memory gets a
+    smaller memo, which solve_in_slices compacts when it fills: slower, never wrong, and never
+    killed for want of memory."""
+    entries, pool = max(4_000_000, max_nodes // 4), max(60_000_000, 8 * max_nodes)
+    if memory_bytes is None:
+        try:
+            memory_bytes = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2
+        except (AttributeError, ValueError, OSError):  # no sysconf (Windows): no cap
+            return entries, pool
+    scale = min(1.0, memory_bytes / (entries * ENTRY_BYTES + pool * 4))
+    return max(16, int(entries * scale)), max(64, int(pool * scale))
 
 
 @dataclass
@@ -147,7 +165,8 @@ class Searcher:
             np.savez(f, header=header, pool=self.pool[:used], **{name: getattr(self, name)[:n] for name in MEMO_ARRAYS})
 
     def load_memo(self, path) -> int | None:
-        """Replace the memo by a saved one (growing it if needed); the nodes it had cost, or None
+        """Replace the memo by a saved one (growing it if needed, whatever memo_capacity allowed:
+        the search goes on from all it had proven); the nodes it had cost, or None
         when there is no such file. A file that is not one, or is another search's, is a UserError."""
         import zipfile
 
