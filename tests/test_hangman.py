@@ -238,10 +238,21 @@ def test_partition_bound_is_below_optimum(seed):
     words = tiny_words(rng, rng.randint(4, 10), rng.choice([2, 3]), "abcdef"[: rng.randint(3, 6)])
     lives = rng.randint(0, 4)
     s = Searcher(make(words), lives, memo_entries=10_000, pool_words=100_000)
-    bound = s.partition_bound(np.arange(len(words)), s.strikes, group_size=rng.choice([2, 3, 16]))
+    bound = s.partition_bound(np.arange(len(words)), s.strikes, group_nodes=rng.choice([1, 3, 10**6]),
+                              pooled_below=rng.choice([1, 2, 24]))
     score, misses = ref.optimal(words, lives)
     c = 20 * len(words) - score
     assert bound <= c * s.key + misses
+
+
+def test_partition_bound_of_one_group_is_its_optimum():
+    """Words without vowels make one group: solved whole, the bound is the optimum itself; split
+    (a budget of one node), it is lower but still a bound."""
+    words = ["bc", "cb", "bd", "db", "cd", "dc", "bf", "fb", "cf", "fc"]
+    s = Searcher(make(words), 2, memo_entries=10_000, pool_words=100_000)
+    optimum, ok, _ = s.solve(np.arange(len(words)), s.strikes)
+    assert ok and s.partition_bound(np.arange(len(words)), s.strikes, pooled_below=1) == optimum
+    assert 0 < s.partition_bound(np.arange(len(words)), s.strikes, group_nodes=1, pooled_below=1) < optimum
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -117,8 +117,8 @@ def build_length(length: int, args, path: Path) -> str:
                 "max_expected_score": round(WIN_POINTS - c_low / s.total_weight, 6),
                 "how": "the larger of: two guesses deep, the least cost over every first letter of its misses "
                        "plus its children's bounds (below: the memo's or the miss-spine bound, summed over the classes of a "
-                       "letter every candidate contains); and the sum of "
-                       "the exact costs of small groups of words that differ in one position",
+                       "letter every candidate contains); and the sum of the exact costs of the groups of words "
+                       "with the same vowels in the same places, each solved alone",
             }
 
             def choose(members, strikes):

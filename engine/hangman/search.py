@@ -253,36 +253,37 @@ class Searcher:
             self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.pool,
         ))
 
-    def partition_bound(self, members, strikes: int, group_size: int = 16, group_nodes: int = 100_000) -> int:
-        """A lower bound from splitting the set into small groups and solving each one exactly.
+    def partition_bound(self, members, strikes: int, group_nodes: int = 4_000_000, pooled_below: int = 24) -> int:
+        """A lower bound from splitting the set into groups and solving each one exactly.
 
         Sound because the least cost is superadditive over any partition: a tree for the whole set,
         followed only as far as a group still has two or more candidates, is a tree for the group
         whose every word pays at most what it paid in the whole tree (its path is a prefix). So
-        the sum of the groups' least costs (or of their proven bounds, when a group's search runs
-        out of nodes) is at most the set's least cost. The groups are families of words that
-        differ in one position only (`?at`: bat, cat, hat, ...), largest first: separating them
-        costs a miss per wrong guess in that position, which is what makes small lengths hard."""
-        members = [int(m) for m in np.unique(np.asarray(members))]
+        the sum of the groups' least costs is at most the set's least cost. The groups are words
+        with the same vowels in the same places (`?a?`: bat, cat, ham, ...): they differ only in
+        consonants, the letters that cost the misses, so each group alone is nearly as dear as it
+        is among all the words. Groups under `pooled_below` words are pooled into one; a group
+        whose search needs more than `group_nodes` nodes is split in two halves (still a
+        partition), each solved alone in a memo of its own."""
         words = self.hw.words
-        families: dict[tuple[int, str], list[int]] = {}
-        for m in members:
-            w = words[m]
-            for i in range(len(w)):
-                families.setdefault((i, w[:i] + w[i + 1 :]), []).append(m)
-        taken: set[int] = set()
+        by_vowels: dict[str, list[int]] = {}
+        for m in np.unique(np.asarray(members)):
+            key = "".join(c if c in "aeiouy" else "?" for c in words[m])
+            by_vowels.setdefault(key, []).append(int(m))
+        groups = [g for g in by_vowels.values() if len(g) >= pooled_below]
+        groups.append([m for g in by_vowels.values() if len(g) < pooled_below for m in g])
+        alone = Searcher(self.hw, self.lives, memo_entries=16, pool_words=64, free_first=self.free_first)
         total = 0
-        for family in sorted(families.values(), key=len, reverse=True):
-            free = [m for m in family if m not in taken]
-            if len(free) < 2:
+        while groups:
+            group = groups.pop()
+            if len(group) < 2:
                 continue
-            taken.update(free)
-            for i in range(0, len(free), group_size):
-                group = free[i : i + group_size]
-                if len(group) < 2:
-                    continue
-                cost, ok, _ = self.solve(group, strikes, max_nodes=group_nodes)
-                total += cost if ok else self.lower_bound(group, strikes, levels=1)
+            alone._allocate_memo(max(16, group_nodes), max(64, 16 * group_nodes))
+            cost, ok, _ = alone.solve(group, strikes, max_nodes=group_nodes)
+            if ok:
+                total += cost
+            else:
+                groups += [group[: len(group) // 2], group[len(group) // 2 :]]
         return total
 
     def rule_letter(self, members, rule: str) -> int:
