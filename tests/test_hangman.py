@@ -327,7 +327,7 @@ def test_cli_build_stops_at_its_budget_and_resumes(tmp_path):
         return subprocess.run(base + list(extra), capture_output=True, text=True,
                               cwd=Path(__file__).resolve().parent.parent)
 
-    first = build("--max-nodes", "50", "--checkpoint", str(ck), "-o", str(tmp_path / "a.json"))
+    first = build("--max-nodes", "50", "--memory", "0.000002", "--checkpoint", str(ck), "-o", str(tmp_path / "a.json"))
     assert first.returncode == 0 and "not proven optimal" in first.stdout and ck.exists()
     resumed = build("--checkpoint", str(ck), "--resume", "-o", str(tmp_path / "b.json"))
     assert resumed.returncode == 0 and "optimal (exhaustive)" in resumed.stdout, resumed.stderr
@@ -337,6 +337,8 @@ def test_cli_build_stops_at_its_budget_and_resumes(tmp_path):
     b, c, e = (orjson.loads((tmp_path / name).read_bytes()) for name in ("b.json", "c.json", "e.json"))
     assert b["tree"] == c["tree"] and b["result"]["total_score"] == c["result"]["total_score"]
     assert e["tree"] == c["tree"] and e["result"]["total_score"] == c["result"]["total_score"]
+    a = orjson.loads((tmp_path / "a.json").read_bytes())["result"]
+    assert a["expected_score"] <= c["result"]["expected_score"] <= a["bound"]["max_expected_score"]
     assert b["result"]["search"]["nodes"] > 50
     refused = build("--lives", "3", "--checkpoint", str(ck), "--resume", "-o", str(tmp_path / "d.json"))
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "another hangman search" in refused.stderr

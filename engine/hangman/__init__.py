@@ -111,7 +111,8 @@ def build_length(length: int, args, path: Path) -> str:
         else:
             strategy = "best-found"
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES)
-            bound = max(s.lower_bound(everyone, s.strikes, levels=2), s.partition_bound(everyone, s.strikes))
+            groups_bound = s.partition_bound(everyone, s.strikes, group_nodes=min(4_000_000, entries))  # within --memory
+            bound = max(s.lower_bound(everyone, s.strikes, levels=2), groups_bound)
             c_low, _ = s.split_cost(bound)
             result["bound"] = {
                 "max_expected_score": round(WIN_POINTS - c_low / s.total_weight, 6),
