@@ -261,8 +261,7 @@ class Searcher:
         whose every word pays at most what it paid in the whole tree (its path is a prefix). So
         the sum of the groups' least costs is at most the set's least cost. The groups are words
         with the same vowels in the same places (`?a?`: bat, cat, ham, ...): they differ only in
-        consonants, the letters that cost the misses, so each group alone is nearly as dear as it
-        is among all the words. Groups under `pooled_below` words are pooled into one; a group
+        consonants, whose search costs most of the misses, alone as among all the words. Groups under `pooled_below` words are pooled into one; a group
         whose search needs more than `group_nodes` nodes is split in two halves (still a
         partition), each solved alone in a memo of its own."""
         words = self.hw.words
