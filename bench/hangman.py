@@ -23,7 +23,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import numpy as np  # noqa: E402
 
 import reference_hangman as ref  # noqa: E402
-from engine.hangman.game import load_hangman_words, mask_text  # noqa: E402
+from engine.hangman.game import WIN_POINTS, load_hangman_words, mask_text  # noqa: E402
 from engine.hangman.search import Searcher, split  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
@@ -134,7 +134,7 @@ def vowel_group_bounds(lengths: list[int]) -> None:
         seconds = time.perf_counter() - t
         shipped = orjson.loads((ROOT / "trees" / "hangman" / f"hangman-{length}.json").read_bytes())["result"]
         print(f"vowel-group bound, {length} letters ({len(hw.words)} words): expected score <= "
-              f"{20 - c / s.total_weight:.4f} in {seconds:.0f} s; shipped tree {shipped['expected_score']:.4f} "
+              f"{WIN_POINTS - c / s.total_weight:.4f} in {seconds:.0f} s; shipped tree {shipped['expected_score']:.4f} "
               f"({'optimal' if shipped['optimal'] else 'best found'})")
 
 

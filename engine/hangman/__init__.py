@@ -73,7 +73,7 @@ def build_length(length: int, args, path: Path) -> str:
 
     from .. import ENGINE
     from .game import WIN_POINTS, load_hangman_words
-    from .search import RULES, Searcher, Totals, memo_capacity, solve_in_slices
+    from .search import GROUP_NODES, RULES, Searcher, Totals, memo_capacity, solve_in_slices
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
@@ -111,7 +111,7 @@ def build_length(length: int, args, path: Path) -> str:
         else:
             strategy = "best-found"
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES)
-            groups_bound = s.partition_bound(everyone, s.strikes, group_nodes=min(4_000_000, entries))  # within --memory
+            groups_bound = s.partition_bound(everyone, s.strikes, group_nodes=min(GROUP_NODES, entries))  # --memory
             bound = max(s.lower_bound(everyone, s.strikes, levels=2), groups_bound)
             c_low, _ = s.split_cost(bound)
             result["bound"] = {

@@ -29,6 +29,7 @@ MEMO_ARRAYS = {"e_hash": np.uint64, "e_off": np.int64, "e_size": np.int64, "e_r"
                "e_exact": np.bool_, "e_letter": np.int64}  # one entry each: the set is in the pool
 ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values()) + 32  # + its slots in the table
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
+GROUP_NODES = 4_000_000  # partition_bound: node budget (and memo entries) of one group
 RULES = {"frequency": K.RULE_FREQUENCY, "entropy": K.RULE_ENTROPY}
 
 
@@ -253,7 +254,7 @@ class Searcher:
             self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.pool,
         ))
 
-    def partition_bound(self, members, strikes: int, group_nodes: int = 4_000_000, pooled_below: int = 24) -> int:
+    def partition_bound(self, members, strikes: int, group_nodes: int = GROUP_NODES, pooled_below: int = 24) -> int:
         """A lower bound from splitting the set into groups and solving each one exactly.
 
         Sound because the least cost is superadditive over any partition: a tree for the whole set,
@@ -261,9 +262,10 @@ class Searcher:
         whose every word pays at most what it paid in the whole tree (its path is a prefix). So
         the sum of the groups' least costs is at most the set's least cost. The groups are words
         with the same vowels in the same places (`?a?`: bat, cat, ham, ...): they differ only in
-        consonants, whose search costs most of the misses, alone as among all the words. Groups under `pooled_below` words are pooled into one; a group
-        whose search needs more than `group_nodes` nodes is split in two halves (still a
-        partition), each solved alone in a memo of its own."""
+        consonants, whose search costs most of the misses, alone as among all the words. Groups
+        under `pooled_below` words are pooled into one; a group whose search needs more than
+        `group_nodes` nodes is split in two halves (still a partition), each solved alone in a
+        memo of its own (room for `group_nodes` entries)."""
         words = self.hw.words
         by_vowels: dict[str, list[int]] = {}
         for m in np.unique(np.asarray(members)):
