@@ -255,6 +255,55 @@ def test_partition_bound_of_one_group_is_its_optimum():
     assert 0 < s.partition_bound(np.arange(len(words)), s.strikes, group_nodes=1, pooled_below=1) < optimum
 
 
+def rollout_reference(words, lives: int, letter: str, play) -> tuple[int, int]:
+    """(C, M) of guessing `letter` first, then playing each class with `play(class, lives left)`,
+    which gives the class's (total score, total wrong guesses); C = 20 * words - score."""
+    classes: dict[str, list[str]] = {}
+    for w in words:
+        classes.setdefault(ref.feedback(letter, w), []).append(w)
+    score = wrong = 0
+    for text, part in classes.items():
+        miss = letter not in text
+        s, m = play(part, lives - miss)
+        score, wrong = score + s - miss * len(part), wrong + m + miss * len(part)
+    return 20 * len(words) - score, wrong
+
+
+def useful_letters(words):
+    return [c for c in "abcdefghijklmnopqrstuvwxyz" if len({ref.feedback(c, w) for w in words}) > 1]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_rollout_letter_with_exact_classes_is_an_optimal_first_letter(seed):
+    """Every class small enough to search: one letter of lookahead over the classes' optima is
+    the optimum itself (brute force)."""
+    rng = random.Random(500 + seed)
+    words = tiny_words(rng, rng.randint(3, 9), rng.choice([2, 3]), "abcdef"[: rng.randint(3, 6)])
+    lives = rng.randint(0, 3)
+    s = Searcher(make(words), lives, memo_entries=10_000, pool_words=100_000)
+    letter = chr(97 + s.rollout_letter(np.arange(len(words)), s.strikes, exact_below=len(words), subtree_nodes=10**6))
+    score, wrong = ref.optimal(words, lives)
+    assert rollout_reference(words, lives, letter, ref.optimal) == (20 * len(words) - score, wrong), (words, letter)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_rollout_letter_over_the_frequency_rule_matches_reference(seed):
+    """No class searched: the letter is the first useful one whose classes, played by the
+    frequency rule (the reference's, word by word), cost least."""
+    rng = random.Random(600 + seed)
+    words = tiny_words(rng, rng.randint(3, 30), rng.choice([3, 4]), "abcdefgh"[: rng.randint(3, 8)])
+    lives = rng.randint(0, 4)
+    s = Searcher(make(words), lives, memo_entries=10_000, pool_words=100_000)
+
+    def frequency(part, left):
+        plays = [ref.play_rule(part, w, left, "frequency") for w in part]
+        return sum(20 - m if won else -m for won, m in plays), sum(m for _, m in plays)
+
+    costs = {c: rollout_reference(words, lives, c, frequency) for c in useful_letters(words)}
+    expected = min(costs, key=lambda c: (costs[c], c))
+    assert chr(97 + s.rollout_letter(np.arange(len(words)), s.strikes, exact_below=0, subtree_nodes=1)) == expected
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_search_in_tiny_slices_matches_brute_force(seed):
     """Slices of one node at first: each slice that finishes nothing new doubles the next, so
@@ -339,6 +388,7 @@ def test_cli_build_stops_at_its_budget_and_resumes(tmp_path):
     assert e["tree"] == c["tree"] and e["result"]["total_score"] == c["result"]["total_score"]
     a = orjson.loads((tmp_path / "a.json").read_bytes())["result"]
     assert a["expected_score"] <= c["result"]["expected_score"] <= a["bound"]["max_expected_score"]
+    assert "heuristic" in a["search"]["larger_sets"] and "larger_sets" not in c["result"]["search"]
     assert b["result"]["search"]["nodes"] > 50
     refused = build("--lives", "3", "--checkpoint", str(ck), "--resume", "-o", str(tmp_path / "d.json"))
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "another hangman search" in refused.stderr

@@ -31,6 +31,7 @@ ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values()) + 32  # + 
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
 GROUP_NODES = 4_000_000  # partition_bound: node budget (and memo entries) of one group
 RULES = {"frequency": K.RULE_FREQUENCY, "entropy": K.RULE_ENTROPY}
+INF_COST = 2**63  # above every cost
 
 
 def memo_capacity(max_nodes: int, memory_bytes: float | None = None) -> tuple[int, int]:
@@ -286,6 +287,42 @@ class Searcher:
             else:
                 groups += [group[: len(group) // 2], group[len(group) // 2 :]]
         return total
+
+    def rollout_letter(self, members, strikes: int, exact_below: int, subtree_nodes: int) -> int:
+        """A letter for a set too large to search: the useful letter whose classes cost least,
+        each class costed as it would then be played: by the tree a search of `subtree_nodes`
+        nodes proves best for it (classes of at most `exact_below` words), else by the frequency
+        rule. One guess of lookahead over a base strategy (the "rollout" of dynamic programming):
+        a heuristic, with no claim of optimality; it gave better trees than the frequency rule
+        alone at every length from 3 to 6 (README). Ties: alphabetical."""
+        members = np.unique(np.asarray(members))
+        best_cost, best_letter = INF_COST, -1
+        for letter in range(26):
+            classes = split(self.hw, members, letter)
+            if len(classes) < 2:  # not useful: changes nothing
+                continue
+            cost = 0
+            for mask, part in classes:
+                if mask == 0:  # the miss class: a wrong guess each, one strike fewer
+                    cost += int(self.weights[part].sum()) * self.miss_cost
+                cost += self._played_cost(part, strikes - (mask == 0), exact_below, subtree_nodes)
+                if cost >= best_cost:
+                    break
+            if cost < best_cost:
+                best_cost, best_letter = cost, letter
+        return best_letter
+
+    def _played_cost(self, members, strikes: int, exact_below: int, subtree_nodes: int) -> int:
+        """The cost of a set under rollout_letter's base strategy (see there)."""
+        if strikes == 0:
+            return int(self.weights[members].sum()) * self.lost_cost
+        if members.size == 1:
+            return 0
+        if members.size <= exact_below:
+            cost, ok, _ = self.solve(members, strikes, max_nodes=subtree_nodes)
+            if ok:
+                return cost
+        return self.totals_cost(self.rule_totals("frequency", members, strikes))
 
     def rule_letter(self, members, rule: str) -> int:
         size = self._load(members)
