@@ -115,6 +115,7 @@ class Searcher:
         self.ctr = np.zeros(5, dtype=np.int64)
         self.chosen = np.full(DEPTH, -1, dtype=np.int64)
         self.compactions = 0
+        self.earlier_seconds = 0.0  # search time of the runs before, from a loaded checkpoint
         self._allocate_memo(memo_entries, pool_words)
 
     def _allocate_memo(self, memo_entries: int, pool_words: int) -> None:
@@ -155,14 +156,15 @@ class Searcher:
         return {"format": CHECKPOINT_FORMAT, "game": self.hw.identity, "lives": self.lives,
                 "free_first": self.free_first}
 
-    def save_memo(self, path, nodes: int) -> None:
-        """Write the memo (its used part) and `nodes`, the search nodes spent so far, atomically."""
+    def save_memo(self, path, nodes: int, seconds: float = 0.0) -> None:
+        """Write the memo (its used part), `nodes` and `seconds`, the search nodes and time spent
+        so far, atomically."""
         import orjson
 
         from ..tree import atomic_file
 
         n, used = self.memo_entries, int(self.ctr[K.POOL_USED])
-        header = np.frombuffer(orjson.dumps({**self.checkpoint_header(), "nodes": nodes}), dtype=np.uint8)
+        header = np.frombuffer(orjson.dumps({**self.checkpoint_header(), "nodes": nodes, "seconds": seconds}), dtype=np.uint8)
         with atomic_file(path) as f:
             np.savez(f, header=header, pool=self.pool[:used], **{name: getattr(self, name)[:n] for name in MEMO_ARRAYS})
 
@@ -198,6 +200,7 @@ class Searcher:
         self.pool[:used] = arrays["pool"]
         self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
         K._memo_rebuild(self.table, self.e_hash, n)
+        self.earlier_seconds = float(header.get("seconds", 0.0))
         return int(header.get("nodes", 0))
 
     def nearly_full(self) -> bool:
@@ -363,6 +366,11 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
     from tqdm import tqdm
 
     spent = (s.load_memo(checkpoint) or 0) if resume and checkpoint else 0
+    began = time.monotonic()
+
+    def save() -> None:
+        s.save_memo(checkpoint, spent, s.earlier_seconds + time.monotonic() - began)
+
     bar = tqdm(total=max_nodes, initial=min(spent, max_nodes), unit="node", unit_scale=True, desc="exact search",
                disable=not progress or None, leave=False)
     last_save = time.monotonic()
@@ -383,17 +391,17 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
                 slice_nodes *= 2  # the slice ended before anything new was finished: reach further
             if checkpoint and not finished and time.monotonic() - last_save > save_every:
                 started = time.monotonic()
-                s.save_memo(checkpoint, spent)
+                save()
                 last_save = time.monotonic()
                 save_every = max(save_every, 20 * (last_save - started))
     except KeyboardInterrupt:
         if checkpoint:
-            s.save_memo(checkpoint, spent)
+            save()
         raise
     finally:
         bar.close()
     if checkpoint and not finished:
-        s.save_memo(checkpoint, spent)
+        save()
     return cost, finished, spent
 
 
