@@ -7,6 +7,8 @@ four minutes in all.
                         # words: drawn from its own dictionary, and from words it does not know
     python bench/hangman.py --bounds 3 4 5 6   # the vowel-group bound of each length (one run
                         # each: the slow ones take minutes) and the best tree shipped for it
+    python bench/hangman.py --calibrate 2 7 8 9   # the best-found tree's heuristic where the
+                        # optimum is proven: its expected score against the shipped optimal tree's
 """
 
 from __future__ import annotations
@@ -138,9 +140,37 @@ def vowel_group_bounds(lengths: list[int]) -> None:
               f"({'optimal' if shipped['optimal'] else 'best found'})")
 
 
+def calibrate(lengths: list[int]) -> None:
+    """The tree build_length writes when its search does not finish (best_found_letter, from a
+    fresh memo), at lengths whose shipped tree is proven optimal: how far the heuristic falls short."""
+    import orjson
+
+    from engine.hangman import EXACT_BELOW, SUBTREE_NODES
+    from engine.hangman.search import Totals
+    from engine.hangman.tree import build_tree
+
+    for length in lengths:
+        shipped = orjson.loads((ROOT / "trees" / "hangman" / f"hangman-{length}.json").read_bytes())
+        if not shipped["result"]["optimal"]:
+            print(f"{length} letters: the shipped tree is not proven optimal; nothing to compare with")
+            continue
+        hw = load_hangman_words(length)
+        s = Searcher(hw, 10)
+        t = time.perf_counter()
+        counts = {"misses": 0, "lost": 0}
+        build_tree(hw, np.arange(len(hw.words)), s.strikes,
+                   lambda members, strikes: s.best_found_letter(members, strikes, EXACT_BELOW, SUBTREE_NODES), counts)
+        found = Totals(counts["misses"], counts["lost"], s.total_weight).as_dict()
+        best, rule = shipped["result"]["expected_score"], shipped["baselines"]["frequency"]["expected_score"]
+        print(f"{length} letters: best-found heuristic {found['expected_score']:.5f} in {time.perf_counter() - t:.0f} s, "
+              f"proven optimum {best:.5f} (short by {best - found['expected_score']:.5f}), frequency rule {rule:.5f}")
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "--bounds":
         vowel_group_bounds([int(a) for a in sys.argv[2:]])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "--calibrate":
+        calibrate([int(a) for a in sys.argv[2:]])
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "--bot":
         bot_games(int(sys.argv[2]), sys.argv[3] if len(sys.argv) == 4 else "both")
     else:

@@ -13,7 +13,7 @@ TREE_DIR = Path(__file__).resolve().parent.parent.parent / "trees" / "hangman"
 DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-6 then settle for the best found
 # lengths whose proof needs more (7: 70.6 M nodes, 10 min, 5.9 GB; 8: 7.1 M nodes, under 3 min, 1.3 GB)
 PROOF_NODES = {7: 150_000_000, 8: 30_000_000}
-EXACT_BELOW = 150  # best-found trees search subsets up to this size exactly (larger: Searcher.rollout_letter)
+EXACT_BELOW = 150  # best-found trees search subsets up to this size exactly (Searcher.best_found_letter)
 SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
 
 
@@ -124,11 +124,7 @@ def build_length(length: int, args, path: Path) -> str:
             }
 
             def choose(members, strikes):
-                if len(members) <= EXACT_BELOW:
-                    _, ok, letter = s.solve(members, strikes, max_nodes=SUBTREE_NODES)
-                    if ok:
-                        return letter
-                return s.rollout_letter(members, strikes, EXACT_BELOW, SUBTREE_NODES)
+                return s.best_found_letter(members, strikes, EXACT_BELOW, SUBTREE_NODES)
 
     counts = {"misses": 0, "lost": 0}
     tree = build_tree(hw, everyone, s.strikes, choose, counts)
