@@ -158,8 +158,10 @@ def calibrate(lengths: list[int]) -> None:
         s = Searcher(hw, 10)
         t = time.perf_counter()
         counts = {"misses": 0, "lost": 0}
-        build_tree(hw, np.arange(len(hw.words)), s.strikes,
-                   lambda members, strikes: s.best_found_letter(members, strikes, EXACT_BELOW, SUBTREE_NODES), counts)
+        def choose(members, strikes):
+            return s.best_found_letter(members, strikes, EXACT_BELOW, SUBTREE_NODES)
+
+        build_tree(hw, np.arange(len(hw.words)), s.strikes, choose, counts)
         found = Totals(counts["misses"], counts["lost"], s.total_weight).as_dict()
         best, rule = shipped["result"]["expected_score"], shipped["baselines"]["frequency"]["expected_score"]
         print(f"{length} letters: best-found heuristic {found['expected_score']:.5f} in {time.perf_counter() - t:.0f} s, "

@@ -164,7 +164,8 @@ class Searcher:
         from ..tree import atomic_file
 
         n, used = self.memo_entries, int(self.ctr[K.POOL_USED])
-        header = np.frombuffer(orjson.dumps({**self.checkpoint_header(), "nodes": nodes, "seconds": seconds}), dtype=np.uint8)
+        header = {**self.checkpoint_header(), "nodes": nodes, "seconds": seconds}
+        header = np.frombuffer(orjson.dumps(header), dtype=np.uint8)
         with atomic_file(path) as f:
             np.savez(f, header=header, pool=self.pool[:used], **{name: getattr(self, name)[:n] for name in MEMO_ARRAYS})
 
