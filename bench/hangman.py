@@ -158,6 +158,7 @@ def calibrate(lengths: list[int]) -> None:
         s = Searcher(hw, 10)
         t = time.perf_counter()
         counts = {"misses": 0, "lost": 0}
+
         def choose(members, strikes):
             return s.best_found_letter(members, strikes, EXACT_BELOW, SUBTREE_NODES)
 

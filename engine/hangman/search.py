@@ -294,15 +294,21 @@ class Searcher:
                 groups += [group[: len(group) // 2], group[len(group) // 2 :]]
         return total
 
+    def _small_search(self, members, strikes: int, exact_below: int, subtree_nodes: int) -> tuple[int, int] | None:
+        """(least cost, first letter) of a set of at most `exact_below` words whose search finishes
+        within `subtree_nodes` nodes, else None: how a best-found tree plays a set, and so how
+        rollout_letter costs one."""
+        if len(members) > exact_below:
+            return None
+        cost, ok, letter = self.solve(members, strikes, max_nodes=subtree_nodes)
+        return (cost, letter) if ok else None
+
     def best_found_letter(self, members, strikes: int, exact_below: int, subtree_nodes: int) -> int:
         """The letter of a best-found tree (the whole search did not finish): the optimal one
         where a search of `subtree_nodes` nodes finishes on a set of at most `exact_below` words,
         else rollout_letter's."""
-        if len(members) <= exact_below:
-            _, ok, letter = self.solve(members, strikes, max_nodes=subtree_nodes)
-            if ok:
-                return letter
-        return self.rollout_letter(members, strikes, exact_below, subtree_nodes)
+        searched = self._small_search(members, strikes, exact_below, subtree_nodes)
+        return searched[1] if searched else self.rollout_letter(members, strikes, exact_below, subtree_nodes)
 
     def rollout_letter(self, members, strikes: int, exact_below: int, subtree_nodes: int) -> int:
         """A letter for a set too large to search: the useful letter whose classes cost least,
@@ -336,11 +342,8 @@ class Searcher:
             return int(self.weights[members].sum()) * self.lost_cost
         if members.size == 1:
             return 0
-        if members.size <= exact_below:
-            cost, ok, _ = self.solve(members, strikes, max_nodes=subtree_nodes)
-            if ok:
-                return cost
-        return self.totals_cost(self.rule_totals("frequency", members, strikes))
+        searched = self._small_search(members, strikes, exact_below, subtree_nodes)
+        return searched[0] if searched else self.totals_cost(self.rule_totals("frequency", members, strikes))
 
     def rule_letter(self, members, rule: str) -> int:
         size = self._load(members)
