@@ -125,14 +125,19 @@ def bot_games(games: int, which: str = "both") -> None:
 
 
 def vowel_group_bounds(lengths: list[int]) -> None:
-    """Searcher.partition_bound over every word of each length, against the shipped tree's score."""
+    """Searcher.partition_bound over every word of each length, with the parts the build uses,
+    against the shipped tree's score."""
     import orjson
+
+    from engine.hangman import BOUND_PARTS
+    from engine.hangman.search import GROUP_NODES
 
     for length in lengths:
         hw = load_hangman_words(length)
         s = Searcher(hw, 10, memo_entries=16, pool_words=64)
+        part_size, group_nodes = BOUND_PARTS.get(length, (0, GROUP_NODES))
         t = time.perf_counter()
-        c, _ = s.split_cost(s.partition_bound(np.arange(len(hw.words)), s.strikes))
+        c, _ = s.split_cost(s.partition_bound(np.arange(len(hw.words)), s.strikes, group_nodes, part_size=part_size))
         seconds = time.perf_counter() - t
         shipped = orjson.loads((ROOT / "trees" / "hangman" / f"hangman-{length}.json").read_bytes())["result"]
         print(f"vowel-group bound, {length} letters ({len(hw.words)} words): expected score <= "

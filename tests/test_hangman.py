@@ -239,7 +239,7 @@ def test_partition_bound_is_below_optimum(seed):
     lives = rng.randint(0, 4)
     s = Searcher(make(words), lives, memo_entries=10_000, pool_words=100_000)
     bound = s.partition_bound(np.arange(len(words)), s.strikes, group_nodes=rng.choice([1, 3, 10**6]),
-                              pooled_below=rng.choice([1, 2, 24]))
+                              pooled_below=rng.choice([1, 2, 24]), part_size=rng.choice([0, 3, 100]))
     score, misses = ref.optimal(words, lives)
     c = 20 * len(words) - score
     assert bound <= c * s.key + misses
@@ -253,6 +253,19 @@ def test_partition_bound_of_one_group_is_its_optimum():
     optimum, ok, _ = s.solve(np.arange(len(words)), s.strikes)
     assert ok and s.partition_bound(np.arange(len(words)), s.strikes, pooled_below=1) == optimum
     assert 0 < s.partition_bound(np.arange(len(words)), s.strikes, group_nodes=1, pooled_below=1) < optimum
+
+
+def test_partition_bound_packs_groups_into_parts():
+    """Two vowel groups packed into one part are solved together, vowel search and all: the
+    bound is then the optimum of the whole set, above the sum of the groups solved alone."""
+    words = ["bad", "cab", "dab", "bod", "cob", "dob", "bud", "cub", "dub"]
+    s = Searcher(make(words), 3, memo_entries=10_000, pool_words=100_000)
+    everyone = np.arange(len(words))
+    optimum, ok, _ = s.solve(everyone, s.strikes)
+    apart = s.partition_bound(everyone, s.strikes, pooled_below=1)
+    assert ok and s.partition_bound(everyone, s.strikes, pooled_below=1, part_size=9) == optimum
+    assert s.partition_bound(everyone, s.strikes, pooled_below=1, part_size=6) > apart
+    assert 0 < apart < optimum
 
 
 def rollout_reference(words, lives: int, letter: str, play) -> tuple[int, int]:

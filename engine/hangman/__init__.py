@@ -15,6 +15,9 @@ DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-6 then settle 
 PROOF_NODES = {7: 150_000_000, 8: 30_000_000}
 EXACT_BELOW = 150  # best-found trees search subsets up to this size exactly (Searcher.best_found_letter)
 SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
+# Searcher.partition_bound for short words: the large vowel groups packed into parts of at most
+# this many words, each part's search given this many nodes (elsewhere every group alone, 4 M)
+BOUND_PARTS = {3: (330, 40_000_000), 4: (600, 20_000_000)}
 
 
 def tree_path(length: int, weighted: bool) -> Path:
@@ -73,7 +76,7 @@ def build_length(length: int, args, path: Path) -> str:
 
     from .. import ENGINE
     from .game import WIN_POINTS, load_hangman_words
-    from .search import GROUP_NODES, RULES, Searcher, Totals, memo_capacity, solve_in_slices
+    from .search import GROUP_NODE_BYTES, GROUP_NODES, RULES, Searcher, Totals, memo_capacity, solve_in_slices
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
@@ -112,15 +115,21 @@ def build_length(length: int, args, path: Path) -> str:
             strategy = "best-found"
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES,
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
-            groups_bound = s.partition_bound(everyone, s.strikes, group_nodes=min(GROUP_NODES, entries))  # --memory
+            part_size, group_nodes = BOUND_PARTS.get(length, (0, GROUP_NODES))
+            if memory is not None:  # the parts' memo within --memory too
+                group_nodes = min(group_nodes, int(memory * 2**30 / GROUP_NODE_BYTES))
+            groups_bound = s.partition_bound(everyone, s.strikes, group_nodes=group_nodes, part_size=part_size)
             bound = max(s.lower_bound(everyone, s.strikes, levels=2), groups_bound)
             c_low, _ = s.split_cost(bound)
             result["bound"] = {
                 "max_expected_score": round(WIN_POINTS - c_low / s.total_weight, 6),
                 "how": "the larger of: two guesses deep, the least cost over every first letter of its misses "
                        "plus its children's bounds (below: the memo's or the miss-spine bound, summed over the classes of a "
-                       "letter every candidate contains); and the sum of the exact costs of the groups of words "
-                       "with the same vowels in the same places, each solved alone",
+                       "letter every candidate contains); and the sum of the exact costs of parts of the words, each "
+                       "solved alone, a part being groups of words with the same vowels in the same places: the "
+                       "groups under pooled_below words together, the others packed into parts of at most "
+                       "part_size words (0: each alone), a part not solved in group_nodes nodes split in two",
+                "parts": {"pooled_below": 96, "part_size": part_size, "group_nodes": group_nodes},
             }
 
             def choose(members, strikes):

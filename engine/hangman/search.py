@@ -29,7 +29,8 @@ MEMO_ARRAYS = {"e_hash": np.uint64, "e_off": np.int64, "e_size": np.int64, "e_r"
                "e_exact": np.bool_, "e_letter": np.int64}  # one entry each: the set is in the pool
 ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values()) + 32  # + its slots in the table
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
-GROUP_NODES = 4_000_000  # partition_bound: node budget (and memo entries) of one group
+GROUP_NODES = 4_000_000  # partition_bound: node budget (and memo entries) of one part
+GROUP_NODE_BYTES = ENTRY_BYTES + 16 * 4  # partition_bound's memo per node of that budget
 RULES = {"frequency": K.RULE_FREQUENCY, "entropy": K.RULE_ENTROPY}
 INF_COST = 2**63  # above every cost
 
@@ -259,39 +260,53 @@ class Searcher:
             self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.pool,
         ))
 
-    def partition_bound(self, members, strikes: int, group_nodes: int = GROUP_NODES, pooled_below: int = 96) -> int:
-        """A lower bound from splitting the set into groups and solving each one exactly.
+    def partition_bound(self, members, strikes: int, group_nodes: int = GROUP_NODES, pooled_below: int = 96,
+                        part_size: int = 0) -> int:
+        """A lower bound from splitting the set into parts and solving each one exactly.
 
         Sound because the least cost is superadditive over any partition: a tree for the whole set,
-        followed only as far as a group still has two or more candidates, is a tree for the group
+        followed only as far as a part still has two or more candidates, is a tree for the part
         whose every word pays at most what it paid in the whole tree (its path is a prefix). So
-        the sum of the groups' least costs is at most the set's least cost. The groups are words
-        with the same vowels in the same places (`?a?`: bat, cat, ham, ...): they differ only in
-        consonants, whose search costs most of the misses, alone as among all the words. Groups
-        under `pooled_below` words are pooled into one; a group whose search needs more than
-        `group_nodes` nodes is split in two halves (still a partition), each solved alone in a
-        memo of its own (room for `group_nodes` entries). A larger pool makes a larger bound
-        while it can be solved whole; at length 6, pooling below 24, 48, 96, 200 and 400 words
-        gave 17.55, 17.43, 17.25, 17.30 and 17.33 (the last two pools were halved)."""
+        the sum of the parts' least costs is at most the set's least cost.
+
+        The parts are made of groups of words with the same vowels in the same places (`?a?`:
+        bat, cat, ham, ...): they differ only in consonants, whose search costs most of the
+        misses, alone as among all the words. A part solved whole also pays for telling its
+        groups apart, so larger parts make a larger bound while they can be solved:
+        - the groups under `pooled_below` words are pooled into one part (at length 6, pooling
+          below 24, 48, 96, 200 and 400 words gave 17.55, 17.43, 17.25, 17.30 and 17.33: the
+          last two pools had to be split);
+        - the other groups are packed, largest first, into parts of at most `part_size` words (a
+          larger group is a part alone; 0: every group alone). Short words need it: at length 3
+          `?a?` and `?o?` solved together cost 2814, alone 1555 + 967, the price of finding the
+          vowel, which every tree pays.
+        A part whose search needs more than `group_nodes` nodes is split in two halves (its
+        groups in order, so at most one group is cut), each solved in a memo of its own (room for
+        `group_nodes` entries)."""
         words = self.hw.words
         by_vowels: dict[str, list[int]] = {}
         for m in np.unique(np.asarray(members)):
             key = "".join(c if c in "aeiouy" else "?" for c in words[m])
             by_vowels.setdefault(key, []).append(int(m))
-        groups = [g for g in by_vowels.values() if len(g) >= pooled_below]
-        groups.append([m for g in by_vowels.values() if len(g) < pooled_below for m in g])
+        parts = [[m for g in by_vowels.values() if len(g) < pooled_below for m in g]]
+        for group in sorted((g for g in by_vowels.values() if len(g) >= pooled_below), key=len, reverse=True):
+            fits = [p for p in parts[1:] if len(p) + len(group) <= part_size]
+            if fits:
+                fits[0] += group
+            else:
+                parts.append(list(group))
         alone = Searcher(self.hw, self.lives, memo_entries=16, pool_words=64, free_first=self.free_first)
         total = 0
-        while groups:
-            group = groups.pop()
-            if len(group) < 2:
+        while parts:
+            part = parts.pop()
+            if len(part) < 2:
                 continue
             alone._allocate_memo(max(16, group_nodes), max(64, 16 * group_nodes))
-            cost, ok, _ = alone.solve(group, strikes, max_nodes=group_nodes)
+            cost, ok, _ = alone.solve(part, strikes, max_nodes=group_nodes)
             if ok:
                 total += cost
             else:
-                groups += [group[: len(group) // 2], group[len(group) // 2 :]]
+                parts += [part[: len(part) // 2], part[len(part) // 2 :]]
         return total
 
     def _small_search(self, members, strikes: int, exact_below: int, subtree_nodes: int) -> tuple[int, int] | None:
