@@ -76,7 +76,7 @@ def build_length(length: int, args, path: Path) -> str:
 
     from .. import ENGINE
     from .game import WIN_POINTS, load_hangman_words
-    from .search import GROUP_NODE_BYTES, GROUP_NODES, RULES, Searcher, Totals, memo_capacity, solve_in_slices
+    from .search import GROUP_NODE_BYTES, GROUP_NODES, POOLED_BELOW, RULES, Searcher, Totals, memo_capacity, solve_in_slices
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
@@ -129,7 +129,7 @@ def build_length(length: int, args, path: Path) -> str:
                        "solved alone, a part being groups of words with the same vowels in the same places: the "
                        "groups under pooled_below words together, the others packed into parts of at most "
                        "part_size words (0: each alone), a part not solved in group_nodes nodes split in two",
-                "parts": {"pooled_below": 96, "part_size": part_size, "group_nodes": group_nodes},
+                "parts": {"pooled_below": POOLED_BELOW, "part_size": part_size, "group_nodes": group_nodes},
             }
 
             def choose(members, strikes):

@@ -31,6 +31,7 @@ ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values()) + 32  # + 
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
 GROUP_NODES = 4_000_000  # partition_bound: node budget (and memo entries) of one part
 GROUP_NODE_BYTES = ENTRY_BYTES + 16 * 4  # partition_bound's memo per node of that budget
+POOLED_BELOW = 96  # partition_bound: the vowel groups under this many words make one part
 RULES = {"frequency": K.RULE_FREQUENCY, "entropy": K.RULE_ENTROPY}
 INF_COST = 2**63  # above every cost
 
@@ -260,7 +261,7 @@ class Searcher:
             self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.pool,
         ))
 
-    def partition_bound(self, members, strikes: int, group_nodes: int = GROUP_NODES, pooled_below: int = 96,
+    def partition_bound(self, members, strikes: int, group_nodes: int = GROUP_NODES, pooled_below: int = POOLED_BELOW,
                         part_size: int = 0) -> int:
         """A lower bound from splitting the set into parts and solving each one exactly.
 
