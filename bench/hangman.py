@@ -129,13 +129,12 @@ def vowel_group_bounds(lengths: list[int]) -> None:
     against the shipped tree's score."""
     import orjson
 
-    from engine.hangman import BOUND_PARTS
-    from engine.hangman.search import GROUP_NODES
+    from engine.hangman import bound_parts
 
     for length in lengths:
         hw = load_hangman_words(length)
         s = Searcher(hw, 10, memo_entries=16, pool_words=64)
-        part_size, group_nodes = BOUND_PARTS.get(length, (0, GROUP_NODES))
+        part_size, group_nodes = bound_parts(length)
         t = time.perf_counter()
         c, _ = s.split_cost(s.partition_bound(np.arange(len(hw.words)), s.strikes, group_nodes, part_size=part_size))
         seconds = time.perf_counter() - t

@@ -20,6 +20,13 @@ SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
 BOUND_PARTS = {3: (330, 40_000_000), 4: (600, 20_000_000)}
 
 
+def bound_parts(length: int) -> tuple[int, int]:
+    """(part_size, group_nodes) of Searcher.partition_bound at this length, as the build uses them."""
+    from .search import GROUP_NODES
+
+    return BOUND_PARTS.get(length, (0, GROUP_NODES))
+
+
 def tree_path(length: int, weighted: bool) -> Path:
     return TREE_DIR / f"hangman-{length}{'-weighted' if weighted else ''}.json"
 
@@ -76,7 +83,7 @@ def build_length(length: int, args, path: Path) -> str:
 
     from .. import ENGINE
     from .game import WIN_POINTS, load_hangman_words
-    from .search import GROUP_NODE_BYTES, GROUP_NODES, POOLED_BELOW, RULES, Searcher, Totals, memo_capacity, solve_in_slices
+    from .search import GROUP_NODE_BYTES, POOLED_BELOW, RULES, Searcher, Totals, memo_capacity, solve_in_slices
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
@@ -115,7 +122,7 @@ def build_length(length: int, args, path: Path) -> str:
             strategy = "best-found"
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES,
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
-            part_size, group_nodes = BOUND_PARTS.get(length, (0, GROUP_NODES))
+            part_size, group_nodes = bound_parts(length)
             if memory is not None:  # the parts' memo within --memory too
                 group_nodes = min(group_nodes, int(memory * 2**30 / GROUP_NODE_BYTES))
             groups_bound = s.partition_bound(everyone, s.strikes, group_nodes=group_nodes, part_size=part_size)

@@ -30,7 +30,8 @@ MEMO_ARRAYS = {"e_hash": np.uint64, "e_off": np.int64, "e_size": np.int64, "e_r"
 ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values()) + 32  # + its slots in the table
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
 GROUP_NODES = 4_000_000  # partition_bound: node budget (and memo entries) of one part
-GROUP_NODE_BYTES = ENTRY_BYTES + 16 * 4  # partition_bound's memo per node of that budget
+GROUP_POOL_WORDS = 16  # partition_bound: set-pool words per node of that budget
+GROUP_NODE_BYTES = ENTRY_BYTES + 4 * GROUP_POOL_WORDS  # partition_bound's memo per node of that budget
 POOLED_BELOW = 96  # partition_bound: the vowel groups under this many words make one part
 RULES = {"frequency": K.RULE_FREQUENCY, "entropy": K.RULE_ENTROPY}
 INF_COST = 2**63  # above every cost
@@ -302,7 +303,7 @@ class Searcher:
             part = parts.pop()
             if len(part) < 2:
                 continue
-            alone._allocate_memo(max(16, group_nodes), max(64, 16 * group_nodes))
+            alone._allocate_memo(max(16, group_nodes), max(64, GROUP_POOL_WORDS * group_nodes))
             cost, ok, _ = alone.solve(part, strikes, max_nodes=group_nodes)
             if ok:
                 total += cost
