@@ -5,7 +5,7 @@ four minutes in all.
     python bench/hangman.py
     python bench/hangman.py --bot 20 [known|unknown]   # the bot's mean score over 20 games of 80
                         # words: drawn from its own dictionary, and from words it does not know
-    python bench/hangman.py --bounds 3 4 5 6   # the vowel-group bound of each length (one run
+    python bench/hangman.py --bounds 3 4 5 6   # the partition bound of each length (one run
                         # each: the slow ones take minutes) and the best tree shipped for it
     python bench/hangman.py --calibrate 2 7 8 9   # the best-found tree's heuristic where the
                         # optimum is proven: its expected score against the shipped optimal tree's
@@ -124,7 +124,7 @@ def bot_games(games: int, which: str = "both") -> None:
               f"{correct:.1f}/80 words, {wrong:.1f} wrong guesses), {time.perf_counter() - t:.0f} s")
 
 
-def vowel_group_bounds(lengths: list[int]) -> None:
+def partition_bounds(lengths: list[int]) -> None:
     """Searcher.partition_bound over every word of each length, with the parts the build uses,
     against the shipped tree's score."""
     import orjson
@@ -134,12 +134,11 @@ def vowel_group_bounds(lengths: list[int]) -> None:
     for length in lengths:
         hw = load_hangman_words(length)
         s = Searcher(hw, 10, memo_entries=16, pool_words=64)
-        part_size, group_nodes = bound_parts(length)
         t = time.perf_counter()
-        c, _ = s.split_cost(s.partition_bound(np.arange(len(hw.words)), s.strikes, group_nodes, part_size=part_size))
+        c, _ = s.split_cost(s.partition_bound(np.arange(len(hw.words)), s.strikes, **bound_parts(length)))
         seconds = time.perf_counter() - t
         shipped = orjson.loads((ROOT / "trees" / "hangman" / f"hangman-{length}.json").read_bytes())["result"]
-        print(f"vowel-group bound, {length} letters ({len(hw.words)} words): expected score <= "
+        print(f"partition bound, {length} letters ({len(hw.words)} words): expected score <= "
               f"{WIN_POINTS - c / s.total_weight:.4f} in {seconds:.0f} s; shipped tree {shipped['expected_score']:.4f} "
               f"({'optimal' if shipped['optimal'] else 'best found'})")
 
@@ -175,7 +174,7 @@ def calibrate(lengths: list[int]) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "--bounds":
-        vowel_group_bounds([int(a) for a in sys.argv[2:]])
+        partition_bounds([int(a) for a in sys.argv[2:]])
     elif len(sys.argv) >= 3 and sys.argv[1] == "--calibrate":
         calibrate([int(a) for a in sys.argv[2:]])
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "--bot":

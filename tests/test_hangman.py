@@ -239,7 +239,8 @@ def test_partition_bound_is_below_optimum(seed):
     lives = rng.randint(0, 4)
     s = Searcher(make(words), lives, memo_entries=10_000, pool_words=100_000)
     bound = s.partition_bound(np.arange(len(words)), s.strikes, group_nodes=rng.choice([1, 3, 10**6]),
-                              pooled_below=rng.choice([1, 2, 24]), part_size=rng.choice([0, 3, 100]))
+                              pooled_below=rng.choice([1, 2, 24]), part_size=rng.choice([0, 3, 100]),
+                              group_by=rng.choice([None, 0, 1]), levels=rng.choice([0, 1]))
     score, misses = ref.optimal(words, lives)
     c = 20 * len(words) - score
     assert bound <= c * s.key + misses
@@ -266,6 +267,35 @@ def test_partition_bound_packs_groups_into_parts():
     assert ok and s.partition_bound(everyone, s.strikes, pooled_below=1, part_size=9) == optimum
     assert s.partition_bound(everyone, s.strikes, pooled_below=1, part_size=6) > apart
     assert 0 < apart < optimum
+
+
+def test_partition_bound_one_letter_deep():
+    """With levels=1 the parts must open with the same letter: a bound at least as large, still
+    below the optimum; here larger, as `?a?` and `?o?` alone each open with their own best
+    consonant. Brute force for the optimum."""
+    words = ["bat", "bad", "cat", "had", "lot", "cod", "cog", "hog"]
+    s = Searcher(make(words), 2, memo_entries=10_000, pool_words=100_000)
+    everyone = np.arange(len(words))
+    apart = s.partition_bound(everyone, s.strikes, pooled_below=1)
+    deep = s.partition_bound(everyone, s.strikes, pooled_below=1, levels=1)
+    score, misses = ref.optimal(words, 2)
+    assert apart < deep <= (20 * len(words) - score) * s.key + misses
+
+
+def test_partition_bound_groups_by_a_position():
+    """Grouped by the middle letter, the words make the vowel groups of the test above: the same
+    bounds. Grouped by the first letter, each group holds every vowel; a position out of range
+    is refused."""
+    words = ["bad", "cab", "dab", "bod", "cob", "dob", "bud", "cub", "dub"]
+    s = Searcher(make(words), 3, memo_entries=10_000, pool_words=100_000)
+    everyone = np.arange(len(words))
+    for part_size in (0, 6, 9):
+        assert (s.partition_bound(everyone, s.strikes, pooled_below=1, part_size=part_size, group_by=1)
+                == s.partition_bound(everyone, s.strikes, pooled_below=1, part_size=part_size))
+    by_first = sum(s.solve(np.flatnonzero([w[0] == c for w in words]), s.strikes)[0] for c in "bcd")
+    assert s.partition_bound(everyone, s.strikes, pooled_below=1, group_by=0) == by_first
+    with pytest.raises(ValueError, match="group_by 3"):
+        s.partition_bound(everyone, s.strikes, group_by=3)
 
 
 def rollout_reference(words, lives: int, letter: str, play) -> tuple[int, int]:

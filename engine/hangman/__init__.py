@@ -15,16 +15,21 @@ DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-6 then settle 
 PROOF_NODES = {7: 150_000_000, 8: 30_000_000}
 EXACT_BELOW = 150  # best-found trees search subsets up to this size exactly (Searcher.best_found_letter)
 SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
-# Searcher.partition_bound for short words: the large vowel groups packed into parts of at most
-# this many words, each part's search given this many nodes (elsewhere every group alone, 4 M)
-BOUND_PARTS = {3: (330, 40_000_000), 4: (600, 20_000_000)}
+# Searcher.partition_bound's parameters where the search does not finish. Short words: the groups
+# packed into parts of at most `part_size` words, each part's search given `group_nodes` nodes;
+# at length 3 the words grouped by their middle letter and none pooled. Elsewhere: by vowel pattern,
+# the small groups pooled, every large group alone in 4 M nodes, and the parts made to agree on the
+# first letter (levels=1: 5 minutes more at lengths 5 and 6; hours with the large parts of 3 and 4)
+BOUND_PARTS = {3: {"group_by": 1, "pooled_below": 1, "part_size": 330, "group_nodes": 40_000_000, "levels": 0},
+               4: {"group_by": None, "pooled_below": 96, "part_size": 600, "group_nodes": 20_000_000, "levels": 0}}
 
 
-def bound_parts(length: int) -> tuple[int, int]:
-    """(part_size, group_nodes) of Searcher.partition_bound at this length, as the build uses them."""
-    from .search import GROUP_NODES
+def bound_parts(length: int) -> dict:
+    """The keyword arguments of Searcher.partition_bound at this length, as the build uses them."""
+    from .search import GROUP_NODES, POOLED_BELOW
 
-    return BOUND_PARTS.get(length, (0, GROUP_NODES))
+    return BOUND_PARTS.get(length, {"group_by": None, "pooled_below": POOLED_BELOW, "part_size": 0,
+                                    "group_nodes": GROUP_NODES, "levels": 1})
 
 
 def tree_path(length: int, weighted: bool) -> Path:
@@ -83,7 +88,7 @@ def build_length(length: int, args, path: Path) -> str:
 
     from .. import ENGINE
     from .game import WIN_POINTS, load_hangman_words
-    from .search import GROUP_NODE_BYTES, POOLED_BELOW, RULES, Searcher, Totals, memo_capacity, solve_in_slices
+    from .search import GROUP_NODE_BYTES, RULES, Searcher, Totals, memo_capacity, solve_in_slices
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
@@ -122,10 +127,10 @@ def build_length(length: int, args, path: Path) -> str:
             strategy = "best-found"
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES,
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
-            part_size, group_nodes = bound_parts(length)
+            parts = bound_parts(length)
             if memory is not None:  # the parts' memo within --memory too
-                group_nodes = min(group_nodes, int(memory * 2**30 / GROUP_NODE_BYTES))
-            groups_bound = s.partition_bound(everyone, s.strikes, group_nodes=group_nodes, part_size=part_size)
+                parts["group_nodes"] = min(parts["group_nodes"], int(memory * 2**30 / GROUP_NODE_BYTES))
+            groups_bound = s.partition_bound(everyone, s.strikes, **parts)
             bound = max(s.lower_bound(everyone, s.strikes, levels=2), groups_bound)
             c_low, _ = s.split_cost(bound)
             result["bound"] = {
@@ -133,10 +138,12 @@ def build_length(length: int, args, path: Path) -> str:
                 "how": "the larger of: two guesses deep, the least cost over every first letter of its misses "
                        "plus its children's bounds (below: the memo's or the miss-spine bound, summed over the classes of a "
                        "letter every candidate contains); and the sum of the exact costs of parts of the words, each "
-                       "solved alone, a part being groups of words with the same vowels in the same places: the "
-                       "groups under pooled_below words together, the others packed into parts of at most "
-                       "part_size words (0: each alone), a part not solved in group_nodes nodes split in two",
-                "parts": {"pooled_below": POOLED_BELOW, "part_size": part_size, "group_nodes": group_nodes},
+                       "solved alone, a part being groups of words with the same vowels in the same places (group_by "
+                       "null) or the same letter at position group_by (from 0): the groups under pooled_below words "
+                       "together, the others packed into parts of at most part_size words (0: each alone), a part not "
+                       "solved in group_nodes nodes split in two; with levels 1, the least over the first letters of "
+                       "the sum of the parts' exact costs when opened with that letter",
+                "parts": parts,
             }
 
             def choose(members, strikes):
