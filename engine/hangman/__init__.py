@@ -19,7 +19,8 @@ SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
 # packed into parts of at most `part_size` words, each part's search given `group_nodes` nodes;
 # at length 3 the words grouped by their middle letter and none pooled. Elsewhere: by vowel pattern,
 # the small groups pooled, every large group alone in 4 M nodes, and the parts made to agree on the
-# first letter (levels=1: 5 minutes more at lengths 5 and 6; hours with the large parts of 3 and 4)
+# first letter (levels=1: minutes more at lengths 5 and 6; not at 3 and 4, whose large parts would
+# each be searched again for every first letter)
 BOUND_PARTS = {3: {"group_by": 1, "pooled_below": 1, "part_size": 330, "group_nodes": 40_000_000, "levels": 0},
                4: {"group_by": None, "pooled_below": 96, "part_size": 600, "group_nodes": 20_000_000, "levels": 0}}
 
