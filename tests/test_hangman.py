@@ -233,8 +233,8 @@ def test_build_options_and_cli_build(tmp_path, capsys):
 
 
 def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys):
-    """A length-5 build that runs out of nodes writes the best tree found and the bound of
-    bound_parts(5) (parts agreeing on the first letter), recorded in the file, between the
+    """A length-7 build that runs out of nodes writes the best tree found and the bound of
+    bound_parts(7) (parts agreeing on the first letter), recorded in the file, between the
     tree's score and the optimum that a full search proves."""
     import argparse
 
@@ -242,18 +242,18 @@ def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys):
     from engine.hangman import bound_parts, cli_build
 
     rng = random.Random(21)
-    listed = tiny_words(rng, 40, 5, "abcdefgh")
+    listed = tiny_words(rng, 40, 7, "abcdefgh")
     words = tmp_path / "w.txt"
     words.write_text("\n".join(listed) + "\n")
     p = argparse.ArgumentParser()
     p.add_argument("game")
     p.add_argument("-o", dest="output")
     cli._hangman_build_options(p)
-    args = p.parse_args(["hangman", "--length", "5", "--words", str(words), "--lives", "3", "--max-nodes", "5",
+    args = p.parse_args(["hangman", "--length", "7", "--words", str(words), "--lives", "3", "--max-nodes", "5",
                          "-o", str(tmp_path / "t.json")])
     assert cli_build(args) == 0 and "not proven optimal" in capsys.readouterr().out
     result = orjson.loads((tmp_path / "t.json").read_bytes())["result"]
-    assert result["bound"]["parts"] == bound_parts(5) and bound_parts(5)["levels"] == 1
+    assert result["bound"]["parts"] == bound_parts(7) and bound_parts(7)["levels"] == 1
     s = Searcher(make(listed), 3, memo_entries=100_000, pool_words=1_000_000)
     optimum, ok, _ = s.solve(np.arange(len(listed)), s.strikes)
     best_score = 20 - s.split_cost(optimum)[0] / len(listed)

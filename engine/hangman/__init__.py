@@ -15,14 +15,15 @@ DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-6 then settle 
 PROOF_NODES = {7: 150_000_000, 8: 30_000_000}
 EXACT_BELOW = 150  # best-found trees search subsets up to this size exactly (Searcher.best_found_letter)
 SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
-# Searcher.partition_bound's parameters where the search does not finish. Short words: the groups
-# packed into parts of at most `part_size` words, each part's search given `group_nodes` nodes;
-# at length 3 the words grouped by their middle letter and none pooled. Elsewhere: by vowel pattern,
-# the small groups pooled, every large group alone in 4 M nodes, and the parts made to agree on the
-# first letter (levels=1: minutes more at lengths 5 and 6; not at 3 and 4, whose large parts would
-# each be searched again for every first letter)
+# Searcher.partition_bound's parameters where the search does not finish: at lengths 3-6 the groups
+# (by vowel pattern; at length 3 by middle letter, none pooled) packed into parts of at most
+# `part_size` words, each part's search given `group_nodes` nodes. Elsewhere every large group alone
+# in 4 M nodes, the parts then made to agree on the first letter (levels=1, which over large parts
+# would search each again for every first letter: hours)
 BOUND_PARTS = {3: {"group_by": 1, "pooled_below": 1, "part_size": 330, "group_nodes": 40_000_000, "levels": 0},
-               4: {"group_by": None, "pooled_below": 96, "part_size": 600, "group_nodes": 20_000_000, "levels": 0}}
+               4: {"group_by": None, "pooled_below": 96, "part_size": 600, "group_nodes": 20_000_000, "levels": 0},
+               5: {"group_by": None, "pooled_below": 96, "part_size": 900, "group_nodes": 40_000_000, "levels": 0},
+               6: {"group_by": None, "pooled_below": 96, "part_size": 900, "group_nodes": 40_000_000, "levels": 0}}
 
 
 def bound_parts(length: int) -> dict:
@@ -89,7 +90,7 @@ def build_length(length: int, args, path: Path) -> str:
 
     from .. import ENGINE
     from .game import WIN_POINTS, load_hangman_words
-    from .search import GROUP_NODE_BYTES, RULES, Searcher, Totals, memo_capacity, solve_in_slices
+    from .search import GROUP_NODE_BYTES, RULES, Searcher, Totals, half_of_memory, memo_capacity, solve_in_slices
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
@@ -129,8 +130,9 @@ def build_length(length: int, args, path: Path) -> str:
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES,
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
             parts = bound_parts(length)
-            if memory is not None:  # the parts' memo within --memory too
-                parts["group_nodes"] = min(parts["group_nodes"], int(memory * 2**30 / GROUP_NODE_BYTES))
+            cap = half_of_memory() if memory is None else memory * 2**30  # the parts' memo within it too
+            if cap is not None:
+                parts["group_nodes"] = min(parts["group_nodes"], int(cap / GROUP_NODE_BYTES))
             groups_bound = s.partition_bound(everyone, s.strikes, **parts)
             bound = max(s.lower_bound(everyone, s.strikes, levels=2), groups_bound)
             c_low, _ = s.split_cost(bound)
