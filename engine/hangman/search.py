@@ -346,9 +346,10 @@ class Searcher:
         return total + (min(extra) if openings else 0)
 
     def useful_letters(self, members) -> list[int]:
-        """The letters that split the set: the only ones an optimal tree needs (kernels._letter_stats)."""
-        members = np.unique(np.asarray(members))
-        return [c for c in range(26) if len(split(self.hw, members, c)) > 1]
+        """The letters that split the set (their masks differ among its words): the only ones an
+        optimal tree needs (kernels._letter_stats)."""
+        masks = self.masks[np.asarray(members)]
+        return [int(c) for c in np.flatnonzero((masks != masks[:1]).any(axis=0))]
 
     def _opening_cost(self, members: np.ndarray, strikes: int, letter: int, class_cost, stop: int = INF_COST) -> int:
         """The cost of the set when `letter` is guessed first and each class then costs
