@@ -167,10 +167,14 @@ def _add_build(sub) -> None:
                    "(with --first auto, the rank of the openers goes to FILE.rank); hangman: the exact search's "
                    "memo, saved every few minutes and when stopped")
     p.add_argument("--resume", action="store_true", help="continue a stopped build from --checkpoint")
+    p.add_argument("--status", action="store_true", help="print what --checkpoint proves so far (each class of the "
+                   "opener exact or bounded below, and the total's lower bound), then stop")
     _hangman_build_options(p)
 
 
 def _run_build(args) -> int:
+    if args.status and (args.game == "hangman" or args.state):
+        raise UsageError("--status reads the checkpoints of whole-game Wordle, Mastermind and Bulls and Cows builds")
     if args.game == "hangman":
         from engine import hangman
 
@@ -184,14 +188,19 @@ def _run_build(args) -> int:
 
     if args.state and args.output:
         raise UsageError("-o writes whole-game trees only; drop --from or -o")
-    if args.resume and not args.checkpoint:
-        raise UsageError("--resume needs --checkpoint FILE")
+    if (args.resume or args.status) and not args.checkpoint:
+        raise UsageError(f"--{'status' if args.status else 'resume'} needs --checkpoint FILE")
     if args.checkpoint and (args.strategy != "exact" or args.objective != "total"):
         raise UsageError("--checkpoint is for exact builds with --objective total")
     game = _load_game(args)
     history = parse_state(game, args.state)
     start = time.perf_counter()
     matrix = pattern_matrix(game, args.cache_dir).matrix
+    if args.status:
+        from engine.search import checkpoint_status
+
+        print("\n".join(checkpoint_status(game, matrix, args.checkpoint, args.max_guesses, args.mode)))
+        return 0
     recorded = None if history or args.strategy != "exact" else game.default_first
     first = args.first or recorded or "auto"
     if first != "auto":

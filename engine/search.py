@@ -512,6 +512,74 @@ def finished_openers(game, matrix: np.ndarray, checkpoint, max_guesses: int | No
     return totals
 
 
+def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | None, mode: str) -> list[str]:
+    """What a build checkpoint proves so far, as lines of text: for each opener it holds, each
+    class's exact value or a proven lower bound, and so a lower bound on the opener's total that
+    only rises as the build goes on. A long class shows how far it has got: in a symmetric game,
+    a class is solved by trying one second guess per orbit, and each orbit's bound is |class| plus
+    what is proven of its parts (their saved values, else their class bounds); the class costs at
+    least the least of these, and it is settled once no orbit's bound is below the best orbit
+    whose every part is exact."""
+    from .tree import read_checkpoint
+
+    solver = Solver(game, matrix, max_guesses, mode=mode)
+    doc = read_checkpoint(checkpoint, build_checkpoint_header(game, solver.cap, mode, []), "build")
+    if doc is None:
+        raise UserError(f"{checkpoint}: no such checkpoint")
+    solver.load_proven(doc.get("proven", []))
+
+    def known(part: np.ndarray, d: int) -> tuple[int, bool]:
+        """(what is proven of V(part, d), whether it is exact): a saved value, else the class
+        bound, which is exact for one answer, and for two with two guesses left."""
+        bound = int(solver.class_bounds[d][len(part)])
+        row = solver.proven.get((d, np.ascontiguousarray(part, dtype=np.int32).tobytes()))
+        if row is not None:
+            return (row[0], True) if row[1] else (max(row[0], bound), False)
+        return bound, len(part) == 1 or (len(part) == 2 and d >= 2)
+
+    S = np.arange(len(game.answers), dtype=np.int32)
+    lines = [f"{checkpoint}: {len(solver.proven)} proven values of sets "
+             f"({sum(e for _, e, _ in solver.proven.values())} exact)"]
+    for key, finished in doc.get("subtrees", {}).items():
+        word, _, depth = key.rpartition("/")
+        g = game.guess_index.get(word)
+        if g is None or depth != str(solver.cap):
+            continue
+        d = solver.cap - 1
+        rows, total, done = [], len(S), 0
+        classes = sorted(solver.classes(S, g), key=lambda item: -len(item[1]))
+        width = max((len(game.pattern_text(code)) for code, _ in classes), default=0)
+        for code, part in classes:
+            label = f"  {game.pattern_text(code):<{width}} {len(part):6} answers:"
+            if str(code) in finished:
+                value, exact, detail = finished[str(code)]["value"], True, " (subtree saved)"
+            else:
+                value, exact = known(part, d)
+                detail = ""
+                if not exact and solver.symmetric and len(part) > 2:
+                    orbits = []
+                    for g2 in solver._orbit_bounds(part, d, [g])[0]:
+                        parts = [known(p, d - 1) for _, p in solver.classes(part, g2)]
+                        orbits.append((len(part) + sum(v for v, _ in parts), all(e for _, e in parts)))
+                    best = min((v for v, e in orbits if e), default=None)
+                    least = min(v for v, _ in orbits)
+                    if best is not None and least >= best:
+                        value, exact = best, True
+                    else:
+                        value = max(value, least)
+                        still = sum(1 for v, e in orbits if not e and (best is None or v < best))
+                        so_far = f"best second guess so far {best}; " if best is not None else ""
+                        detail = f" ({so_far}{still} of {len(orbits)} second-guess orbits still open)"
+            rows.append(f"{label} {'exact' if exact else 'at least'} {value}{detail}")
+            done += exact
+            total += value
+        state = "exact" if done == len(classes) else "at least"
+        lines.append(f"opener {word}: {done} of {len(classes)} classes exact; total {state} {total} "
+                     f"(mean {state} {total / len(S):.4f})")
+        lines += rows
+    return lines
+
+
 def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int | None = 6,
           history: list[tuple[str, int]] | None = None, threads: int | None = None, progress: bool = True,
           rules: int = kernels.ALL_RULES, memo_mb: int = 160, mode: str = "normal", checkpoint: str | None = None,

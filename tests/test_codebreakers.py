@@ -12,7 +12,7 @@ import pytest
 
 import reference
 import reference_codebreakers as rc
-from reference_trees import run_cli
+from reference_trees import assert_one_line_error, run_cli
 from engine.errors import UserError
 from engine.games import get_game
 from engine.games.bulls_cows import BullsCows
@@ -21,7 +21,7 @@ from engine.games.mastermind import Mastermind
 from engine.games.mastermind import canonical_first_guesses as mastermind_openers
 from engine.games.symmetry import orbit_representatives
 from engine.rank import rank
-from engine.search import INF, Solver, build, finished_openers, tree_depth
+from engine.search import INF, Solver, build, checkpoint_status, finished_openers, tree_depth
 from engine.tree import game_for, make_document, read_tree, write_tree
 from engine.verify import bulls_cows_text, load_lists, mastermind_text, verify
 
@@ -242,6 +242,83 @@ def test_build_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
     ck.write_bytes(orjson.dumps(doc))
     planted = build(game, matrix, first="01", max_guesses=7, progress=False, checkpoint=str(ck), resume=True)
     assert planted.total == whole.total + 100
+
+
+def status_of(lines: list[str]) -> tuple[int, bool, dict[str, tuple[int, bool]]]:
+    """(total, exact, {pattern: (value, exact)}) of the one opener checkpoint_status reports."""
+    import re
+
+    (head,) = [line for line in lines if line.startswith("opener ")]
+    total = re.search(r"total (exact|at least) (\d+)", head)
+    rows = {}
+    for line in lines:
+        row = re.match(r"\s+(\S+)\s+\d+ answers: (exact|at least) (\d+)", line)
+        if row:
+            rows[row.group(1)] = (int(row.group(3)), row.group(2) == "exact")
+    return int(total.group(2)), total.group(1) == "exact", rows
+
+
+def test_checkpoint_status_bounds_each_class_and_settles_from_the_second_guesses(tmp_path):
+    """`build --status` reads a build checkpoint: a finished build reports every class exact and
+    the build's total; with the class-level values gone it settles each class again from its
+    second-guess orbits (the least orbit bound meets the best all-exact orbit); with values taken
+    away at random every figure stays at or below the truth; with none, the least over the
+    second guesses of the class bounds one guess deeper."""
+    game = BullsCows(2, repeats=True)
+    matrix = game._compute_matrix()
+    ck = tmp_path / "b.ck"
+    whole = build(game, matrix, first="01", max_guesses=7, progress=False, checkpoint=str(ck))
+    solver = Solver(game, matrix, 7)
+    truth = {game.pattern_text(code): solver.solve(part, 6)[0]
+             for code, part in solver.classes(np.arange(len(game.answers), dtype=np.int32), game.guess_index["01"])}
+    assert status_of(checkpoint_status(game, matrix, ck, 7, "normal")) == (
+        whole.total, True, {p: (v, True) for p, v in truth.items()})
+    doc = orjson.loads(ck.read_bytes())
+    full = doc["proven"]
+    doc["subtrees"]["01/7"] = {}
+    doc["proven"] = [row for row in full if row[0] != 6]
+    ck.write_bytes(orjson.dumps(doc))
+    total, exact, rows = status_of(checkpoint_status(game, matrix, ck, 7, "normal"))
+    assert exact and total == whole.total and rows == {p: (v, True) for p, v in truth.items()}
+    # a class-level row that only bounds the class from below is no more than that
+    doc["proven"] = [row[:1] + [row[1] - 5, 0] + row[3:] if row[0] == 6 else row for row in full]
+    ck.write_bytes(orjson.dumps(doc))
+    assert status_of(checkpoint_status(game, matrix, ck, 7, "normal"))[2] == {p: (v, True) for p, v in truth.items()}
+    rng = random.Random(5)
+    for _ in range(5):
+        doc["proven"] = [row for row in full if rng.random() < 0.5]
+        ck.write_bytes(orjson.dumps(doc))
+        total, _, rows = status_of(checkpoint_status(game, matrix, ck, 7, "normal"))
+        assert total <= whole.total and all(rows[p][0] <= v and (not rows[p][1] or rows[p][0] == v)
+                                            for p, v in truth.items())
+    doc["proven"] = []
+    ck.write_bytes(orjson.dumps(doc))
+    lines = checkpoint_status(game, matrix, ck, 7, "normal")
+    total, exact, rows = status_of(lines)
+    o = game.guess_index["01"]
+    for code, part in solver.classes(np.arange(len(game.answers), dtype=np.int32), o):
+        one_deeper = min(len(part) + sum(int(solver.class_bounds[5][len(p)]) for _, p in solver.classes(part, int(g)))
+                         for g in orbit_representatives(game, [o]))
+        bound = int(solver.class_bounds[6][len(part)])
+        assert rows[game.pattern_text(code)] == ((bound, True) if len(part) <= 2 else (max(bound, one_deeper), False))
+    assert not exact and total == len(game.answers) + sum(v for v, _ in rows.values()) < whole.total
+    assert any("second-guess orbits still open" in line for line in lines)
+
+
+def test_cli_build_status(tmp_path):
+    ck = tmp_path / "b.ck"
+    assert run_cli("build", "mastermind", "--pegs", "3", "--colours", "3", "--quiet", "--checkpoint", ck).returncode == 0
+    shown = run_cli("build", "mastermind", "--pegs", "3", "--colours", "3", "--checkpoint", ck, "--status")
+    assert shown.returncode == 0, shown.stderr
+    built = run_cli("build", "mastermind", "--pegs", "3", "--colours", "3", "--quiet")
+    total = int(built.stdout.split("total ")[1].split()[0])
+    assert status_of(shown.stdout.splitlines())[:2] == (total, True)
+    assert_one_line_error(run_cli("build", "mastermind", "--status"), "--status needs --checkpoint")
+    assert_one_line_error(run_cli("build", "mastermind", "--checkpoint", tmp_path / "none.ck", "--status"),
+                          "no such checkpoint")
+    assert_one_line_error(run_cli("build", "mastermind", "--checkpoint", ck, "--status"), "checkpoint of another")
+    assert_one_line_error(run_cli("build", "hangman", "--length", "3", "--checkpoint", ck, "--status"),
+                          "--status reads")
 
 
 @pytest.mark.parametrize("text, expected", [("2B1W", (2, 1)), ("2b1w", (2, 1)), ("2 B 1 W", (2, 1)), ("21", (2, 1)),
