@@ -308,6 +308,9 @@ class Solver:
                 return (value, guess) if value < beta else (value, -1)
             if value >= beta:
                 return value, -1
+        deeper = self._bound_with_more_guesses(key)
+        if deeper >= beta:
+            return deeper, -1
         guesses, lower = self._orbit_bounds(S, d, history)
         best, best_guess, fail = beta, -1, INF
         for g, bound in zip(guesses, lower):
@@ -334,6 +337,21 @@ class Solver:
             self.proven[key] = (value, exact, guess)
         if self.on_proven is not None:
             self.on_proven()
+
+    def _bound_with_more_guesses(self, key: tuple[int, bytes]) -> int:
+        """The largest value proven of the set with more guesses left than key's (0 if none): a
+        lower bound with fewer, since a tree within d guesses is one within any d' > d. The
+        tie-break (`shallowest`) asks for an optimal tree within a smaller cap: every second guess
+        the uncapped search refuted is refuted again from these, and only the tied ones are
+        searched (below 0123 in Bulls and Cows with repeats, the class of 3048 codes had searched
+        for hours before)."""
+        d, set_bytes = key
+        best = 0
+        for more in range(d + 1, self.cap + 1):
+            row = self.proven.get((more, set_bytes))
+            if row is not None:
+                best = max(best, row[0])
+        return best
 
     def proven_entries(self) -> list[list[int]]:
         """`proven` as JSON-ready rows [d, value, exact, guess, *set]."""

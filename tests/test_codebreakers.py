@@ -244,6 +244,31 @@ def test_build_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
     assert planted.total == whole.total + 100
 
 
+def test_values_proven_with_more_guesses_bound_a_capped_search():
+    """What the symmetric levels proved with d guesses left bounds the set with fewer from below
+    (a tree within fewer guesses is one within d): the tie-break's capped searches take it, and
+    find the kernel's exact values at every smaller cap; a false value planted with more guesses
+    left is what a capped search then answers."""
+    game = BullsCows(2, repeats=True)
+    matrix = game._compute_matrix()
+    kernel = Solver(game, matrix, 7)
+    o = game.guess_index["01"]
+    for code, part in kernel.classes(np.arange(len(game.answers), dtype=np.int32), o):
+        solver = Solver(game, matrix, 7)
+        uncapped = solver.solve_symmetric(part, 6, [o], INF, 2)[0]
+        assert uncapped == kernel.solve(part, 6)[0]
+        for d in range(5, 1, -1):
+            assert solver.solve_symmetric(part, d, [o], INF, 2)[0] == kernel.solve(part, d)[0], (code, d)
+    part, d, value = next((part, d, kernel.solve(part, d)[0]) for _, part in kernel.classes(np.arange(len(game.answers), dtype=np.int32), o)
+                          for d in range(2, 6) if len(part) > 2 and kernel.solve(part, d)[0] < INF)
+    solver = Solver(game, matrix, 7)
+    assert solver.solve_symmetric(part, d, [o], value + 1, 2)[0] == value
+    solver = Solver(game, matrix, 7)
+    solver.proven[(6, part.astype(np.int32).tobytes())] = (value + 100, True, -1)
+    assert solver.solve_symmetric(part, d, [o], value + 1, 2) == (value + 100, -1)
+    assert solver.solve_symmetric(part, d, [o], INF, 2)[0] == value  # a bound below beta: searched
+
+
 def status_of(lines: list[str]) -> tuple[int, bool, dict[str, tuple[int, bool]]]:
     """(total, exact, {pattern: (value, exact)}) of the one opener checkpoint_status reports."""
     import re
