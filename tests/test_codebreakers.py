@@ -244,6 +244,16 @@ def test_build_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
     assert planted.total == whole.total + 100
 
 
+def test_bulls_and_cows_with_repeats_is_mastermind_with_ten_colours():
+    """The README's claim: with repeats, bulls and cows are Mastermind's black and white pegs
+    (here on every pair of 3-digit codes over the digits 1-9, which both games write alike)."""
+    bulls, mastermind = BullsCows(3, repeats=True), Mastermind(3, 9)
+    for x in mastermind.codes:
+        for y in mastermind.codes[::7]:
+            a_b, b_w = bulls.pattern_text(bulls.feedback(x, y)), mastermind.pattern_text(mastermind.feedback(x, y))
+            assert (a_b[0], a_b[2]) == (b_w[0], b_w[2]), (x, y)
+
+
 def test_values_proven_with_more_guesses_bound_a_capped_search():
     """What the symmetric levels proved with d guesses left bounds the set with fewer from below
     (a tree within fewer guesses is one within d): the tie-break's capped searches take it, and
