@@ -343,8 +343,8 @@ class Solver:
         lower bound with fewer, since a tree within d guesses is one within any d' > d. The
         tie-break (`shallowest`) asks for an optimal tree within a smaller cap: every second guess
         the uncapped search refuted is refuted again from these, and only the tied ones are
-        searched (below 0123 in Bulls and Cows with repeats, the class of 3048 codes had searched
-        for hours before)."""
+        searched again (below 0123 in Bulls and Cows with repeats, the tie-break of the class of
+        3048 codes had run for hours without them)."""
         d, set_bytes = key
         best = 0
         for more in range(d + 1, self.cap + 1):
