@@ -119,6 +119,11 @@ class Counters:
 MODES = ("normal", "hard", "ultra")
 
 
+def proven_key(S: np.ndarray, d: int) -> tuple[int, bytes]:
+    """The key of Solver.proven for the set S (sorted answer ids) with d guesses left."""
+    return d, np.ascontiguousarray(S, dtype=np.int32).tobytes()
+
+
 class Solver:
     """Exact values and trees for one game, one cap and one mode, over its full guess list."""
 
@@ -300,7 +305,7 @@ class Solver:
         class bound), each bounded by the best so far."""
         if levels == 0 or len(S) <= 2:
             return self.solve(S, d, beta)
-        key = (d, np.ascontiguousarray(S, dtype=np.int32).tobytes())
+        key = proven_key(S, d)
         known = self.proven.get(key)
         if known is not None:  # proven before (in this process, or by a stopped build)
             value, exact, guess = known
@@ -362,7 +367,7 @@ class Solver:
     def load_proven(self, rows) -> None:
         """Take rows written by proven_entries (a checkpoint of the same game, cap and mode)."""
         for d, v, e, g, *S in rows:
-            self._prove((int(d), np.array(S, dtype=np.int32).tobytes()), int(v), bool(e), int(g))
+            self._prove(proven_key(S, int(d)), int(v), bool(e), int(g))
 
     def evaluate_symmetric(self, S: np.ndarray, guess: int, d: int, history: list[int], beta: int = INF,
                            levels: int = 1) -> int:
@@ -547,12 +552,16 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
     solver.load_proven(doc.get("proven", []))
 
     def known(part: np.ndarray, d: int) -> tuple[int, bool]:
-        """(what is proven of V(part, d), whether it is exact): a saved value, else the class
-        bound, which is exact for one answer, and for two with two guesses left."""
-        bound = int(solver.class_bounds[d][len(part)])
-        row = solver.proven.get((d, np.ascontiguousarray(part, dtype=np.int32).tobytes()))
+        """(what is proven of V(part, d), whether it is exact): a saved exact value, else the
+        largest of a saved bound, a value saved with more guesses left and the class bound, which
+        is exact for one answer, and for two with two guesses left."""
+        key = proven_key(part, d)
+        row = solver.proven.get(key)
+        if row is not None and row[1]:
+            return row[0], True
+        bound = max(int(solver.class_bounds[d][len(part)]), solver._bound_with_more_guesses(key))
         if row is not None:
-            return (row[0], True) if row[1] else (max(row[0], bound), False)
+            return max(row[0], bound), False
         return bound, len(part) == 1 or (len(part) == 2 and d >= 2)
 
     S = np.arange(len(game.answers), dtype=np.int32)

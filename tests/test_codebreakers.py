@@ -21,7 +21,7 @@ from engine.games.mastermind import Mastermind
 from engine.games.mastermind import canonical_first_guesses as mastermind_openers
 from engine.games.symmetry import orbit_representatives
 from engine.rank import rank
-from engine.search import INF, Solver, build, checkpoint_status, finished_openers, tree_depth
+from engine.search import INF, Solver, build, checkpoint_status, finished_openers, proven_key, tree_depth
 from engine.tree import game_for, make_document, read_tree, write_tree
 from engine.verify import bulls_cows_text, load_lists, mastermind_text, verify
 
@@ -274,7 +274,7 @@ def test_values_proven_with_more_guesses_bound_a_capped_search():
     solver = Solver(game, matrix, 7)
     assert solver.solve_symmetric(part, d, [o], value + 1, 2)[0] == value
     solver = Solver(game, matrix, 7)
-    solver.proven[(6, part.astype(np.int32).tobytes())] = (value + 100, True, -1)
+    solver.proven[proven_key(part, 6)] = (value + 100, True, -1)
     assert solver.solve_symmetric(part, d, [o], value + 1, 2) == (value + 100, -1)
     assert solver.solve_symmetric(part, d, [o], INF, 2)[0] == value  # a bound below beta: searched
 
