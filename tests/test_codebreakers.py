@@ -246,7 +246,8 @@ def test_build_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
 
 def test_bulls_and_cows_with_repeats_is_mastermind_with_ten_colours():
     """The README's claim: with repeats, bulls and cows are Mastermind's black and white pegs
-    (here on every pair of 3-digit codes over the digits 1-9, which both games write alike)."""
+    (here each 3-digit code over the digits 1-9, which both games write alike, against every
+    seventh)."""
     bulls, mastermind = BullsCows(3, repeats=True), Mastermind(3, 9)
     for x in mastermind.codes:
         for y in mastermind.codes[::7]:
