@@ -23,7 +23,7 @@ import orjson
 from .errors import UserError
 from .games.symmetry import opener_representative, orbit_representatives
 from .heuristics import heuristic_order
-from .search import INF, Solver, default_threads
+from .search import CHECKPOINT_EVERY, INF, Solver, default_threads
 from .tree import read_checkpoint, write_atomic
 
 CHECKPOINT_FORMAT = "wordtree-rank/1"
@@ -56,9 +56,16 @@ def load_checkpoint(path, game, cap, mode) -> dict[str, tuple[int, bool]]:
     return {w: (int(v), bool(e)) for w, (v, e) in doc.get("results", {}).items()}
 
 
-def save_checkpoint(path, game, cap, mode, values) -> None:
+def load_proven(path, game, cap, mode) -> list:
+    """The rows of Solver.proven a rank of a symmetric game saved (see `rank`)."""
+    return (read_checkpoint(path, _checkpoint_header(game, cap, mode), "rank") or {}).get("proven", [])
+
+
+def save_checkpoint(path, game, cap, mode, values, proven: list | None = None) -> None:
     doc = _checkpoint_header(game, cap, mode)
     doc["results"] = {w: [v, e] for w, (v, e) in sorted(values.items())}
+    if proven:
+        doc["proven"] = proven
     write_atomic(path, orjson.dumps(doc))
 
 
@@ -93,7 +100,12 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
          mode: str = "normal", memo_mb: int = 160, known: dict[str, int] | None = None) -> RankResult:
     """Rank the first guesses (the first `limit` in heuristic order, or all), starting from the
     exact values `known` of some of them. Ctrl-C stops early: the result then holds what is
-    proven so far and says so."""
+    proven so far and says so.
+
+    In a symmetric game the checkpoint also keeps what the symmetric levels proved inside the
+    openers still under way (as a build's does), saved as it comes, at most once a minute: a
+    single opener of Bulls and Cows with repeats takes hours to refute, and a resume would
+    otherwise start it again from nothing."""
     from tqdm import tqdm
 
     if top < 1:
@@ -102,7 +114,24 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb, mode=mode)
     S = np.arange(len(game.answers), dtype=np.int32)
     order, values, exact_sorted, todo = plan(game, matrix, solver.cap, mode, limit, checkpoint, resume, known)
-    lock = threading.Lock()
+    lock, save_lock = threading.Lock(), threading.Lock()
+    if checkpoint and solver.symmetric:
+        if resume:
+            solver.load_proven(load_proven(checkpoint, game, solver.cap, mode))
+        solver.on_proven = lambda: save(CHECKPOINT_EVERY)
+    last_save = time.monotonic()
+
+    def save(every: float = 0.0) -> None:
+        """Write the checkpoint if `every` seconds have passed since the last write."""
+        nonlocal last_save
+        with save_lock:
+            if time.monotonic() - last_save < every:
+                return
+            with lock:
+                done = dict(values)
+            save_checkpoint(checkpoint, game, solver.cap, mode, done,
+                            solver.proven_entries() if solver.symmetric else None)
+            last_save = time.monotonic()
 
     def budget() -> int:
         with lock:
@@ -115,7 +144,6 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
 
     bar = tqdm(total=len(order), initial=len(order) - len(todo), desc="first guesses", unit="word",
                disable=not progress or None)
-    last_save = time.monotonic()
     interrupted = False
     pool = ThreadPoolExecutor(threads or default_threads())
     try:
@@ -139,16 +167,15 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
                 g = next(queue, None)
                 if g is not None:
                     pending.add(pool.submit(job, g))
-            if checkpoint and time.monotonic() - last_save > 5:
-                save_checkpoint(checkpoint, game, solver.cap, mode, values)
-                last_save = time.monotonic()
+            if checkpoint:
+                save(5.0)
     except KeyboardInterrupt:
         interrupted = True
         pool.shutdown(wait=False, cancel_futures=True)
     finally:
         bar.close()
         if checkpoint:
-            save_checkpoint(checkpoint, game, solver.cap, mode, values)
+            save()
     if not interrupted:
         pool.shutdown(wait=True)
     return RankResult(values, top, len(order), time.perf_counter() - start, interrupted)

@@ -20,7 +20,7 @@ from engine.games.bulls_cows import canonical_first_guesses as bulls_cows_opener
 from engine.games.mastermind import Mastermind
 from engine.games.mastermind import canonical_first_guesses as mastermind_openers
 from engine.games.symmetry import orbit_representatives
-from engine.rank import rank
+from engine.rank import load_proven, rank
 from engine.search import INF, Solver, build, checkpoint_status, finished_openers, proven_key, tree_depth
 from engine.tree import game_for, make_document, read_tree, write_tree
 from engine.verify import bulls_cows_text, load_lists, mastermind_text, verify
@@ -210,6 +210,33 @@ def test_rank_takes_known_opener_values_for_their_orbit(tmp_path):
         finished_openers(game, matrix, ck, 5, "normal")
 
 
+def test_rank_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
+    """A rank of a symmetric game saves what its symmetric levels proved beside each opener's
+    result, and a resume takes it: with the results removed, the openers are ranked again to
+    the same optimum; with the exact rows planted one too high, the resumed rank answers from
+    them, which shows they are what it used."""
+    game = BullsCows(2, repeats=True)
+    matrix = game._compute_matrix()
+    ck = tmp_path / "r.ck"
+    first = rank(game, matrix, top=1, max_guesses=7, progress=False, checkpoint=str(ck))
+    rows = load_proven(ck, game, 7, "normal")
+    kernel = Solver(game, matrix, 7)
+    assert len(rows) > 10
+    for d, v, exact, _, *S in rows:
+        truth = kernel.solve(np.array(S, dtype=np.int32), d)[0]
+        assert truth == v if exact else truth >= v
+    doc = orjson.loads(ck.read_bytes())
+    doc["results"] = {}
+    ck.write_bytes(orjson.dumps(doc))
+    again = rank(game, matrix, top=1, max_guesses=7, progress=False, checkpoint=str(ck), resume=True)
+    # (whether a losing opener comes out exact depends on which thread finished first)
+    assert again.ordered()[0] == first.ordered()[0] and again.values.keys() == first.values.keys()
+    doc["proven"] = [[d, v + 1, exact, *rest] if exact else [d, v, exact, *rest] for d, v, exact, *rest in rows]
+    ck.write_bytes(orjson.dumps(doc))
+    planted = rank(game, matrix, top=1, max_guesses=7, progress=False, checkpoint=str(ck), resume=True)
+    assert planted.ordered()[0][1] > first.ordered()[0][1]
+
+
 def test_build_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
     """Beside its finished subtrees, a symmetric build's checkpoint keeps what each search of the
     symmetric levels proved: V(S, d) exactly (the kernel's value over every guess) or a lower
@@ -280,6 +307,45 @@ def test_values_proven_with_more_guesses_bound_a_capped_search():
     assert solver.solve_symmetric(part, d, [o], INF, 2)[0] == value  # a bound below beta: searched
 
 
+@pytest.mark.parametrize("game", [BullsCows(2, repeats=True), Mastermind(3, 4)], ids=["bulls-cows-2r", "mastermind-3x4"])
+def test_set_bound_is_the_best_guess_by_class_bounds_and_refutes_before_searching(game, monkeypatch):
+    """Solver.set_bound, below one and two guesses of history, is the least over every guess (not
+    only one per orbit) of |S| plus its classes' class bounds, and never above the kernel's exact
+    value; summed over a guess's classes it refutes the guess against a beta it reaches with no
+    search at all."""
+    matrix = game._compute_matrix()
+    kernel = Solver(game, matrix, 7)
+    S = np.arange(len(game.answers), dtype=np.int32)
+
+    def one_deeper(part, d):
+        return min(INF, max(int(kernel.class_bounds[d][len(part)]),
+                   min(len(part) + sum(int(kernel.class_bounds[d - 1][len(p)]) for _, p in kernel.classes(part, g))
+                       for g in range(len(game.guesses)))))
+
+    fresh, checked = Solver(game, matrix, 7), 0  # set_bound proves nothing: it stays fresh
+    for o in orbit_representatives(game, []):
+        for _, part in kernel.classes(S, o):
+            for history, sub in [([o], part)] + [([o, g], p) for g in (0, len(game.guesses) // 3)
+                                               for _, p in kernel.classes(part, g)]:
+                for d in (2, 3, 6):
+                    if len(sub) <= 2:
+                        continue
+                    bound = fresh.set_bound(sub, d, [int(h) for h in history])
+                    assert bound == one_deeper(sub, d) and bound <= kernel.solve(sub, d)[0], (history, d)
+                    checked += 1
+    assert checked > 50
+    solver = Solver(game, matrix, 7)
+    o = int(orbit_representatives(game, [])[-1])
+    reach = len(S) + sum(solver.set_bound(part, 6, [o]) for _, part in solver.classes(S, o))
+    assert reach > len(S) + sum(int(solver.class_bounds[6][len(part)]) for _, part in solver.classes(S, o))
+
+    def no_search(*args):
+        raise AssertionError("searched a class the bounds refute")
+
+    monkeypatch.setattr(solver, "solve_symmetric", no_search)
+    assert solver.evaluate_symmetric(S, o, 7, [o], reach, 2) == reach
+
+
 def status_of(lines: list[str]) -> tuple[int, bool, dict[str, tuple[int, bool]]]:
     """(total, exact, {pattern: (value, exact)}) of the one opener checkpoint_status reports."""
     import re
@@ -299,7 +365,8 @@ def test_checkpoint_status_bounds_each_class_and_settles_from_the_second_guesses
     the build's total; with the class-level values gone it settles each class again from its
     second-guess orbits (the least orbit bound meets the best all-exact orbit); with values taken
     away at random every figure stays at or below the truth; with none, the least over the
-    second guesses of the class bounds one guess deeper."""
+    second guesses of the class bounds two guesses deeper (the parts' bounds one guess deeper
+    are what the search refutes guesses with)."""
     game = BullsCows(2, repeats=True)
     matrix = game._compute_matrix()
     ck = tmp_path / "b.ck"
@@ -332,11 +399,17 @@ def test_checkpoint_status_bounds_each_class_and_settles_from_the_second_guesses
     lines = checkpoint_status(game, matrix, ck, 7, "normal")
     total, exact, rows = status_of(lines)
     o = game.guess_index["01"]
+
+    def deeper(part, d, levels):
+        """The class bound, or |part| plus its classes' bounds a level down, least over every guess."""
+        bound = int(solver.class_bounds[d][len(part)])
+        if levels == 0 or len(part) <= 2:
+            return bound
+        return max(bound, min(len(part) + sum(deeper(p, d - 1, levels - 1) for _, p in solver.classes(part, g))
+                              for g in range(len(game.guesses))))
+
     for code, part in solver.classes(np.arange(len(game.answers), dtype=np.int32), o):
-        one_deeper = min(len(part) + sum(int(solver.class_bounds[5][len(p)]) for _, p in solver.classes(part, int(g)))
-                         for g in orbit_representatives(game, [o]))
-        bound = int(solver.class_bounds[6][len(part)])
-        assert rows[game.pattern_text(code)] == ((bound, True) if len(part) <= 2 else (max(bound, one_deeper), False))
+        assert rows[game.pattern_text(code)] == (deeper(part, 6, 2), len(part) <= 2)
     assert not exact and total == len(game.answers) + sum(v for v, _ in rows.values()) < whole.total
     assert any("second-guess orbits still open" in line for line in lines)
 
