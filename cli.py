@@ -236,6 +236,9 @@ def _run_build(args) -> int:
         print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s")
         return 0
     extra = {"strategy": args.strategy} if args.strategy != "exact" else {}
+    if optimal and first not in ("auto", recorded):
+        # the search proved the best tree opening with this guess, not that the guess is the best
+        extra["first_guess"] = "given"
     try:
         doc = make_document(game, root, mode=args.mode, max_guesses=cap, optimal=optimal, proof=proof,
                             seconds=seconds, extra=extra, objective=args.objective)
@@ -253,6 +256,8 @@ def _run_build(args) -> int:
     if args.output:
         write_tree(args.output, doc)
     label = "optimal (exhaustive search)" if optimal else f"{args.strategy} heuristic, not optimal"
+    if "first_guess" in extra:
+        label = "optimal given that first guess (exhaustive search)"
     print(f"{game.name}: first guess {root['guess']}, {label}")
     print(f"total {stats['total']}  mean {stats['mean']:.4f}  worst {stats['worst']}  "
           f"answers {len(game.answers)}  time {seconds:.2f} s")

@@ -241,7 +241,8 @@ def summary_lines(doc: dict) -> list[str]:
         f"game: {g['name']}, {g['mode']} mode, {cap}, first guess {doc['root']['guess']}",
         f"answers: {g['answers']} ({g['answers_count']})  guesses: {g['guesses']} ({g['guesses_count']})",
         f"total {s['total']}  mean {s['mean']}  worst {s['worst']}",
-        f"objective {s.get('objective')}  optimal {s.get('optimal')}  proof {s.get('proof')}"
+        f"objective {s.get('objective')}  optimal {s.get('optimal')}"
+        f"{' given the first guess' if s.get('first_guess') == 'given' else ''}  proof {s.get('proof')}"
         f"  {s.get('seconds')} s  {s.get('engine')}",
     ]
     return lines + histogram_lines(s["histogram"])

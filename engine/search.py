@@ -571,7 +571,12 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
     what is proven of its parts (their saved values, else the bounds the search refutes with,
     Solver.set_bound); the class costs at
     least the least of these, and it is settled once no orbit's bound is below the best orbit
-    whose every part is exact."""
+    whose every part is exact.
+
+    A build with the opener found exactly ranks the openers first, in FILE.rank: in a symmetric
+    game each opener orbit is then shown too, with its exact total, or a lower bound (its classes'
+    as above), and whether that bound already puts it no better than the best exact total."""
+    from .rank import load_checkpoint, load_proven
     from .tree import read_checkpoint
 
     solver = Solver(game, matrix, max_guesses, mode=mode)
@@ -579,6 +584,10 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
     if doc is None:
         raise UserError(f"{checkpoint}: no such checkpoint")
     solver.load_proven(doc.get("proven", []))
+    rank_file = f"{checkpoint}.rank"
+    ranked = load_checkpoint(rank_file, game, solver.cap, mode) if os.path.exists(rank_file) else {}
+    if ranked:
+        solver.load_proven(load_proven(rank_file, game, solver.cap, mode))
 
     def known(part: np.ndarray, d: int, history: list[int]) -> tuple[int, bool]:
         """(what is proven of V(part, d), whether it is exact), with the bound one guess deeper
@@ -628,6 +637,19 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
         lines.append(f"opener {word}: {done} of {len(classes)} classes exact; total {state} {total} "
                      f"(mean {state} {total / len(S):.4f})")
         lines += rows
+    if ranked and solver.symmetric:
+        from .games.symmetry import orbit_representatives
+
+        best = min((v for v, exact in ranked.values() if exact), default=INF)
+        lines.append(f"{rank_file}: the first guesses, one per orbit")
+        for o in orbit_representatives(game, []):
+            word = game.guesses[o]
+            value, exact = ranked.get(word, (None, False))
+            if value is None:
+                value = len(S) + sum(known(part, solver.cap - 1, [int(o)])[0] for _, part in solver.classes(S, o))
+            verdict = "exact" if exact else "at least"
+            done = " (no better than the best)" if not exact and value >= best else ""
+            lines.append(f"  {word}: {verdict} {value}{done}")
     return lines
 
 

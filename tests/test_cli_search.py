@@ -31,7 +31,7 @@ def test_build_twice_same_tree_and_cached_kernels(lists, tmp_path):
         trees.append(orjson.loads(out.read_bytes()))
     assert trees[0]["root"] == trees[1]["root"]
     assert trees[0]["stats"]["total"] == trees[1]["stats"]["total"]
-    assert trees[0]["stats"]["optimal"] is True
+    assert trees[0]["stats"]["optimal"] is True and "first_guess" not in trees[0]["stats"]
     verified = run("verify", tmp_path / "tree0.json", "--answers", answers, "--guesses", guesses)
     assert verified.returncode == 0, verified.stderr
 
@@ -53,8 +53,13 @@ def test_rank_top_equals_build_auto_and_resumes(lists, tmp_path):
     assert again.returncode == 0, again.stderr
     strip = lambda text: [line for line in text.splitlines() if not line.startswith("#")]  # noqa: E731
     assert strip(again.stdout) == strip(first.stdout)
-    built = run("build", "--answers", answers, "--guesses", guesses, "--first", rows[0][0], "--quiet")
+    given = tmp_path / "given.json"
+    built = run("build", "--answers", answers, "--guesses", guesses, "--first", rows[0][0], "--quiet", "-o", given)
     assert f"total {rows[0][1]} " in built.stdout
+    # a tree whose first guess was given is the best one opening with it, and says only that
+    assert "optimal given that first guess" in built.stdout
+    assert orjson.loads(given.read_bytes())["stats"]["first_guess"] == "given"
+    assert "optimal True given the first guess" in run("stats", given).stdout
 
 
 def test_build_resumes_from_its_checkpoint(lists, tmp_path):

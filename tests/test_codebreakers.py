@@ -4,6 +4,7 @@ exact values against brute force, the root symmetry, pattern parsing, and trees 
 import copy
 import itertools
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -414,6 +415,30 @@ def test_checkpoint_status_bounds_each_class_and_settles_from_the_second_guesses
     assert any("second-guess orbits still open" in line for line in lines)
 
 
+def test_status_bounds_the_openers_a_rank_has_not_finished(tmp_path):
+    """With the results of a build's rank of the openers (FILE.rank) taken away, `--status` still
+    bounds each opener orbit from below, from the values the rank's searches proved, at or below
+    its exact total; with nothing proven, from the classes' bounds one guess deeper."""
+    game = BullsCows(2, repeats=True)
+    matrix = game._compute_matrix()
+    ck = tmp_path / "b.ck"
+    build(game, matrix, first="01", max_guesses=7, progress=False, checkpoint=str(ck))
+    rank(game, matrix, top=1, max_guesses=7, progress=False, checkpoint=f"{ck}.rank")
+    solver = Solver(game, matrix, 7)
+    S = np.arange(len(game.answers), dtype=np.int32)
+    truth = {game.guesses[o]: solver.evaluate_opener(S, o) for o in orbit_representatives(game, [])}
+    doc = orjson.loads((tmp_path / "b.ck.rank").read_bytes())
+    for proven in (doc["proven"], []):
+        (tmp_path / "b.ck.rank").write_bytes(orjson.dumps({**doc, "results": {"01": [truth["01"], True]},
+                                                           "proven": proven}))
+        lines = checkpoint_status(game, matrix, ck, 7, "normal")
+        shown = dict(re.findall(r"^  (\d+): (?:exact|at least) (\d+)", "\n".join(lines), re.M))
+        assert int(shown["01"]) == truth["01"] and int(shown["00"]) <= truth["00"]
+        if not proven:
+            o, fresh = game.guess_index["00"], Solver(game, matrix, 7)
+            assert int(shown["00"]) == len(S) + sum(fresh.set_bound(p, 6, [o]) for _, p in fresh.classes(S, o))
+
+
 def test_cli_build_status(tmp_path):
     ck = tmp_path / "b.ck"
     assert run_cli("build", "mastermind", "--pegs", "3", "--colours", "3", "--quiet", "--checkpoint", ck).returncode == 0
@@ -422,6 +447,14 @@ def test_cli_build_status(tmp_path):
     built = run_cli("build", "mastermind", "--pegs", "3", "--colours", "3", "--quiet")
     total = int(built.stdout.split("total ")[1].split()[0])
     assert status_of(shown.stdout.splitlines())[:2] == (total, True)
+    # the build found its opener by ranking one per orbit (in FILE.rank): the best exact, the others no better
+    openers = dict(re.findall(r"^  (\d+): (.+)$", shown.stdout.split(".rank: the first guesses")[1], re.M))
+    game = Mastermind(3, 3)
+    assert set(openers) == {game.guesses[o] for o in orbit_representatives(game, [])}
+    assert sorted(openers.values())[0] == f"exact {total}"
+    for text in openers.values():
+        value = int(text.split()[-1] if text.startswith("exact") else text.split()[2])
+        assert value >= total and (text.startswith("exact") or text.endswith("(no better than the best)"))
     assert_one_line_error(run_cli("build", "mastermind", "--status"), "--status needs --checkpoint")
     assert_one_line_error(run_cli("build", "mastermind", "--checkpoint", tmp_path / "none.ck", "--status"),
                           "no such checkpoint")
@@ -506,7 +539,11 @@ def test_each_game_has_its_own_default_cap(tmp_path):
         assert orjson.loads(out.read_bytes())["game"]["max_guesses"] == cap
 
 
-@pytest.mark.parametrize("name", ["mastermind-4x6.json", "bulls-cows-4.json"])
+SHIPPED_TOTALS = {"mastermind-4x6.json": 5625, "bulls-cows-4.json": 26274,
+                  "bulls-cows-4-repeats-0123.json": 55632}  # the last: the best tree opening with 0123
+
+
+@pytest.mark.parametrize("name", SHIPPED_TOTALS)
 def test_shipped_trees_verify(name):
     path = ROOT / "trees" / name
     if not path.is_file():
@@ -514,8 +551,10 @@ def test_shipped_trees_verify(name):
     doc = read_tree(path)
     report = verify(doc, *load_lists(doc))
     assert report.ok, report.defect
-    assert report.total == {"mastermind-4x6.json": 5625, "bulls-cows-4.json": 26274}[name]
-    assert orjson.loads(path.read_bytes())["stats"]["total"] == report.total
+    assert report.total == SHIPPED_TOTALS[name]
+    stats = orjson.loads(path.read_bytes())["stats"]
+    assert stats["total"] == report.total
+    assert stats.get("first_guess") == ("given" if "-0123" in name else None)
 
 
 RUNS = sorted((ROOT / "runs").glob("*.ck"))
