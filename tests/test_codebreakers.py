@@ -584,3 +584,12 @@ def test_builds_in_progress_resume_with_this_engine(path):
                     steps += 1
                 total += steps
             assert total == item["value"], (key, code_text)
+    rank_file = Path(f"{path}.rank")
+    if rank_file.exists():  # the rank of the openers a build with the opener found exactly keeps beside it
+        from engine.rank import load_checkpoint, load_proven
+
+        results = load_checkpoint(rank_file, game, doc["max_guesses"], doc["mode"])
+        finished = {key.split("/")[0]: sum(item["value"] for item in subtrees.values()) + len(game.answers)
+                    for key, subtrees in doc["subtrees"].items()}
+        assert all(results[word] == (total, True) for word, total in finished.items() if word in results)
+        assert all(len(row) > 5 for row in load_proven(rank_file, game, doc["max_guesses"], doc["mode"]))
