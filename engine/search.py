@@ -569,9 +569,8 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
     only rises as the build goes on. A long class shows how far it has got: in a symmetric game,
     a class is solved by trying one second guess per orbit, and each orbit's bound is |class| plus
     what is proven of its parts (their saved values, else the bounds the search refutes with,
-    Solver.set_bound); the class costs at
-    least the least of these, and it is settled once no orbit's bound is below the best orbit
-    whose every part is exact.
+    Solver.set_bound); the class costs at least the least of these, and it is settled once no
+    orbit's bound is below the best orbit whose every part is exact.
 
     A build with the opener found exactly ranks the openers first, in FILE.rank: in a symmetric
     game each opener orbit is then shown too, with its exact total, or a lower bound (its classes'
@@ -648,8 +647,8 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
             if value is None:
                 value = len(S) + sum(known(part, solver.cap - 1, [int(o)])[0] for _, part in solver.classes(S, o))
             verdict = "exact" if exact else "at least"
-            done = " (no better than the best)" if not exact and value >= best else ""
-            lines.append(f"  {word}: {verdict} {value}{done}")
+            refuted = " (no better than the best)" if not exact and value >= best else ""
+            lines.append(f"  {word}: {verdict} {value}{refuted}")
     return lines
 
 

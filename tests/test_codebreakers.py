@@ -21,7 +21,7 @@ from engine.games.bulls_cows import canonical_first_guesses as bulls_cows_opener
 from engine.games.mastermind import Mastermind
 from engine.games.mastermind import canonical_first_guesses as mastermind_openers
 from engine.games.symmetry import orbit_representatives
-from engine.rank import load_proven, rank
+from engine.rank import load_checkpoint, load_proven, rank
 from engine.search import INF, Solver, build, checkpoint_status, finished_openers, proven_key, tree_depth
 from engine.tree import game_for, make_document, read_tree, write_tree
 from engine.verify import bulls_cows_text, load_lists, mastermind_text, verify
@@ -451,7 +451,7 @@ def test_cli_build_status(tmp_path):
     openers = dict(re.findall(r"^  (\d+): (.+)$", shown.stdout.split(".rank: the first guesses")[1], re.M))
     game = Mastermind(3, 3)
     assert set(openers) == {game.guesses[o] for o in orbit_representatives(game, [])}
-    assert sorted(openers.values())[0] == f"exact {total}"
+    assert f"exact {total}" in openers.values()
     for text in openers.values():
         value = int(text.split()[-1] if text.startswith("exact") else text.split()[2])
         assert value >= total and (text.startswith("exact") or text.endswith("(no better than the best)"))
@@ -586,8 +586,6 @@ def test_builds_in_progress_resume_with_this_engine(path):
             assert total == item["value"], (key, code_text)
     rank_file = Path(f"{path}.rank")
     if rank_file.exists():  # the rank of the openers a build with the opener found exactly keeps beside it
-        from engine.rank import load_checkpoint, load_proven
-
         results = load_checkpoint(rank_file, game, doc["max_guesses"], doc["mode"])
         finished = {key.split("/")[0]: sum(item["value"] for item in subtrees.values()) + len(game.answers)
                     for key, subtrees in doc["subtrees"].items()}
