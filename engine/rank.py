@@ -24,7 +24,7 @@ from .errors import UserError
 from .games.symmetry import opener_representative, orbit_representatives
 from .heuristics import heuristic_order
 from .search import CHECKPOINT_EVERY, INF, Solver, default_threads
-from .tree import read_checkpoint, write_atomic
+from .tree import ThrottledSave, read_checkpoint, write_atomic
 
 CHECKPOINT_FORMAT = "wordtree-rank/1"
 
@@ -61,12 +61,16 @@ def load_proven(path, game, cap, mode) -> list:
     return (read_checkpoint(path, _checkpoint_header(game, cap, mode), "rank") or {}).get("proven", [])
 
 
-def save_checkpoint(path, game, cap, mode, values, proven: list | None = None) -> None:
+def checkpoint_bytes(game, cap, mode, values, proven: list | None = None) -> bytes:
     doc = _checkpoint_header(game, cap, mode)
     doc["results"] = {w: [v, e] for w, (v, e) in sorted(values.items())}
     if proven:
         doc["proven"] = proven
-    write_atomic(path, orjson.dumps(doc))
+    return orjson.dumps(doc)
+
+
+def save_checkpoint(path, game, cap, mode, values) -> None:
+    write_atomic(path, checkpoint_bytes(game, cap, mode, values))
 
 
 def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, checkpoint: str | None,
@@ -114,24 +118,18 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb, mode=mode)
     S = np.arange(len(game.answers), dtype=np.int32)
     order, values, exact_sorted, todo = plan(game, matrix, solver.cap, mode, limit, checkpoint, resume, known)
-    lock, save_lock = threading.Lock(), threading.Lock()
+    lock = threading.Lock()
+
+    def snapshot() -> bytes:
+        with lock:
+            done = dict(values)
+        return checkpoint_bytes(game, solver.cap, mode, done, solver.proven_entries() if solver.symmetric else None)
+
+    save = ThrottledSave(checkpoint, snapshot)
     if checkpoint and solver.symmetric:
         if resume:
             solver.load_proven(load_proven(checkpoint, game, solver.cap, mode))
         solver.on_proven = lambda: save(CHECKPOINT_EVERY)
-    last_save = time.monotonic()
-
-    def save(every: float = 0.0) -> None:
-        """Write the checkpoint if `every` seconds have passed since the last write."""
-        nonlocal last_save
-        with save_lock:
-            if time.monotonic() - last_save < every:
-                return
-            with lock:
-                done = dict(values)
-            save_checkpoint(checkpoint, game, solver.cap, mode, done,
-                            solver.proven_entries() if solver.symmetric else None)
-            last_save = time.monotonic()
 
     def budget() -> int:
         with lock:

@@ -541,6 +541,16 @@ def build_checkpoint_header(game, cap: int, mode: str, history: list[tuple[str, 
             "history": [[word, game.pattern_text(code)] for word, code in history]}
 
 
+def _whole_game_openers(game, doc: dict, cap: int):
+    """(word, guess id, {code: {"value", "tree"}}) for each opener whose subtrees a build
+    checkpoint holds with the whole cap (keys "WORD/guesses left")."""
+    for key, finished in doc.get("subtrees", {}).items():
+        word, _, depth = key.rpartition("/")
+        g = game.guess_index.get(word)
+        if g is not None and depth == str(cap):
+            yield word, g, finished
+
+
 def finished_openers(game, matrix: np.ndarray, checkpoint, max_guesses: int | None, mode: str) -> dict[str, int]:
     """The exact totals of the openers whose every class a build checkpoint (of the whole game)
     holds: the answers plus the saved values of the classes, each an exact optimum. A rank can
@@ -552,11 +562,7 @@ def finished_openers(game, matrix: np.ndarray, checkpoint, max_guesses: int | No
     doc = read_checkpoint(checkpoint, build_checkpoint_header(game, cap, mode, []), "build") or {}
     n = len(game.answers)
     totals = {}
-    for key, finished in doc.get("subtrees", {}).items():
-        word, _, depth = key.rpartition("/")
-        g = game.guess_index.get(word)
-        if g is None or depth != str(cap):
-            continue
+    for word, g, finished in _whole_game_openers(game, doc, cap):
         codes = {int(c) for c in np.unique(matrix[g])} - {game.win_code}
         if codes <= {int(c) for c in finished}:
             totals[word] = n + sum(item["value"] for item in finished.values())
@@ -599,11 +605,7 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
     S = np.arange(len(game.answers), dtype=np.int32)
     lines = [f"{checkpoint}: {len(solver.proven)} proven values of sets "
              f"({sum(e for _, e, _ in solver.proven.values())} exact)"]
-    for key, finished in doc.get("subtrees", {}).items():
-        word, _, depth = key.rpartition("/")
-        g = game.guess_index.get(word)
-        if g is None or depth != str(solver.cap):
-            continue
+    for word, g, finished in _whole_game_openers(game, doc, solver.cap):
         d = solver.cap - 1
         rows, total, done = [], len(S), 0
         classes = sorted(solver.classes(S, g), key=lambda item: -len(item[1]))
@@ -662,7 +664,7 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     starts from the ones a stopped build saved."""
     from tqdm import tqdm
 
-    from .tree import read_checkpoint, write_atomic
+    from .tree import ThrottledSave, read_checkpoint
 
     start = time.perf_counter()
     solver = Solver(game, matrix, max_guesses, rules, memo_mb, mode)
@@ -685,20 +687,12 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     doc = (read_checkpoint(checkpoint, header, "build") if resume else None) or {}
     saved = doc.get("subtrees", {})
     solver.load_proven(doc.get("proven", []))
-    save_lock = threading.Lock()
-    last_save = [time.monotonic()]
-
-    def save(now: bool = True) -> None:
-        """The finished subtrees and, in symmetric games, what the symmetric levels proved so
-        far: a build stopped in the middle of a long subtree resumes inside it too."""
-        with save_lock:
-            if now or time.monotonic() - last_save[0] > CHECKPOINT_EVERY:
-                write_atomic(checkpoint, orjson.dumps({**header, "subtrees": saved,
-                                                       "proven": solver.proven_entries()}))
-                last_save[0] = time.monotonic()
-
+    # the finished subtrees and, in symmetric games, what the symmetric levels proved so far: a
+    # build stopped in the middle of a long subtree resumes inside it too
+    save = ThrottledSave(checkpoint, lambda: orjson.dumps({**header, "subtrees": saved,
+                                                           "proven": solver.proven_entries()}))
     if checkpoint and symmetric:
-        solver.on_proven = lambda: save(now=False)
+        solver.on_proven = lambda: save(CHECKPOINT_EVERY)
 
     def solve_here(cap: int, beta: int) -> tuple[int, int]:
         """The bounded search at the position itself."""
@@ -755,7 +749,7 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
                 results[code] = subtree
                 total += value
                 if checkpoint:
-                    with save_lock:
+                    with save.lock:
                         finished[str(code)] = {"value": value, "tree": subtree}
                     save()
                 bar.update(1)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -125,6 +127,24 @@ def write_atomic(path, data: bytes) -> None:
     """Write `data` to `path` atomically (see atomic_file)."""
     with atomic_file(path) as f:
         f.write(data)
+
+
+class ThrottledSave:
+    """Writes `make()` to `path` atomically, at most once every `every` seconds when asked with
+    `every`: a long search proves things many times a second, and a checkpoint of megabytes is
+    rewritten at most that often. Thread-safe; `lock` is held while writing, and callers hold it
+    while they change what `make` reads."""
+
+    def __init__(self, path, make):
+        self.path, self.make = path, make
+        self.lock = threading.Lock()
+        self.last = time.monotonic()
+
+    def __call__(self, every: float = 0.0) -> None:
+        with self.lock:
+            if time.monotonic() - self.last >= every:
+                write_atomic(self.path, self.make())
+                self.last = time.monotonic()
 
 
 def read_tree(path) -> dict:
