@@ -23,6 +23,7 @@ INF = kernels.INF
 NO_CAP = 32  # "no cap": deeper than any optimal tree of these games can go
 BUILD_CHECKPOINT_FORMAT = "wordtree-build-checkpoint/1"
 CHECKPOINT_EVERY = 60.0  # seconds between saves of a build's progress inside a subtree (symmetric games)
+SOLVE_FIRST_FRACTION = 16  # symmetric openers: classes of at most 1/16 of the codes are solved before the shares
 CORES, CORE_SIZE = 256, 64  # the infeasible sets a thread remembers (kernels.USE_CORES), and their largest size
 
 
@@ -246,9 +247,17 @@ class Solver:
     def evaluate_opener(self, S: np.ndarray, guess: int, beta: int = INF) -> int:
         """The cost of opening the whole game with `guess` (exact if below beta, else a bound >=
         beta): class by class (see `sum_of_classes`), each by the kernel, or in a symmetric game
-        with one guess per orbit for the next levels."""
+        with one guess per orbit for the next levels.
+
+        In a symmetric game the classes of at most 1/16 of the codes are solved in full before
+        any class is asked for its share of the slack. Their values stand well above their
+        bounds, and they are cheap, whereas a share of the largest class is a search of hours:
+        Bulls and Cows with repeats refutes the opener 0001 against 0123's 55632 in under a
+        minute this way (its classes of 435 codes and fewer rise 317 above their bounds), after
+        hours of the shares alone without the proof."""
         if self.symmetric:
-            return self.evaluate_symmetric(S, guess, self.cap, [guess], beta, self.game.symmetric_levels)
+            return self.evaluate_symmetric(S, guess, self.cap, [guess], beta, self.game.symmetric_levels,
+                                           len(S) // SOLVE_FIRST_FRACTION)
         if beta >= INF:
             return self.evaluate(S, guess, self.cap, beta)
         start = self.empty_constraint()
@@ -257,7 +266,7 @@ class Solver:
             lambda code, part, budget: self.solve(part, self.cap - 1, budget, self.constrain(start, guess, code))[0])
 
     def sum_of_classes(self, n: int, classes: list[tuple[int, np.ndarray]], d: int, beta: int, solve_part,
-                       bound_part=None) -> int:
+                       bound_part=None, solve_first: int = 0) -> int:
         """n + the sum of the values of the parts (code, part) with d guesses left: exact if
         below beta, else a proven bound >= beta. `solve_part(code, part, budget)` answers as
         `solve` does; `bound_part(part)`, if given, is a lower bound on a part's value at least
@@ -271,7 +280,10 @@ class Solver:
         (below the opener `bribe` a part of 172 answers took 16 s to solve exactly, every one of
         its guesses refuted in turn, against a fraction of a second for its share). Then the
         parts smallest first, each against what the others' bounds leave, as the kernel does;
-        a part that answers below its budget is exact, so a sum below beta is exact."""
+        a part that answers below its budget is exact, so a sum below beta is exact.
+
+        Parts of at most `solve_first` answers are taken that way before the shares (see
+        evaluate_opener for why)."""
         bounds = self.class_bounds[d]
         classes = sorted(classes, key=lambda item: len(item[1]))
         parts = [part for _, part in classes]
@@ -280,12 +292,13 @@ class Solver:
         # a part of 1 answer costs 1, of 2 answers 3 (guess one of them): exactly the class bound
         open_parts = [i for i, part in enumerate(parts) if len(part) > 2 or (len(part) == 2 and d < 2)]
         exact = set()
-        for stage in ("shares", "rest") if beta < INF else ("rest",):
+        stages = ("small", "shares", "rest") if beta < INF else ("rest",)
+        for stage in stages:
             gap, size = beta - running, sum(len(parts[i]) for i in open_parts if i not in exact)
             for i in open_parts:
                 if running >= beta:
                     return running
-                if i in exact:
+                if i in exact or (stage == "small" and len(parts[i]) > solve_first):
                     continue
                 budget = beta - (running - lower[i])
                 if stage == "shares":
@@ -372,14 +385,15 @@ class Solver:
             self._prove(proven_key(S, int(d)), int(v), bool(e), int(g))
 
     def evaluate_symmetric(self, S: np.ndarray, guess: int, d: int, history: list[int], beta: int = INF,
-                           levels: int = 1) -> int:
+                           levels: int = 1, solve_first: int = 0) -> int:
         """`evaluate` in a symmetric game: `history` ends with `guess`; each class below it is
-        solved by `solve_symmetric` with `levels` levels, as `sum_of_classes` orders them."""
+        solved by `solve_symmetric` with `levels` levels, as `sum_of_classes` orders them (with
+        its `solve_first`)."""
         if levels == 0:
             return self.evaluate(S, guess, d, beta)
         return self.sum_of_classes(len(S), self.classes(S, guess), d - 1, beta,
                                    lambda _, part, budget: self.solve_symmetric(part, d - 1, history, budget, levels)[0],
-                                   lambda part: self.set_bound(part, d - 1, history))
+                                   lambda part: self.set_bound(part, d - 1, history), solve_first)
 
     def proven_bound(self, S: np.ndarray, d: int) -> tuple[int, bool]:
         """(what is proven of V(S, d), whether it is exact): a value the symmetric levels proved,

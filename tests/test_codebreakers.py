@@ -347,6 +347,40 @@ def test_set_bound_is_the_best_guess_by_class_bounds_and_refutes_before_searchin
     assert solver.evaluate_symmetric(S, o, 7, [o], reach, 2) == reach
 
 
+def test_an_opener_solves_its_small_classes_in_full_before_the_shares(monkeypatch):
+    """evaluate_opener in a symmetric game solves each class of at most 1/16 of the codes against
+    the whole slack the others' bounds leave, smallest first, before any class is asked for its
+    share; the answer keeps the budget contract (exact below beta, else a bound from beta to the
+    value) for betas below, at and above the value."""
+    game = Mastermind(4, 4)
+    matrix = game._compute_matrix()
+    S = np.arange(len(game.answers), dtype=np.int32)
+    o = game.guess_index["1122"]
+    exact = Solver(game, matrix, 7).evaluate(S, o, 7)
+    small = len(S) // 16
+    for beta in (exact - 30, exact - 1, exact, exact + 1):
+        solver = Solver(game, matrix, 7)
+        calls, solve = [], solver.solve_symmetric
+
+        def recording(part, d, history, budget, levels, solve=solve, calls=calls):
+            if len(history) == 1:
+                calls.append((len(part), budget, solver.set_bound(part, d, history)))
+            return solve(part, d, history, budget, levels)
+
+        monkeypatch.setattr(solver, "solve_symmetric", recording)
+        got = solver.evaluate_opener(S, o, beta)
+        assert got == exact if beta > exact else beta <= got <= exact, (beta, got, exact)
+        if beta < INF and calls:
+            firsts = [size for size, _, _ in calls[: sum(1 for size, _, _ in calls if size <= small)]]
+            assert firsts == sorted(firsts) and all(size <= small for size in firsts), calls
+            fresh = Solver(game, matrix, 7)
+            parts = sorted(len(p) for _, p in fresh.classes(S, o))
+            bounds = len(S) + sum(fresh.set_bound(p, 6, [o]) for _, p in fresh.classes(S, o))
+            size, budget, bound = calls[0]
+            assert budget == beta - (bounds - bound) and size == min(p for p in parts if p > 2), calls
+    assert any(size <= small for size, _, _ in calls) and any(size > small for size, _, _ in calls)
+
+
 def status_of(lines: list[str]) -> tuple[int, bool, dict[str, tuple[int, bool]]]:
     """(total, exact, {pattern: (value, exact)}) of the one opener checkpoint_status reports."""
     import re
