@@ -283,11 +283,13 @@ def _exact_tree(game, matrix, first, cap, history, args):
         word, value, _ = ranked.ordered()[0]
         if value >= INF:
             raise Infeasible(cap or NO_CAP)
-        first = word
+        first, proven = word, ranked.proven
+    else:
+        proven = None
     try:
         return build(game, matrix, first=None if first == "auto" else first, max_guesses=cap, history=history,
                      threads=args.threads, progress=not args.quiet, mode=args.mode, checkpoint=args.checkpoint,
-                     resume=args.resume)
+                     resume=args.resume, proven=proven)
     except KeyboardInterrupt:
         saved = f"; the finished subtrees are in {args.checkpoint}: add --resume to go on" if args.checkpoint else ""
         print(f"wordtree: interrupted{saved}", file=sys.stderr, flush=True)

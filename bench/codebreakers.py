@@ -6,7 +6,7 @@ others shown to be no better: what `build` does with no --first), with the peak 
 
 A proof target is PxC for Mastermind, bD for Bulls and Cows (bDr with repeats); the cap is each
 game's own (6, and 7 for Bulls and Cows) unless --cap says otherwise. 4x6 takes about a second
-on this machine; b4 (`--prove b4 --runs 1`) a quarter of an hour. Uses the default numba cache:
+on this machine; b4 (`--prove b4 --runs 1`) under a minute and a half. Uses the default numba cache:
 run once before to warm it.
 """
 

@@ -37,6 +37,7 @@ class RankResult:
     seconds: float
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
+    proven: list = field(default_factory=list)  # symmetric games: Solver.proven_entries(), for the build after
 
     def ordered(self) -> list[tuple[str, int, bool]]:
         """Best first: by value, exact values before bounds of the same size, then by word."""
@@ -116,6 +117,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
         raise UserError("--top must be at least 1")
     start = time.perf_counter()
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb, mode=mode)
+    solver.search_orbits_in_parallel(threads or default_threads())
     S = np.arange(len(game.answers), dtype=np.int32)
     order, values, exact_sorted, todo = plan(game, matrix, solver.cap, mode, limit, checkpoint, resume, known)
     lock = threading.Lock()
@@ -176,4 +178,5 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
             save()
     if not interrupted:
         pool.shutdown(wait=True)
-    return RankResult(values, top, len(order), time.perf_counter() - start, interrupted)
+    return RankResult(values, top, len(order), time.perf_counter() - start, interrupted,
+                      proven=solver.proven_entries() if solver.symmetric else [])

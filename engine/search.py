@@ -174,6 +174,15 @@ class Solver:
         self.on_proven = None  # called after each new entry (a build saves its checkpoint from it)
         self._contexts: list[Context] = []
         self._lock = threading.Lock()
+        self._orbit_pool: ThreadPoolExecutor | None = None
+
+    def search_orbits_in_parallel(self, threads: int) -> None:
+        """From now on, solve_symmetric tries the second guesses below each class of an opener on
+        `threads` threads, each against the best value known when it starts (the answer, and the
+        first guess among equal values, are those of the plain loop). A build's or a rank's last, largest
+        class would otherwise keep one core busy for hours while the others idle."""
+        if threads > 1 and self.symmetric and self._orbit_pool is None:
+            self._orbit_pool = ThreadPoolExecutor(threads, thread_name_prefix="orbits")
 
     # --- per-thread contexts ---
     def context(self) -> Context:
@@ -332,18 +341,34 @@ class Solver:
         if deeper >= beta:
             return deeper, -1
         guesses, lower = self._orbit_bounds(S, d, history)
-        best, best_guess, fail = beta, -1, INF
-        for g, bound in zip(guesses, lower):
-            if bound >= best:
-                fail = min(fail, bound)
-                continue
-            value = self.evaluate_symmetric(S, g, d, history + [g], best, levels - 1)
-            if value < best:
-                best, best_guess = value, g
-            else:
-                fail = min(fail, value)
-        result = (best, best_guess) if best_guess >= 0 else (fail, -1)
-        self._prove(key, result[0], best_guess >= 0, result[1])
+        state = [beta, -1, INF]  # the best value (or beta), the index of its guess (or -1), the least bound
+        lock = threading.Lock()
+
+        def attempt(i: int) -> None:
+            # guesses start in order, so one that finds the best value under way has a higher
+            # index than every guess still searching: an earlier guess that ties it takes its place
+            with lock:
+                budget = state[0]
+                if lower[i] >= budget:
+                    state[2] = min(state[2], lower[i])
+                    return
+            value = self.evaluate_symmetric(S, guesses[i], d, history + [guesses[i]], budget, levels - 1)
+            with lock:
+                if value < budget and (state[1] < 0 or (value, i) < (state[0], state[1])):
+                    state[0], state[1] = value, i
+                elif value >= budget:
+                    state[2] = min(state[2], value)
+
+        pool = self._orbit_pool if levels == self.game.symmetric_levels else None
+        if pool is None:
+            for i in range(len(guesses)):
+                attempt(i)
+        else:
+            for future in [pool.submit(attempt, i) for i in range(len(guesses))]:
+                future.result()
+        best, at, fail = state
+        result = (best, int(guesses[at])) if at >= 0 else (fail, -1)
+        self._prove(key, result[0], at >= 0, result[1])
         return result
 
     def _prove(self, key: tuple[int, bytes], value: int, exact: bool, guess: int) -> None:
@@ -671,17 +696,20 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
 def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int | None = 6,
           history: list[tuple[str, int]] | None = None, threads: int | None = None, progress: bool = True,
           rules: int = kernels.ALL_RULES, memo_mb: int = 160, mode: str = "normal", checkpoint: str | None = None,
-          resume: bool = False) -> BuildResult:
+          resume: bool = False, proven: list | None = None) -> BuildResult:
     """The exact optimal tree from a position (the start, or after `history`), opening with
     `first` (None: the proven best opener, found by searching every guess). With `checkpoint`,
     each finished subtree of the opener is saved there as it comes (atomically), and `resume`
-    starts from the ones a stopped build saved."""
+    starts from the ones a stopped build saved. `proven`: rows of Solver.proven_entries() from a
+    search of the same game, cap and mode (the rank that chose `first`, whose classes it has
+    often solved already)."""
     from tqdm import tqdm
 
     from .tree import ThrottledSave, read_checkpoint
 
     start = time.perf_counter()
     solver = Solver(game, matrix, max_guesses, rules, memo_mb, mode)
+    solver.search_orbits_in_parallel(threads or default_threads())
     history = history or []
     req = solver.empty_constraint()
     for word, code in history:
@@ -701,6 +729,7 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     doc = (read_checkpoint(checkpoint, header, "build") if resume else None) or {}
     saved = doc.get("subtrees", {})
     solver.load_proven(doc.get("proven", []))
+    solver.load_proven(proven or [])
     # the finished subtrees and, in symmetric games, what the symmetric levels proved so far: a
     # build stopped in the middle of a long subtree resumes inside it too
     save = ThrottledSave(checkpoint, lambda: orjson.dumps({**header, "subtrees": saved,

@@ -238,6 +238,50 @@ def test_rank_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
     assert planted.ordered()[0][1] > first.ordered()[0][1]
 
 
+@pytest.mark.parametrize("game", [Mastermind(4, 4), BullsCows(2, repeats=True)], ids=lambda g: g.list_name)
+def test_second_guesses_in_parallel_answer_as_the_plain_loop(game):
+    """solve_symmetric with its second guesses on two threads gives the plain loop's answer for
+    every class of every opener, under budgets below, at and above the value: the same value,
+    or a bound at least the budget, and among equal values the same guess."""
+    matrix = game._compute_matrix()
+    S = np.arange(len(game.answers), dtype=np.int32)
+    levels, ties = game.symmetric_levels, 0
+    for o in orbit_representatives(game, []):
+        for _, part in Solver(game, matrix, 7).classes(S, o):
+            if len(part) <= 2:
+                continue
+            value, guess = Solver(game, matrix, 7).solve_symmetric(part, 6, [int(o)], INF, levels)
+            guesses, lower = Solver(game, matrix, 7)._orbit_bounds(part, 6, [int(o)])
+            ties += sum(Solver(game, matrix, 7).evaluate_symmetric(part, g, 6, [int(o), int(g)], value + 1, levels - 1)
+                        == value for g in guesses) > 1
+            for beta in (value - 2, value, value + 1, INF):
+                plain = Solver(game, matrix, 7).solve_symmetric(part, 6, [int(o)], beta, levels)
+                parallel = Solver(game, matrix, 7)
+                parallel.search_orbits_in_parallel(2)
+                got = parallel.solve_symmetric(part, 6, [int(o)], beta, levels)
+                if beta > value:
+                    assert got == plain == (value, guess), (game.guesses[o], len(part), beta)
+                else:
+                    assert got[1] == -1 and beta <= got[0] <= value, (game.guesses[o], len(part), beta, got)
+    assert ties > 1  # classes where several second guesses are optimal: the first is the answer
+
+
+def test_build_takes_what_the_rank_proved():
+    """A rank of a symmetric game hands what its symmetric levels proved to the build of its best
+    opener: the same tree with less search."""
+    game = Mastermind(4, 4)
+    matrix = game._compute_matrix()
+    ranked = rank(game, matrix, top=1, max_guesses=7, progress=False, threads=1)
+    word, value, exact = ranked.ordered()[0]
+    assert exact and len(ranked.proven) > 10
+    alone = build(game, matrix, first=word, max_guesses=7, progress=False, threads=1)
+    helped = build(game, matrix, first=word, max_guesses=7, progress=False, threads=1, proven=ranked.proven)
+    assert alone.total == helped.total == value and alone.root == helped.root
+    # the classes' values are known: only the trees below them are searched
+    assert helped.counters.guesses_evaluated < alone.counters.guesses_evaluated, (helped.counters, alone.counters)
+    assert helped.counters.nodes < alone.counters.nodes, (helped.counters, alone.counters)
+
+
 def test_build_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
     """Beside its finished subtrees, a symmetric build's checkpoint keeps what each search of the
     symmetric levels proved: V(S, d) exactly (the kernel's value over every guess) or a lower
