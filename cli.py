@@ -230,6 +230,8 @@ def _run_build(args) -> int:
         result = _exact_tree(game, matrix, first, cap, history, args)
         root, proof, optimal, total = result.root, "exhaustive", True, result.total
     seconds = time.perf_counter() - start
+    # a resumed build's tree records the time of every run (each checkpoint keeps its own)
+    earlier = result.earlier_seconds if args.strategy == "exact" else 0.0
     if history:
         n = len(candidate_ids(game, history))
         cost = f"total {total} over {n} candidates, mean {total / n:.4f} more guesses (exact)" if total else args.strategy
@@ -241,7 +243,7 @@ def _run_build(args) -> int:
         extra["first_guess"] = "given"
     try:
         doc = make_document(game, root, mode=args.mode, max_guesses=cap, optimal=optimal, proof=proof,
-                            seconds=seconds, extra=extra, objective=args.objective)
+                            seconds=earlier + seconds, extra=extra, objective=args.objective)
     except UserError as exc:
         if optimal:
             raise
@@ -260,7 +262,8 @@ def _run_build(args) -> int:
         label = "optimal given that first guess (exhaustive search)"
     print(f"{game.name}: first guess {root['guess']}, {label}")
     print(f"total {stats['total']}  mean {stats['mean']:.4f}  worst {stats['worst']}  "
-          f"answers {len(game.answers)}  time {seconds:.2f} s")
+          f"answers {len(game.answers)}  time {seconds:.2f} s"
+          + (f" ({earlier + seconds:.0f} s with the runs before this resume)" if earlier else ""))
     print("\n".join(histogram_lines(stats["histogram"])))
     if args.output:
         print(f"wrote {args.output}")
@@ -283,13 +286,15 @@ def _exact_tree(game, matrix, first, cap, history, args):
         word, value, _ = ranked.ordered()[0]
         if value >= INF:
             raise Infeasible(cap or NO_CAP)
-        first, proven = word, ranked.proven
+        first, proven, rank_seconds = word, ranked.proven, ranked.earlier_seconds
     else:
-        proven = None
+        proven, rank_seconds = None, 0.0
     try:
-        return build(game, matrix, first=None if first == "auto" else first, max_guesses=cap, history=history,
-                     threads=args.threads, progress=not args.quiet, mode=args.mode, checkpoint=args.checkpoint,
-                     resume=args.resume, proven=proven)
+        result = build(game, matrix, first=None if first == "auto" else first, max_guesses=cap, history=history,
+                       threads=args.threads, progress=not args.quiet, mode=args.mode, checkpoint=args.checkpoint,
+                       resume=args.resume, proven=proven)
+        result.earlier_seconds += rank_seconds
+        return result
     except KeyboardInterrupt:
         saved = f"; the finished subtrees are in {args.checkpoint}: add --resume to go on" if args.checkpoint else ""
         print(f"wordtree: interrupted{saved}", file=sys.stderr, flush=True)
@@ -341,6 +346,7 @@ def _run_rank(args) -> int:
         f"# first guesses ranked: {len(result.values)} of {result.considered}"
         + (" (interrupted: only these are proven)" if result.interrupted else "")
         + f"; {result.seconds:.1f} s"
+        + (f" ({result.earlier_seconds + result.seconds:.0f} s with the runs before)" if result.earlier_seconds else "")
         + ("; one per symmetry class (codes of the same shape cost the same)" if game.symmetric and args.mode == "normal"
            else ""),
         "# word\tvalue\texact | word\tbound\tlower-bound | word\tinf\timpossible (no tree within the cap, proven)",

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import UsageError, UserError
-from .rank import RankResult, plan, save_checkpoint
+from .rank import RankResult, checkpoint_seconds, plan, save_checkpoint
 from .search import INF, Solver
 
 GAME_OPTIONS = ("pegs", "colours", "digits", "repeats")
@@ -148,6 +148,7 @@ def rank_on_cluster(scheduler: str, spec: GameSpec, game, matrix: np.ndarray, wo
     start = time.perf_counter()
     cap = Solver(game, matrix, spec.max_guesses, mode=spec.mode).cap  # validates cap and mode here, not on a worker
     order, values, exact_sorted, todo = plan(game, matrix, cap, spec.mode, limit, checkpoint, resume)
+    earlier = checkpoint_seconds(checkpoint, game, cap, spec.mode) if checkpoint and resume else 0.0
     pending = iter(anagram_jobs(game, todo))
     interrupted = False
     with ExitStack() as stack:
@@ -182,7 +183,7 @@ def rank_on_cluster(scheduler: str, spec: GameSpec, game, matrix: np.ndarray, wo
                 bar.set_postfix_str(" ".join(f"{w}={v}" for v, w in best))
                 submit_more()
                 if checkpoint and time.monotonic() - last_save > SAVE_EVERY:
-                    save_checkpoint(checkpoint, game, cap, spec.mode, values)
+                    save_checkpoint(checkpoint, game, cap, spec.mode, values, earlier + time.perf_counter() - start)
                     last_save = time.monotonic()
         except KeyboardInterrupt:
             interrupted = True
@@ -191,5 +192,5 @@ def rank_on_cluster(scheduler: str, spec: GameSpec, game, matrix: np.ndarray, wo
                             "(out of memory?); see the worker logs") from None
         finally:
             if checkpoint:
-                save_checkpoint(checkpoint, game, cap, spec.mode, values)
-    return RankResult(values, top, len(order), time.perf_counter() - start, interrupted)
+                save_checkpoint(checkpoint, game, cap, spec.mode, values, earlier + time.perf_counter() - start)
+    return RankResult(values, top, len(order), time.perf_counter() - start, interrupted, earlier_seconds=earlier)

@@ -37,6 +37,7 @@ class RankResult:
     seconds: float
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)
+    earlier_seconds: float = 0.0  # spent by the runs before a resume (from the checkpoint)
     proven: list = field(default_factory=list)  # symmetric games: Solver.proven_entries(), for the build after
 
     def ordered(self) -> list[tuple[str, int, bool]]:
@@ -62,16 +63,22 @@ def load_proven(path, game, cap, mode) -> list:
     return (read_checkpoint(path, _checkpoint_header(game, cap, mode), "rank") or {}).get("proven", [])
 
 
-def checkpoint_bytes(game, cap, mode, values, proven: list | None = None) -> bytes:
+def checkpoint_seconds(path, game, cap, mode) -> float:
+    """The seconds the runs that wrote a rank checkpoint spent in all (0 if there is none)."""
+    return float((read_checkpoint(path, _checkpoint_header(game, cap, mode), "rank") or {}).get("seconds", 0.0))
+
+
+def checkpoint_bytes(game, cap, mode, values, proven: list | None = None, seconds: float = 0.0) -> bytes:
     doc = _checkpoint_header(game, cap, mode)
+    doc["seconds"] = round(seconds, 3)
     doc["results"] = {w: [v, e] for w, (v, e) in sorted(values.items())}
     if proven:
         doc["proven"] = proven
     return orjson.dumps(doc)
 
 
-def save_checkpoint(path, game, cap, mode, values) -> None:
-    write_atomic(path, checkpoint_bytes(game, cap, mode, values))
+def save_checkpoint(path, game, cap, mode, values, seconds: float = 0.0) -> None:
+    write_atomic(path, checkpoint_bytes(game, cap, mode, values, seconds=seconds))
 
 
 def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, checkpoint: str | None,
@@ -120,12 +127,14 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     solver.search_orbits_in_parallel(threads or default_threads())
     S = np.arange(len(game.answers), dtype=np.int32)
     order, values, exact_sorted, todo = plan(game, matrix, solver.cap, mode, limit, checkpoint, resume, known)
+    earlier = checkpoint_seconds(checkpoint, game, solver.cap, mode) if checkpoint and resume else 0.0
     lock = threading.Lock()
 
     def snapshot() -> bytes:
         with lock:
             done = dict(values)
-        return checkpoint_bytes(game, solver.cap, mode, done, solver.proven_entries() if solver.symmetric else None)
+        return checkpoint_bytes(game, solver.cap, mode, done, solver.proven_entries() if solver.symmetric else None,
+                                earlier + time.perf_counter() - start)
 
     save = ThrottledSave(checkpoint, snapshot)
     if checkpoint and solver.symmetric:
@@ -179,4 +188,4 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     if not interrupted:
         pool.shutdown(wait=True)
     return RankResult(values, top, len(order), time.perf_counter() - start, interrupted,
-                      proven=solver.proven_entries() if solver.symmetric else [])
+                      proven=solver.proven_entries() if solver.symmetric else [], earlier_seconds=earlier)

@@ -551,6 +551,7 @@ class BuildResult:
     first: str
     n_answers: int
     extra: dict = field(default_factory=dict)
+    earlier_seconds: float = 0.0  # spent by the runs before a resume (from the checkpoint)
 
 
 def candidate_ids(game, history: list[tuple[str, int]]) -> np.ndarray:
@@ -728,12 +729,14 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     header = build_checkpoint_header(game, solver.cap, mode, history)
     doc = (read_checkpoint(checkpoint, header, "build") if resume else None) or {}
     saved = doc.get("subtrees", {})
+    earlier = float(doc.get("seconds", 0.0))
     solver.load_proven(doc.get("proven", []))
     solver.load_proven(proven or [])
     # the finished subtrees and, in symmetric games, what the symmetric levels proved so far: a
     # build stopped in the middle of a long subtree resumes inside it too
-    save = ThrottledSave(checkpoint, lambda: orjson.dumps({**header, "subtrees": saved,
-                                                           "proven": solver.proven_entries()}))
+    save = ThrottledSave(checkpoint, lambda: orjson.dumps({
+        **header, "seconds": round(earlier + time.perf_counter() - start, 3), "subtrees": saved,
+        "proven": solver.proven_entries()}))
     if checkpoint and symmetric:
         solver.on_proven = lambda: save(CHECKPOINT_EVERY)
 
@@ -813,7 +816,8 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     if first is None:
         root = solver.shallowest(S, req, total, root, lambda guess, cap: assemble(guess, cap)[0], solve_here)
         g = game.guess_index[root["guess"]]
-    return BuildResult(root, total, time.perf_counter() - start, solver.counters(), game.guesses[g], len(S))
+    return BuildResult(root, total, time.perf_counter() - start, solver.counters(), game.guesses[g], len(S),
+                       earlier_seconds=earlier)
 
 
 class Infeasible(UserError):

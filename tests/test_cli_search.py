@@ -77,14 +77,24 @@ def test_build_resumes_from_its_checkpoint(lists, tmp_path):
     assert n_classes > 3
     for code in list(subtrees)[: n_classes // 2]:  # as if stopped halfway
         del subtrees[code]
+    assert 0 < doc["seconds"] < 100
+    doc["seconds"] = 1000.0  # as if the runs before had taken that long, and the rank 500 s
     ck.write_bytes(orjson.dumps(doc))
+    rank_ck = ck.with_name(ck.name + ".rank")
+    rank_doc = orjson.loads(rank_ck.read_bytes())
+    assert 0 < rank_doc["seconds"] < 100
+    rank_ck.write_bytes(orjson.dumps({**rank_doc, "seconds": 500.0}))
     again = run("build", *common, "--checkpoint", ck, "--resume", "-o", resumed)
     assert again.returncode == 0, again.stderr
     assert orjson.loads(resumed.read_bytes())["root"] == orjson.loads(whole.read_bytes())["root"]
     assert len(orjson.loads(ck.read_bytes())["subtrees"][run_key]) == n_classes
+    # the tree and the checkpoints count the time of every run
+    assert 1500 < orjson.loads(resumed.read_bytes())["stats"]["seconds"] < 1600
+    assert "s with the runs before this resume" in again.stdout
+    assert 1000 < orjson.loads(ck.read_bytes())["seconds"] < 1100
+    assert 500 <= orjson.loads(rank_ck.read_bytes())["seconds"] < 600
     # --first auto kept its rank of the openers beside the checkpoint, and a resume reads it
     # instead of ranking again: an opener marked best there (falsely) is the one built
-    rank_ck = ck.with_name(ck.name + ".rank")
     rank_doc = orjson.loads(rank_ck.read_bytes())
     opener = run_key.split("/")[0]
     assert rank_doc["results"][opener] == [orjson.loads(whole.read_bytes())["stats"]["total"], True]
