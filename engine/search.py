@@ -27,6 +27,20 @@ SOLVE_FIRST_FRACTION = 16  # symmetric openers: classes of at most 1/16 of the c
 CORES, CORE_SIZE = 256, 64  # the infeasible sets a thread remembers (kernels.USE_CORES), and their largest size
 
 
+_ORBIT_POOLS: dict[int, ThreadPoolExecutor] = {}  # by size, shared by every Solver of the process
+_ORBIT_POOLS_LOCK = threading.Lock()
+
+
+def _orbit_pool(threads: int) -> ThreadPoolExecutor:
+    """One pool per size for the whole process, so that solvers made one after another (tests, a
+    server) do not each leave idle threads behind; its tasks never wait on it, so sharing cannot
+    deadlock. A thread's scratch and memo belong to the solver (Solver.context), not the pool."""
+    with _ORBIT_POOLS_LOCK:
+        if threads not in _ORBIT_POOLS:
+            _ORBIT_POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="orbits")
+        return _ORBIT_POOLS[threads]
+
+
 def default_threads() -> int:
     return max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 
@@ -181,8 +195,8 @@ class Solver:
         `threads` threads, each against the best value known when it starts (the answer, and the
         first guess among equal values, are those of the plain loop). A build's or a rank's last, largest
         class would otherwise keep one core busy for hours while the others idle."""
-        if threads > 1 and self.symmetric and self._orbit_pool is None:
-            self._orbit_pool = ThreadPoolExecutor(threads, thread_name_prefix="orbits")
+        if threads > 1 and self.symmetric:
+            self._orbit_pool = _orbit_pool(threads)
 
     # --- per-thread contexts ---
     def context(self) -> Context:
