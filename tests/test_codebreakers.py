@@ -22,7 +22,7 @@ from engine.games.mastermind import Mastermind
 from engine.games.mastermind import canonical_first_guesses as mastermind_openers
 from engine.games.symmetry import orbit_representatives
 from engine.rank import load_checkpoint, load_proven, rank
-from engine.search import INF, Solver, build, checkpoint_status, finished_openers, proven_key, tree_depth
+from engine.search import INF, NO_CAP, Solver, build, checkpoint_status, finished_openers, proven_key, tree_depth
 from engine.tree import game_for, make_document, read_tree, write_tree
 from engine.verify import bulls_cows_text, load_lists, mastermind_text, verify
 
@@ -617,8 +617,7 @@ def test_each_game_has_its_own_default_cap(tmp_path):
         assert orjson.loads(out.read_bytes())["game"]["max_guesses"] == cap
 
 
-SHIPPED_TOTALS = {"mastermind-4x6.json": 5625, "bulls-cows-4.json": 26274,
-                  "bulls-cows-4-repeats-0123.json": 55632}  # the last: the best tree opening with 0123
+SHIPPED_TOTALS = {"mastermind-4x6.json": 5625, "bulls-cows-4.json": 26274, "bulls-cows-4-repeats.json": 55632}
 
 
 @pytest.mark.parametrize("name", SHIPPED_TOTALS)
@@ -632,7 +631,32 @@ def test_shipped_trees_verify(name):
     assert report.total == SHIPPED_TOTALS[name]
     stats = orjson.loads(path.read_bytes())["stats"]
     assert stats["total"] == report.total
-    assert stats.get("first_guess") == ("given" if "-0123" in name else None)
+    assert stats["optimal"] and "first_guess" not in stats  # each opener proven the best
+
+
+def test_the_run_in_runs_proves_the_shipped_bulls_and_cows_with_repeats_tree(tmp_path):
+    """The finished run of Bulls and Cows with repeats carried in runs/: its rank holds every
+    opener orbit, 0123 exact at the shipped total and each other one at least that; a resume
+    with the opener found exactly (--first auto) takes only the files and gives the shipped tree,
+    labelled optimal with no "first_guess" marker."""
+    import shutil
+
+    shipped = orjson.loads((ROOT / "trees" / "bulls-cows-4-repeats.json").read_bytes())
+    game = get_game("bulls-cows", repeats=True)
+    ranked = load_checkpoint(ROOT / "runs" / "bulls-cows-repeats.ck.rank", game, NO_CAP, "normal")
+    total = shipped["stats"]["total"]
+    assert set(ranked) == {game.guesses[o] for o in orbit_representatives(game, [])}
+    assert ranked.pop("0123") == (total, True) and all(value >= total for value, _ in ranked.values())
+    for suffix in ("", ".rank"):
+        shutil.copy(ROOT / "runs" / f"bulls-cows-repeats.ck{suffix}", tmp_path / f"b.ck{suffix}")
+    out = tmp_path / "tree.json"
+    proc = run_cli("build", "bulls-cows", "--repeats", "--first", "auto", "--checkpoint", tmp_path / "b.ck",
+                   "--resume", "--quiet", "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    doc = orjson.loads(out.read_bytes())
+    assert doc["root"] == shipped["root"] and doc["stats"]["total"] == total
+    assert doc["stats"]["optimal"] and "first_guess" not in doc["stats"]
+    assert "first guess 0123, optimal (exhaustive search)" in proc.stdout
 
 
 RUNS = sorted((ROOT / "runs").glob("*.ck"))
