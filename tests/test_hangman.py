@@ -430,6 +430,31 @@ def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
     assert Searcher(hw, 3).load_memo(tmp_path / "absent.ck") is None
 
 
+def test_a_checkpoint_larger_than_the_memory_allows_keeps_what_fits(tmp_path):
+    """Resumed within less memory than its checkpoint holds, a search keeps the exact values of
+    the largest sets (each with its own set and lives, and found again through the table) within
+    half the room, and still ends at the optimum."""
+    hw, everyone, roomy, value = solved_sixty(7)
+    ck = tmp_path / "memo.ck"
+    roomy.save_memo(ck, roomy.nodes)
+    n = roomy.memo_entries
+    saved = {(tuple(roomy.pool[roomy.e_off[e]:roomy.e_off[e] + roomy.e_size[e]]), roomy.e_r[e]): roomy.e_val[e]
+             for e in range(n) if roomy.e_exact[e]}
+    small = Searcher(hw, 3, memo_entries=40, pool_words=400, memory_bytes=1)
+    assert small.load_memo(ck) == roomy.nodes and n > 40
+    kept = small.memo_entries
+    assert 0 < kept <= 20 and small.ctr[4] <= 200 and small.e_hash.size == 40 and small.e_exact[:kept].all()
+    sizes = small.e_size[:kept]
+    assert sizes.min() >= np.sort(roomy.e_size[:n][roomy.e_exact[:n]])[::-1][kept - 1]
+    for e in range(kept):
+        members = small.pool[small.e_off[e]:small.e_off[e] + sizes[e]]
+        assert saved[(tuple(members), small.e_r[e])] == small.e_val[e]
+        found, ok, _ = small.solve(members, int(small.e_r[e]))
+        assert ok and found == small.e_val[e] and small.nodes == 1  # straight from the memo
+    cost, finished, _ = solve_in_slices(small, everyone, small.strikes, 10**8, progress=False, slice_nodes=25)
+    assert finished and cost == value
+
+
 def test_cli_build_stops_at_its_budget_and_resumes(tmp_path):
     """`build hangman --max-nodes N --checkpoint F` settles for the best tree found and keeps its
     search in F; `--resume` with a larger budget proves the optimum, the same tree as a fresh build."""

@@ -98,8 +98,9 @@ def build_length(length: int, args, path: Path) -> str:
     lives = 10 if getattr(args, "lives", None) is None else args.lives
     max_nodes = getattr(args, "max_nodes", None) or PROOF_NODES.get(length, DEFAULT_MAX_NODES)
     memory = getattr(args, "memory", None)
-    entries, pool = memo_capacity(max_nodes, None if memory is None else memory * 2**30)
-    s = Searcher(hw, lives, memo_entries=entries, pool_words=pool)
+    memory_bytes = None if memory is None else memory * 2**30
+    entries, pool = memo_capacity(max_nodes, memory_bytes)
+    s = Searcher(hw, lives, memo_entries=entries, pool_words=pool, memory_bytes=memory_bytes)
     everyone = np.arange(len(hw.words))
     baselines = {rule: s.rule_totals(rule).as_dict() for rule in RULES}
     strategy = getattr(args, "strategy", None)
@@ -130,7 +131,7 @@ def build_length(length: int, args, path: Path) -> str:
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES,
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
             parts = bound_parts(length)
-            cap = half_of_memory() if memory is None else memory * 2**30  # the parts' memo within it too
+            cap = half_of_memory() if memory is None else memory_bytes  # the parts' memo within it too
             if cap is not None:
                 parts["group_nodes"] = min(parts["group_nodes"], int(cap / GROUP_NODE_BYTES))
             groups_bound = s.partition_bound(everyone, s.strikes, **parts)

@@ -60,6 +60,18 @@ def memo_capacity(max_nodes: int, memory_bytes: float | None = None) -> tuple[in
     return max(16, int(entries * scale)), max(64, int(pool * scale))
 
 
+def most_valuable(sizes: np.ndarray, exact: np.ndarray, max_entries: int, max_pool: int) -> np.ndarray:
+    """Which memo entries to keep when they do not all fit: the exact values of the largest sets
+    (the dearest to find again), at most `max_entries` of them holding at most `max_pool` set
+    words; among sets of the threshold size, the first ones."""
+    by_size = np.sort(sizes[exact])[::-1]
+    count = min(int((np.cumsum(by_size) <= max_pool).sum()), max_entries)
+    keep = exact & (sizes >= by_size[count - 1]) if count else np.zeros(len(sizes), dtype=np.bool_)
+    if keep.sum() > count:
+        keep &= np.cumsum(keep) <= count
+    return keep
+
+
 @dataclass
 class Totals:
     """A tree's figures: weighted wrong guesses and lost words over all words."""
@@ -89,10 +101,11 @@ class Searcher:
     """Scratch, memo and costs for one word length; the public, validating face of kernels.py."""
 
     def __init__(self, hw: HangmanWords, lives: int, memo_entries: int = 4_000_000, pool_words: int = 60_000_000,
-                 free_first: bool = True):
+                 free_first: bool = True, memory_bytes: float | None = None):
         """free_first: try only a free letter where there is one, and bound through it (see
         kernels._solve and kernels._node_bound); switchable so the tests can show that it changes
-        no value (and bench/hangman.py what it saves)."""
+        no value (and bench/hangman.py what it saves). memory_bytes: what a loaded checkpoint may
+        grow the memo to (default half of this machine's memory, see load_memo)."""
         if lives < 0:
             from ..errors import UserError
 
@@ -124,6 +137,7 @@ class Searcher:
         self.child_lb = np.zeros((DEPTH, n_cls), dtype=np.int64)
         self.ctr = np.zeros(5, dtype=np.int64)
         self.chosen = np.full(DEPTH, -1, dtype=np.int64)
+        self.memory_bytes = memory_bytes
         self.compactions = 0
         self.earlier_seconds = 0.0  # search time of the runs before, from a loaded checkpoint
         self._allocate_memo(memo_entries, pool_words)
@@ -180,9 +194,11 @@ class Searcher:
             np.savez(f, header=header, pool=self.pool[:used], **{name: getattr(self, name)[:n] for name in MEMO_ARRAYS})
 
     def load_memo(self, path) -> int | None:
-        """Replace the memo by a saved one (growing it if needed, whatever memo_capacity allowed:
-        the search goes on from all it had proven); the nodes it had cost, or None
-        when there is no such file. A file that is not one, or is another search's, is a UserError."""
+        """Replace the memo by a saved one; the nodes it had cost, or None when there is no such
+        file. The memo grows to hold it (the search goes on from all it had proven), within
+        `memory_bytes`; a checkpoint larger than that keeps what compact_memo would (a resume on
+        a smaller machine, or with a smaller --memory, is slower, never wrong). The file itself is
+        read whole first. A file that is not one, or is another search's, is a UserError."""
         import zipfile
 
         import orjson
@@ -205,7 +221,22 @@ class Searcher:
                             "remove it or drop --resume")
         n, used = len(arrays["e_hash"]), len(arrays["pool"])
         if n > self.e_hash.size or used > self.pool.size:
-            self._allocate_memo(max(n * 3 // 2, self.e_hash.size), max(used * 3 // 2, self.pool.size))
+            entries, pool = max(n * 3 // 2, self.e_hash.size), max(used * 3 // 2, self.pool.size)
+            cap = half_of_memory() if self.memory_bytes is None else self.memory_bytes
+            if cap is not None:
+                scale = min(1.0, cap / (entries * ENTRY_BYTES + pool * 4))
+                entries, pool = max(self.e_hash.size, int(entries * scale)), max(self.pool.size, int(pool * scale))
+            self._allocate_memo(entries, pool)
+        if n > self.e_hash.size or used > self.pool.size:  # more than the memory allows: keep what fits
+            keep = np.flatnonzero(most_valuable(arrays["e_size"], arrays["e_exact"], self.e_hash.size // 2,
+                                                self.pool.size // 2))
+            sizes = arrays["e_size"][keep]
+            offsets = np.cumsum(sizes) - sizes
+            arrays["pool"] = arrays["pool"][np.repeat(arrays["e_off"][keep] - offsets, sizes) + np.arange(sizes.sum())]
+            arrays = {name: arrays[name][keep] for name in MEMO_ARRAYS} | {"pool": arrays["pool"]}
+            arrays["e_off"] = offsets
+            n, used = len(keep), int(sizes.sum())
+            self.compactions += 1
         for name in MEMO_ARRAYS:
             getattr(self, name)[:n] = arrays[name]
         self.pool[:used] = arrays["pool"]
@@ -225,14 +256,7 @@ class Searcher:
         small sets), which a search recomputes when it needs them. A value never changes: the
         memo only saves work."""
         n = self.memo_entries
-        sizes = self.e_size[:n]
-        exact = self.e_exact[:n]
-        by_size = np.sort(sizes[exact])[::-1]
-        room = np.cumsum(by_size) <= self.pool.size // 2
-        count = min(int(room.sum()), self.e_hash.size // 2)
-        keep = exact & (sizes >= by_size[count - 1]) if count else np.zeros(n, dtype=np.bool_)
-        if keep.sum() > count:  # ties at the threshold: the first of them
-            keep &= np.cumsum(keep) <= count
+        keep = most_valuable(self.e_size[:n], self.e_exact[:n], self.e_hash.size // 2, self.pool.size // 2)
         K._memo_compact(keep, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact,
                         self.e_letter, self.pool, self.table, self.ctr)
         self.compactions += 1
