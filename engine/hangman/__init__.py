@@ -21,7 +21,7 @@ SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
 # in 4 M nodes, the parts then made to agree on the first letter (levels=1, which over large parts
 # would search each again for every first letter: hours)
 BOUND_PARTS = {3: {"group_by": 1, "pooled_below": 1, "part_size": 330, "group_nodes": 40_000_000, "levels": 0},
-               4: {"group_by": None, "pooled_below": 96, "part_size": 600, "group_nodes": 20_000_000, "levels": 0},
+               4: {"group_by": None, "pooled_below": 96, "part_size": 600, "group_nodes": 40_000_000, "levels": 0},
                5: {"group_by": None, "pooled_below": 96, "part_size": 900, "group_nodes": 40_000_000, "levels": 0},
                6: {"group_by": None, "pooled_below": 96, "part_size": 900, "group_nodes": 40_000_000, "levels": 0}}
 
