@@ -23,7 +23,7 @@ import orjson
 from .errors import UserError
 from .games.symmetry import opener_representative, orbit_representatives
 from .heuristics import heuristic_order
-from .search import CHECKPOINT_EVERY, INF, Solver, default_threads
+from .search import INF, ProvenProgress, Solver, default_threads
 from .tree import ThrottledSave, read_checkpoint, write_atomic
 
 CHECKPOINT_FORMAT = "wordtree-rank/1"
@@ -137,10 +137,9 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
                                 earlier + time.perf_counter() - start)
 
     save = ThrottledSave(checkpoint, snapshot)
-    if checkpoint and solver.symmetric:
-        if resume:
-            solver.load_proven(load_proven(checkpoint, game, solver.cap, mode))
-        solver.on_proven = lambda: save(CHECKPOINT_EVERY)
+    if checkpoint and solver.symmetric and resume:
+        solver.load_proven(load_proven(checkpoint, game, solver.cap, mode))
+    shown = ProvenProgress(solver, save if checkpoint else None)
 
     def budget() -> int:
         with lock:
@@ -153,6 +152,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
 
     bar = tqdm(total=len(order), initial=len(order) - len(todo), desc="first guesses", unit="word",
                disable=not progress or None)
+    shown.bar = bar
     interrupted = False
     pool = ThreadPoolExecutor(threads or default_threads())
     try:
@@ -172,7 +172,8 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
                         bisect.insort(exact_sorted, value)
                 bar.update(1)
                 best = sorted((v, w) for w, (v, e) in values.items() if e)[:3]
-                bar.set_postfix_str(" ".join(f"{w}={v}" for v, w in best))
+                shown.text = " ".join(f"{w}={v}" for v, w in best)
+                shown.show()
                 g = next(queue, None)
                 if g is not None:
                     pending.add(pool.submit(job, g))
@@ -182,6 +183,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
         interrupted = True
         pool.shutdown(wait=False, cancel_futures=True)
     finally:
+        shown.bar = None
         bar.close()
         if checkpoint:
             save()

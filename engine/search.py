@@ -23,6 +23,7 @@ INF = kernels.INF
 NO_CAP = 32  # "no cap": deeper than any optimal tree of these games can go
 BUILD_CHECKPOINT_FORMAT = "wordtree-build-checkpoint/1"
 CHECKPOINT_EVERY = 60.0  # seconds between saves of a build's progress inside a subtree (symmetric games)
+PROGRESS_EVERY = 1.0  # seconds between updates of a build's count of proven sets (symmetric games)
 SOLVE_FIRST_FRACTION = 16  # symmetric openers: classes of at most 1/16 of the codes are solved before the shares
 CORES, CORE_SIZE = 256, 64  # the infeasible sets a thread remembers (kernels.USE_CORES), and their largest size
 
@@ -568,6 +569,32 @@ class BuildResult:
     earlier_seconds: float = 0.0  # spent by the runs before a resume (from the checkpoint)
 
 
+class ProvenProgress:
+    """What a build or a rank does each time a symmetric level proves a set (Solver.on_proven):
+    keep it in the checkpoint (`save`, at most once a minute) and show how many sets are proven
+    beside the bar's own figures (`text`), at most every PROGRESS_EVERY seconds, so that a bar
+    waiting hours on one class or one opener still moves."""
+
+    def __init__(self, solver: Solver, save=None):
+        self.solver, self.save = solver, save
+        self.bar, self.text, self.shown_at = None, "", 0.0
+        if solver.symmetric:
+            solver.on_proven = self
+
+    def show(self) -> None:
+        bar = self.bar  # a worker thread may call this while the bar is being closed (then a no-op)
+        if bar is not None:
+            self.shown_at = time.monotonic()
+            proven = f" proven={len(self.solver.proven)}" if self.solver.symmetric else ""
+            bar.set_postfix_str(self.text + proven)
+
+    def __call__(self) -> None:
+        if self.save is not None:
+            self.save(CHECKPOINT_EVERY)
+        if time.monotonic() - self.shown_at >= PROGRESS_EVERY:
+            self.show()
+
+
 def candidate_ids(game, history: list[tuple[str, int]]) -> np.ndarray:
     """Answers consistent with a history of (guess, code) pairs, by the game's own feedback rule."""
     ids = [i for i, a in enumerate(game.answers) if all(game.feedback(g, a) == code for g, code in history)]
@@ -751,8 +778,7 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     save = ThrottledSave(checkpoint, lambda: orjson.dumps({
         **header, "seconds": round(earlier + time.perf_counter() - start, 3), "subtrees": saved,
         "proven": solver.proven_entries()}))
-    if checkpoint and symmetric:
-        solver.on_proven = lambda: save(CHECKPOINT_EVERY)
+    shown = ProvenProgress(solver, save if checkpoint else None)
 
     def solve_here(cap: int, beta: int) -> tuple[int, int]:
         """The bounded search at the position itself."""
@@ -786,6 +812,7 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
         todo = [item for item in jobs if str(item[0]) not in finished]
         bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc=f"subtrees of {game.guesses[g]}",
                    unit="class", disable=not progress or None, leave=False)
+        shown.bar, shown.text = bar, f"total={total}"
 
         def job(item):
             code, part = item
@@ -813,12 +840,14 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
                         finished[str(code)] = {"value": value, "tree": subtree}
                     save()
                 bar.update(1)
-                bar.set_postfix(total=total)
+                shown.text = f"total={total}"
+                shown.show()
         except KeyboardInterrupt:
             if checkpoint:
                 save()
             raise
         finally:
+            shown.bar = None
             bar.close()
             pool.shutdown(wait=False, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the rest
         root = {"guess": game.guesses[g]}

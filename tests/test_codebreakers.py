@@ -282,6 +282,38 @@ def test_build_takes_what_the_rank_proved():
     assert helped.counters.nodes < alone.counters.nodes, (helped.counters, alone.counters)
 
 
+def test_the_bars_count_the_sets_proven_while_a_class_or_an_opener_is_searched(monkeypatch):
+    """A symmetric build's bar, and a rank's, shows the sets its searches have proven beside its
+    own figures, as they are proven (so a bar stuck on its last class still moves), and the
+    proven count only grows. The bars are made to draw into a buffer, every update at once."""
+    import io
+
+    import tqdm
+
+    import engine.search
+
+    drawn = io.StringIO()
+
+    class Drawn(tqdm.tqdm):
+        def __init__(self, *args, **kwargs):
+            kwargs.update(disable=False, file=drawn, mininterval=0, miniters=1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(tqdm, "tqdm", Drawn)
+    monkeypatch.setattr(engine.search, "PROGRESS_EVERY", 0.0)
+    game = Mastermind(4, 4)
+    matrix = game._compute_matrix()
+    result = build(game, matrix, first="1122", max_guesses=7, threads=1)
+    draws = [(int(t), int(n)) for t, n in re.findall(r"total=(\d+) proven=(\d+)", drawn.getvalue())]
+    assert draws and draws[-1][0] == result.total
+    assert [n for _, n in draws] == sorted(n for _, n in draws)
+    assert any(t == t2 and n < n2 for (t, n), (t2, n2) in zip(draws, draws[1:]))  # moved inside a class
+    drawn.seek(0)
+    drawn.truncate()
+    rank(game, matrix, top=1, max_guesses=7, threads=1)
+    assert re.search(r"first guesses.* proven=\d+", drawn.getvalue()) and re.search(r"\d{4}=\d+ proven=", drawn.getvalue())
+
+
 def test_build_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
     """Beside its finished subtrees, a symmetric build's checkpoint keeps what each search of the
     symmetric levels proved: V(S, d) exactly (the kernel's value over every guess) or a lower
