@@ -168,16 +168,22 @@ def _add_build(sub) -> None:
                    "memo, saved every few minutes and when stopped")
     p.add_argument("--resume", action="store_true", help="continue a stopped build from --checkpoint")
     p.add_argument("--status", action="store_true", help="print what --checkpoint proves so far (each class of the "
-                   "opener exact or bounded below, and the total's lower bound), then stop")
+                   "opener exact or bounded below, and the total's lower bound; hangman: each first letter's "
+                   "classes solved and the score it can reach at most), then stop")
     _hangman_build_options(p)
 
 
 def _run_build(args) -> int:
-    if args.status and (args.game == "hangman" or args.state):
-        raise UsageError("--status reads the checkpoints of whole-game Wordle, Mastermind and Bulls and Cows builds")
+    if args.status and args.state:
+        raise UsageError("--status reads the checkpoints of whole-game builds; drop --from")
     if args.game == "hangman":
         from engine import hangman
 
+        if args.status:
+            if not args.checkpoint:
+                raise UsageError("--status needs --checkpoint FILE")
+            print("\n".join(hangman.checkpoint_status(args)))
+            return 0
         return hangman.cli_build(args)
     import time
 

@@ -2,6 +2,7 @@
 the reference figures of the issue, tree files and their verifier."""
 
 import random
+import re
 from types import SimpleNamespace
 
 import numpy as np
@@ -490,6 +491,55 @@ def test_cli_build_stops_at_its_budget_and_resumes(tmp_path):
     refused = build("--lives", "3", "--checkpoint", str(ck), "--resume", "-o", str(tmp_path / "d.json"))
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "another hangman search" in refused.stderr
     assert fresh.returncode == 0
+
+
+def test_cli_status_reads_what_a_stopped_search_proves(tmp_path):
+    """`build hangman --checkpoint F --status` reads F without searching: for a stopped search, an
+    expected score that no tree beats (at least the brute-force optimum), a line per first letter
+    with its classes solved, and a score reached only by a letter whose classes are all solved;
+    once the search has finished (the file saved at the end too), the optimum itself. Without
+    --checkpoint, or with no such file: one line and a non-zero exit."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    rng = random.Random(11)
+    words = tiny_words(rng, 80, 4, "abcdefghijk")
+    (tmp_path / "w.txt").write_text("\n".join(words) + "\n")
+    best, _ = ref.optimal(words, 4)
+    base = [sys.executable, "cli.py", "build", "hangman", "--length", "4", "--words", str(tmp_path / "w.txt"),
+            "--lives", "4", "--quiet"]
+    ck = tmp_path / "h.ck"
+
+    def build(*extra):
+        return subprocess.run(base + list(extra), capture_output=True, text=True,
+                              cwd=Path(__file__).resolve().parent.parent)
+
+    seen_reached = False
+    for nodes in (60, 400, 3000):
+        assert build("--max-nodes", str(nodes), "--checkpoint", str(ck), "-o", str(tmp_path / "a.json")).returncode == 0
+        status = build("--checkpoint", str(ck), "--status")
+        assert status.returncode == 0, status.stderr
+        if "proven optimal" in status.stdout:
+            break
+        at_most = float(re.search(r"expected score at most (\d+\.\d+)", status.stdout).group(1))
+        assert at_most >= round(best / len(words), 4)
+        letters = re.findall(r"^  ([a-k]): (\d+)/(\d+) classes solved, expected score (exactly|at most) (\S+)",
+                             status.stdout, re.M)
+        assert letters and all((int(k) == int(n)) == (how == "exactly") for _, k, n, how, _ in letters)
+        reached = re.search(r"and (\d+\.\d+) reached", status.stdout)
+        if reached:
+            seen_reached = True
+            assert float(reached.group(1)) <= round(best / len(words), 4)  # a real tree's score
+            assert float(reached.group(1)) <= at_most
+        ck.unlink()
+    assert build("--checkpoint", str(ck), "-o", str(tmp_path / "b.json")).returncode == 0  # a whole search
+    status = build("--checkpoint", str(ck), "--status")
+    assert f"proven optimal: expected score {best / len(words):.4f}" in status.stdout, status.stdout
+    for extra, code in (([], 2), (["--checkpoint", str(tmp_path / "absent.ck")], 1)):  # a usage error, a missing file
+        refused = build("--status", *extra)
+        assert refused.returncode == code and refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
+    assert seen_reached
 
 
 def test_a_letter_with_more_than_256_classes():

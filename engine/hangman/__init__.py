@@ -82,6 +82,60 @@ def cli_build(args) -> int:
     return 0
 
 
+def checkpoint_status(args) -> list[str]:
+    """What the checkpoint of a stopped exact search (`build hangman --length N --checkpoint F`)
+    proves, read without searching: the optimum if it is there, else, for each first letter, how
+    many of its classes are solved and the expected score it can reach at most (its misses plus
+    its classes' exact values or lower bounds), the least of which bounds the whole; a letter
+    with every class solved is a tree, so its score is reached. Sound whatever the memo kept:
+    compaction only drops entries, and a dropped set counts with its static bound."""
+    import numpy as np
+
+    from ..errors import UsageError, UserError
+    from .game import WIN_POINTS, load_hangman_words
+    from .search import Searcher, split
+
+    if getattr(args, "length", None) is None or getattr(args, "all_lengths", False):
+        raise UsageError("build hangman --status needs --length N (and the --checkpoint of that build)")
+    hw = load_hangman_words(args.length, getattr(args, "words", None), getattr(args, "weights", None))
+    lives = 10 if getattr(args, "lives", None) is None else args.lives
+    memory = getattr(args, "memory", None)
+    s = Searcher(hw, lives, memo_entries=16, pool_words=64, memory_bytes=None if memory is None else memory * 2**30)
+    nodes = s.load_memo(args.checkpoint)
+    if nodes is None:
+        raise UserError(f"{args.checkpoint}: no such checkpoint")
+
+    def score(cost: int) -> str:
+        return f"{WIN_POINTS - s.split_cost(cost)[0] / s.total_weight:.4f}"
+
+    everyone = np.arange(len(hw.words))
+    lines = [f"{args.checkpoint}: hangman, {args.length} letters, {len(hw.words)} words, {lives} lives: "
+             f"{nodes} search nodes in {s.earlier_seconds:.0f} s, {s.memo_entries} memo entries"]
+    root, exact = s.known(everyone, s.strikes)
+    if exact:
+        return lines + [f"proven optimal: expected score {score(root)} (--resume writes the tree)"]
+    letters = s.useful_letters(everyone)
+    free = [c for c in letters if s.weights[everyone][s.masks[everyone, c] == 0].sum() == 0]
+    rows = []
+    for c in free[:1] if s.free_first and free else letters:  # with a free letter, only it (kernels._solve)
+        cost, solved, classes = 0, 0, split(hw, everyone, c)
+        for mask, part in classes:
+            if mask == 0:
+                cost += int(s.weights[part].sum()) * s.miss_cost
+            value, ok = s.known(part, s.strikes - (mask == 0))
+            cost, solved = cost + value, solved + ok
+        rows.append((cost, solved == len(classes), chr(ord("a") + c), solved, len(classes)))
+    rows.sort()
+    reached = min((row for row in rows if row[1]), default=None)
+    lines.append(f"not proven yet: expected score at most {score(max(root, rows[0][0]))}"
+                 + (f", and {score(reached[0])} reached (first letter {reached[2]}, every class solved)" if reached else ""))
+    for cost, ok, letter, solved, n in rows:
+        beaten = reached is not None and not ok and cost >= reached[0]
+        lines.append(f"  {letter}: {solved}/{n} classes solved, expected score {'exactly' if ok else 'at most'} "
+                     f"{score(cost)}" + (f" (no better than {reached[2]}: refuted)" if beaten else ""))
+    return lines
+
+
 def build_length(length: int, args, path: Path) -> str:
     """Search one length, write its tree, verify the file; the verifier's summary line."""
     import time

@@ -369,6 +369,19 @@ class Searcher:
                 extra[i] += max(0, alone._opening_cost(part, strikes, letter, class_bound) - cost)
         return total + (min(extra) if openings else 0)
 
+    def known(self, members, strikes: int) -> tuple[int, bool]:
+        """What is proven of the set without searching: (its least cost, True) when the memo has
+        it exactly (or the set is trivial), else (a lower bound, False): the memo's bound or the
+        static one, the larger."""
+        size = self._load(members)
+        if strikes > 0 and size > 1:
+            h = np.uint64(K._hash(self.buf[0], 0, size, strikes))
+            e, _ = K._memo_find(self.buf[0], 0, size, strikes, h, self.table, self.e_hash, self.e_off, self.e_size,
+                                self.e_r, self.pool)
+            if e < 0 or not self.e_exact[e]:
+                return self.lower_bound(members, strikes, levels=0), False
+        return self.lower_bound(members, strikes, levels=0), True  # exact: the memo's, or trivial
+
     def useful_letters(self, members) -> list[int]:
         """The letters that split the set (their masks differ among its words): the only ones an
         optimal tree needs (kernels._letter_stats)."""
@@ -463,9 +476,9 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
     Searcher.compact_memo: without it a full memo stops growing and the search repeats work it
     cannot record), and, with `checkpoint`, the memo is saved
     (every `save_every` seconds, or 20 times as long as the last save took, so that saving a
-    memo of gigabytes costs at most a twentieth of the time; on Ctrl-C; and when the budget
-    runs out), so a stopped or killed build goes on with `resume`, or with a larger budget,
-    instead of starting over."""
+    memo of gigabytes costs at most a twentieth of the time; on Ctrl-C; and at the end), so a
+    stopped or killed build goes on with `resume`, or with a larger budget, instead of starting
+    over."""
     from tqdm import tqdm
 
     spent = (s.load_memo(checkpoint) or 0) if resume and checkpoint else 0
@@ -503,7 +516,7 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
         raise
     finally:
         bar.close()
-    if checkpoint and not finished:
+    if checkpoint:  # finished too: the file then proves the optimum (build --status) and rebuilds the tree at once
         save()
     return cost, finished, spent
 
