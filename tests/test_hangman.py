@@ -432,26 +432,28 @@ def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
 
 
 def test_a_checkpoint_larger_than_the_memory_allows_keeps_what_fits(tmp_path):
-    """Resumed within less memory than its checkpoint holds, a search keeps the exact values of
-    the largest sets (each with its own set and lives, and found again through the table) within
-    half the room, and still ends at the optimum."""
+    """Resumed within less memory than its checkpoint holds, a search keeps what is known of the
+    largest sets, exact values and bounds (each with its own set and lives, and found again
+    through the table: an exact value answers at once, and so does a bound against a search it
+    refutes), within half the room, and still ends at the optimum."""
     hw, everyone, roomy, value = solved_sixty(7)
     ck = tmp_path / "memo.ck"
     roomy.save_memo(ck, roomy.nodes)
     n = roomy.memo_entries
-    saved = {(tuple(roomy.pool[roomy.e_off[e]:roomy.e_off[e] + roomy.e_size[e]]), roomy.e_r[e]): roomy.e_val[e]
-             for e in range(n) if roomy.e_exact[e]}
+    saved = {(tuple(roomy.pool[roomy.e_off[e]:roomy.e_off[e] + roomy.e_size[e]]), roomy.e_r[e]):
+             (roomy.e_val[e], roomy.e_exact[e]) for e in range(n)}
     small = Searcher(hw, 3, memo_entries=40, pool_words=400, memory_bytes=1)
     assert small.load_memo(ck) == roomy.nodes and n > 40
     kept = small.memo_entries
-    assert 0 < kept <= 20 and small.ctr[4] <= 200 and small.e_hash.size == 40 and small.e_exact[:kept].all()
+    assert 0 < kept <= 20 and small.ctr[4] <= 200 and small.e_hash.size == 40
     sizes = small.e_size[:kept]
-    assert sizes.min() >= np.sort(roomy.e_size[:n][roomy.e_exact[:n]])[::-1][kept - 1]
+    assert sizes.min() >= np.sort(roomy.e_size[:n])[::-1][kept - 1]
+    assert 0 < small.e_exact[:kept].sum() < kept  # bounds kept too
     for e in range(kept):
         members = small.pool[small.e_off[e]:small.e_off[e] + sizes[e]]
-        assert saved[(tuple(members), small.e_r[e])] == small.e_val[e]
-        found, ok, _ = small.solve(members, int(small.e_r[e]))
-        assert ok and found == small.e_val[e] and small.nodes == 1  # straight from the memo
+        assert saved[(tuple(members), small.e_r[e])] == (small.e_val[e], small.e_exact[e])
+        found, ok, _ = small.solve(members, int(small.e_r[e]), limit=None if small.e_exact[e] else int(small.e_val[e]))
+        assert ok == bool(small.e_exact[e]) and (found == small.e_val[e] or not ok) and small.nodes == 1
     cost, finished, _ = solve_in_slices(small, everyone, small.strikes, 10**8, progress=False, slice_nodes=25)
     assert finished and cost == value
 
@@ -566,19 +568,19 @@ def test_the_memo_fits_the_memory_it_is_given():
 
 
 def test_a_memo_much_too_small_is_compacted_and_the_optimum_still_found():
-    """Compaction keeps the exact values of the largest sets, within half the room, and a search
+    """Compaction keeps what is known of the largest sets, within half the room, and a search
     after it finds them; a sliced search with a memo far too small compacts again and again and
     still ends with the value of a search that had room for everything."""
     hw, everyone, roomy, value = solved_sixty(13)
     assert roomy.memo_entries > 200
     n = roomy.memo_entries
-    sizes, exact = roomy.e_size[:n].copy(), roomy.e_exact[:n].copy()
     small_room = Searcher(hw, 3, memo_entries=n, pool_words=int(roomy.ctr[4]) + 10)
     small_room.solve(everyone, small_room.strikes)
+    sizes = small_room.e_size[:small_room.memo_entries].copy()
     small_room.compact_memo()
     kept = small_room.memo_entries
-    assert 0 < kept <= n // 2 and small_room.e_exact[:kept].all()
-    assert small_room.e_size[:kept].min() >= np.sort(sizes[exact])[::-1][kept - 1]
+    assert 0 < kept <= n // 2
+    assert small_room.e_size[:kept].min() >= np.sort(sizes)[::-1][kept - 1]
     again, ok, _ = small_room.solve(everyone, small_room.strikes)
     assert ok and again == value and small_room.nodes < roomy.nodes
     tiny = Searcher(hw, 3, memo_entries=48, pool_words=600)
