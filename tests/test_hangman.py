@@ -431,6 +431,24 @@ def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
     assert Searcher(hw, 3).load_memo(tmp_path / "absent.ck") is None
 
 
+def test_a_best_found_tree_plays_what_the_memo_proved_optimally():
+    """Where the memo holds a set's exact value (an unfinished search's work, or a checkpoint's),
+    the best-found tree plays that set optimally, even a set far above exact_below: over a memo
+    that solved everything, it is an optimal tree, which the heuristic alone is not here."""
+    from engine.hangman.search import Totals
+    from engine.hangman.tree import build_tree
+
+    hw, everyone, s, value = solved_sixty(5)
+
+    def cost_of(choose):
+        counts = {"misses": 0, "lost": 0}
+        build_tree(hw, everyone, s.strikes, choose, counts)
+        return s.totals_cost(Totals(counts["misses"], counts["lost"], s.total_weight))
+
+    assert cost_of(lambda m, r: s.best_found_letter(m, r, 0, 1)) == value
+    assert cost_of(lambda m, r: s.rollout_letter(m, r, 0, 1)) > value
+
+
 def test_a_checkpoint_larger_than_the_memory_allows_keeps_what_fits(tmp_path):
     """Resumed within less memory than its checkpoint holds, a search keeps what is known of the
     largest sets, exact values and bounds (each with its own set and lives, and found again

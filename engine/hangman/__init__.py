@@ -183,6 +183,7 @@ def build_length(length: int, args, path: Path) -> str:
         else:
             strategy = "best-found"
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES,
+                                    proven_sets="played optimally: the sets whose exact value the search proved",
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
             parts = bound_parts(length)
             cap = half_of_memory() if memory is None else memory_bytes  # the parts' memo within it too

@@ -413,8 +413,12 @@ class Searcher:
 
     def best_found_letter(self, members, strikes: int, exact_below: int, subtree_nodes: int) -> int:
         """The letter of a best-found tree (the whole search did not finish): the optimal one
-        where a search of `subtree_nodes` nodes finishes on a set of at most `exact_below` words,
-        else rollout_letter's."""
+        where the memo holds the set's exact value (what the unfinished search did prove, from a
+        checkpoint too), or where a search of `subtree_nodes` nodes finishes on a set of at most
+        `exact_below` words, else rollout_letter's."""
+        _, proven, letter = self.solve(members, strikes, max_nodes=1)  # the memo's answer, if exact
+        if proven:
+            return letter
         searched = self._small_search(members, strikes, exact_below, subtree_nodes)
         return searched[1] if searched else self.rollout_letter(members, strikes, exact_below, subtree_nodes)
 
