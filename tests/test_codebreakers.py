@@ -570,7 +570,7 @@ def test_cli_build_status(tmp_path):
                           "no such checkpoint")
     assert_one_line_error(run_cli("build", "mastermind", "--checkpoint", ck, "--status"), "checkpoint of another")
     assert_one_line_error(run_cli("build", "hangman", "--length", "3", "--checkpoint", ck, "--status"),
-                          "--status reads")
+                          "not a readable hangman checkpoint")  # a Mastermind checkpoint
 
 
 @pytest.mark.parametrize("text, expected", [("2B1W", (2, 1)), ("2b1w", (2, 1)), ("2 B 1 W", (2, 1)), ("21", (2, 1)),
