@@ -52,12 +52,18 @@ def memo_capacity(max_nodes: int, memory_bytes: float | None = None) -> tuple[in
     per 2 nodes, 44 pool words per entry); a budget that needs more than the memory gets a
     smaller memo, which solve_in_slices compacts when it fills: slower, never wrong, and never
     killed for want of memory."""
-    entries, pool = max(4_000_000, max_nodes // 4), max(60_000_000, 8 * max_nodes)
+    entries, pool = fit_in_memory(max(4_000_000, max_nodes // 4), max(60_000_000, 8 * max_nodes), memory_bytes)
+    return max(16, entries), max(64, pool)
+
+
+def fit_in_memory(entries: int, pool: int, memory_bytes: float | None = None) -> tuple[int, int]:
+    """(memo entries, pool words), scaled down together to fit `memory_bytes` (by default half of
+    this machine's memory; as they are where the system does not say)."""
     memory_bytes = half_of_memory() if memory_bytes is None else memory_bytes
-    if memory_bytes is None:  # unknown: no cap
+    if memory_bytes is None:
         return entries, pool
     scale = min(1.0, memory_bytes / (entries * ENTRY_BYTES + pool * 4))
-    return max(16, int(entries * scale)), max(64, int(pool * scale))
+    return int(entries * scale), int(pool * scale)
 
 
 def most_valuable(sizes: np.ndarray, max_entries: int, max_pool: int) -> np.ndarray:
@@ -225,12 +231,9 @@ class Searcher:
                             "remove it or drop --resume")
         n, used = len(arrays["e_hash"]), len(arrays["pool"])
         if n > self.e_hash.size or used > self.pool.size:
-            entries, pool = max(n * 3 // 2, self.e_hash.size), max(used * 3 // 2, self.pool.size)
-            cap = half_of_memory() if self.memory_bytes is None else self.memory_bytes
-            if cap is not None:
-                scale = min(1.0, cap / (entries * ENTRY_BYTES + pool * 4))
-                entries, pool = max(self.e_hash.size, int(entries * scale)), max(self.pool.size, int(pool * scale))
-            self._allocate_memo(entries, pool)
+            entries, pool = fit_in_memory(max(n * 3 // 2, self.e_hash.size), max(used * 3 // 2, self.pool.size),
+                                          self.memory_bytes)
+            self._allocate_memo(max(entries, self.e_hash.size), max(pool, self.pool.size))
         if n > self.e_hash.size or used > self.pool.size:  # more than the memory allows: keep what fits
             keep = np.flatnonzero(most_valuable(arrays["e_size"], self.e_hash.size // 2, self.pool.size // 2))
             sizes = arrays["e_size"][keep]
@@ -376,13 +379,14 @@ class Searcher:
         it exactly (or the set is trivial), else (a lower bound, False): the memo's bound or the
         static one, the larger."""
         size = self._load(members)
-        if strikes > 0 and size > 1:
-            h = np.uint64(K._hash(self.buf[0], 0, size, strikes))
-            e, _ = K._memo_find(self.buf[0], 0, size, strikes, h, self.table, self.e_hash, self.e_off, self.e_size,
-                                self.e_r, self.pool)
-            if e < 0 or not self.e_exact[e]:
-                return self.lower_bound(members, strikes, levels=0), False
-        return self.lower_bound(members, strikes, levels=0), True  # exact: the memo's, or trivial
+        if strikes == 0 or size == 1:  # lost, or found: the bound is the cost
+            return self.lower_bound(members, strikes, levels=0), True
+        h = np.uint64(K._hash(self.buf[0], 0, size, strikes))
+        e, _ = K._memo_find(self.buf[0], 0, size, strikes, h, self.table, self.e_hash, self.e_off, self.e_size,
+                            self.e_r, self.pool)
+        if e >= 0 and self.e_exact[e]:
+            return int(self.e_val[e]), True
+        return self.lower_bound(members, strikes, levels=0), False
 
     def useful_letters(self, members) -> list[int]:
         """The letters that split the set (their masks differ among its words): the only ones an
