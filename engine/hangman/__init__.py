@@ -93,7 +93,7 @@ def checkpoint_status(args) -> list[str]:
 
     from ..errors import UsageError, UserError
     from .game import WIN_POINTS, load_hangman_words
-    from .search import Searcher, split
+    from .search import Searcher
 
     if getattr(args, "length", None) is None or getattr(args, "all_lengths", False):
         raise UsageError("build hangman --status needs --length N (and the --checkpoint of that build)")
@@ -118,13 +118,15 @@ def checkpoint_status(args) -> list[str]:
     free = [c for c in letters if s.weights[everyone][s.masks[everyone, c] == 0].sum() == 0]
     rows = []
     for c in free[:1] if s.free_first and free else letters:  # with a free letter, only it (kernels._solve)
-        cost, solved, classes = 0, 0, split(hw, everyone, c)
-        for mask, part in classes:
-            if mask == 0:
-                cost += int(s.weights[part].sum()) * s.miss_cost
-            value, ok = s.known(part, s.strikes - (mask == 0))
-            cost, solved = cost + value, solved + ok
-        rows.append((cost, solved == len(classes), chr(ord("a") + c), solved, len(classes)))
+        solved: list[bool] = []
+
+        def class_cost(part, strikes: int) -> int:
+            value, ok = s.known(part, strikes)
+            solved.append(ok)
+            return value
+
+        cost = s._opening_cost(everyone, s.strikes, c, class_cost)
+        rows.append((cost, all(solved), chr(ord("a") + c), sum(solved), len(solved)))
     rows.sort()
     reached = min((row for row in rows if row[1]), default=None)
     lines.append(f"not proven yet: expected score at most {score(max(root, rows[0][0]))}"
