@@ -261,6 +261,46 @@ def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys):
     assert ok and result["expected_score"] <= best_score <= result["bound"]["max_expected_score"] + 1e-6
 
 
+def test_cli_bound_only_proves_the_bound_of_a_written_tree_again(tmp_path):
+    """--bound-only rewrites the bound of the best-found tree at -o, as a build would prove it,
+    and leaves the tree and its figures as they were; a missing file, a tree of another game and
+    an optimal tree are each refused with a UserError naming the file."""
+    import argparse
+
+    import cli
+    from engine.hangman import cli_build
+
+    rng = random.Random(21)
+    listed = tiny_words(rng, 40, 7, "abcdefgh")
+    words = tmp_path / "w.txt"
+    words.write_text("\n".join(listed) + "\n")
+    p = argparse.ArgumentParser()
+    p.add_argument("game")
+    p.add_argument("-o", dest="output")
+    p.add_argument("--strategy")
+    p.add_argument("--checkpoint")
+    cli._hangman_build_options(p)
+    tree = tmp_path / "t.json"
+    common = ["hangman", "--length", "7", "--words", str(words), "--lives", "3", "-o", str(tree)]
+    assert cli_build(p.parse_args([*common, "--max-nodes", "5"])) == 0
+    built = orjson.loads(tree.read_bytes())
+    stale = {**built, "result": {**built["result"], "bound": {"max_expected_score": 20.0}}}
+    tree.write_bytes(orjson.dumps(stale))
+    assert cli_build(p.parse_args([*common, "--bound-only"])) == 0
+    again = orjson.loads(tree.read_bytes())
+    assert again["result"]["bound"]["max_expected_score"] == built["result"]["bound"]["max_expected_score"] < 20
+    assert again["tree"] == built["tree"]
+    assert {k: v for k, v in again["result"].items() if k != "bound"} == {k: v for k, v in built["result"].items()
+                                                                          if k != "bound"}
+    with pytest.raises(UserError, match="another game"):
+        cli_build(p.parse_args([*common[:-4], "--lives", "2", "-o", str(tree), "--bound-only"]))
+    with pytest.raises(UserError, match="needs the tree"):
+        cli_build(p.parse_args([*common[:-1], str(tmp_path / "none.json"), "--bound-only"]))
+    assert cli_build(p.parse_args([*common[:-1], str(tmp_path / "x.json")])) == 0  # finishes: optimal
+    with pytest.raises(UserError, match="optimal already"):
+        cli_build(p.parse_args([*common[:-1], str(tmp_path / "x.json"), "--bound-only"]))
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_partition_bound_is_below_optimum(seed):
     rng = random.Random(300 + seed)
@@ -283,6 +323,33 @@ def test_partition_bound_of_one_group_is_its_optimum():
     optimum, ok, _ = s.solve(np.arange(len(words)), s.strikes)
     assert ok and s.partition_bound(np.arange(len(words)), s.strikes, pooled_below=1) == optimum
     assert 0 < s.partition_bound(np.arange(len(words)), s.strikes, group_nodes=1, pooled_below=1) < optimum
+
+
+def test_partition_bound_shows_the_words_of_its_parts_as_they_are_solved(monkeypatch):
+    """The bound's bar counts the words of the parts solved, only up (a part that does not solve
+    in its nodes counts once its halves do), to every word; without progress it draws nothing.
+    The bar is made to draw into a buffer, every update at once."""
+    import io
+
+    import tqdm
+
+    drawn = io.StringIO()
+
+    class Drawn(tqdm.tqdm):
+        def __init__(self, *args, **kwargs):
+            kwargs.update(disable=kwargs["disable"] is not None and kwargs["disable"], file=drawn, mininterval=0,
+                          miniters=1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(tqdm, "tqdm", Drawn)
+    words = ["bc", "cb", "bd", "db", "cd", "dc", "bf", "fb", "cf", "fc", "ab", "ba"]
+    s = Searcher(make(words), 2, memo_entries=10_000, pool_words=100_000)
+    everyone = np.arange(len(words))
+    quiet = s.partition_bound(everyone, s.strikes, group_nodes=3, pooled_below=1)
+    assert drawn.getvalue() == ""
+    assert s.partition_bound(everyone, s.strikes, group_nodes=3, pooled_below=1, progress=True) == quiet
+    counts = [int(n) for n in re.findall(r"(\d+)/12", drawn.getvalue())]
+    assert counts[-1] == 12 and counts == sorted(counts) and len(set(counts)) > 2
 
 
 def test_partition_bound_packs_groups_into_parts():

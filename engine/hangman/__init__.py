@@ -19,11 +19,22 @@ SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
 # (by vowel pattern; at length 3 by middle letter, none pooled) packed into parts of at most
 # `part_size` words, each part's search given `group_nodes` nodes. Elsewhere every large group alone
 # in 4 M nodes, the parts then made to agree on the first letter (levels=1, which over large parts
-# would search each again for every first letter: hours)
+# would search each again for every first letter: hours). The parts are as large as still solve in
+# their nodes: at lengths 5 and 6, 1800 words (pairs of large groups) gave 15.96 and 16.73 against
+# 16.05 and 16.79 with 900, while a part of 2685 words (three groups) at length 6 did not solve in 40 M
 BOUND_PARTS = {3: {"group_by": 1, "pooled_below": 1, "part_size": 330, "group_nodes": 40_000_000, "levels": 0},
                4: {"group_by": None, "pooled_below": 96, "part_size": 600, "group_nodes": 40_000_000, "levels": 0},
-               5: {"group_by": None, "pooled_below": 96, "part_size": 900, "group_nodes": 40_000_000, "levels": 0},
-               6: {"group_by": None, "pooled_below": 96, "part_size": 900, "group_nodes": 40_000_000, "levels": 0}}
+               5: {"group_by": None, "pooled_below": 96, "part_size": 1800, "group_nodes": 40_000_000, "levels": 0},
+               6: {"group_by": None, "pooled_below": 96, "part_size": 1800, "group_nodes": 40_000_000, "levels": 0}}
+
+HOW_BOUND = ("the larger of: two guesses deep, the least cost over every first letter of its misses plus its "
+             "children's bounds (below: the memo's or the miss-spine bound, summed over the classes of a letter every "
+             "candidate contains); and the sum of the exact costs of parts of the words, each solved alone, a part "
+             "being groups of words with the same vowels in the same places (group_by null) or the same letter at "
+             "position group_by (from 0): the groups under pooled_below words together, the others packed into parts "
+             "of at most part_size words (0: each alone), a part not solved in group_nodes nodes split in two; with "
+             "levels 1, the least over the first letters of the sum of the parts' exact costs when opened with that "
+             "letter")
 
 
 def bound_parts(length: int) -> dict:
@@ -32,6 +43,32 @@ def bound_parts(length: int) -> dict:
 
     return BOUND_PARTS.get(length, {"group_by": None, "pooled_below": POOLED_BELOW, "part_size": 0,
                                     "group_nodes": GROUP_NODES, "levels": 1})
+
+
+def proven_bound(s, members, length: int, memory_bytes: float | None, progress: bool) -> dict:
+    """The file's record of a proven upper bound on the expected score of the set (every tree's):
+    the larger of Searcher.lower_bound two guesses deep and Searcher.partition_bound with
+    bound_parts(length), its parts' memo within `memory_bytes` (default half of the memory);
+    `progress`: its bar (at length 5 the parts take 36 minutes)."""
+    import time
+
+    from .game import WIN_POINTS
+    from .search import GROUP_NODE_BYTES, half_of_memory
+
+    started = time.perf_counter()
+    parts = bound_parts(length)
+    cap = half_of_memory() if memory_bytes is None else memory_bytes
+    if cap is not None:
+        parts["group_nodes"] = min(parts["group_nodes"], int(cap / GROUP_NODE_BYTES))
+    bound = max(s.lower_bound(members, s.strikes, levels=2),
+                s.partition_bound(members, s.strikes, **parts, progress=progress))
+    c_low, _ = s.split_cost(bound)
+    return {
+        "max_expected_score": round(WIN_POINTS - c_low / s.total_weight, 6),
+        "how": HOW_BOUND,
+        "parts": parts,
+        "seconds": round(time.perf_counter() - started, 3),
+    }
 
 
 def tree_path(length: int, weighted: bool) -> Path:
@@ -56,6 +93,8 @@ def cli_build(args) -> int:
     checkpoint = getattr(args, "checkpoint", None)
     if getattr(args, "resume", False) and not checkpoint:
         raise UsageError("--resume needs --checkpoint FILE")
+    if getattr(args, "bound_only", False) and (checkpoint or getattr(args, "strategy", None) not in (None, "exact")):
+        raise UsageError("--bound-only bounds a tree already written: drop --checkpoint and --strategy")
     if checkpoint and len(lengths) > 1:
         raise UsageError("--checkpoint is for one length at a time (--length N)")
     output = getattr(args, "output", None)
@@ -71,7 +110,8 @@ def cli_build(args) -> int:
             if output:
                 out = Path(output)
                 path = out / path.name if (len(lengths) > 1 or out.is_dir()) else out
-            print(build_length(length, args, path), flush=True)
+            rebuild = rebound_file if getattr(args, "bound_only", False) else build_length
+            print(rebuild(length, args, path), flush=True)
     except KeyboardInterrupt:
         saved = f"; the search so far is in {checkpoint}: add --resume to go on" if checkpoint else ""
         print(f"wordtree: interrupted{saved}", file=sys.stderr, flush=True)
@@ -138,6 +178,43 @@ def checkpoint_status(args) -> list[str]:
     return lines
 
 
+def rebound_file(length: int, args, path: Path) -> str:
+    """`build hangman --bound-only`: prove the bound of the best-found tree already at `path` again,
+    with this version's bound_parts, and write it in the file; the tree, its figures and the other
+    records stay. Why: a tree that came from a long search (hangman-6.json, from a checkpoint of
+    6666 s) can get a better bound without that search being run again."""
+    import numpy as np
+    import orjson
+
+    from ..errors import UserError
+    from .game import load_hangman_words
+    from .search import Searcher
+    from .tree import verify_document, verify_file, write_document
+
+    try:
+        doc = orjson.loads(path.read_bytes())
+        verify_document(doc, path.resolve().parent)
+    except OSError as exc:
+        raise UserError(f"{path}: --bound-only needs the tree to bound there ({exc.strerror})") from None
+    except orjson.JSONDecodeError as exc:
+        raise UserError(f"{path}: not JSON ({exc})") from None
+    except UserError as exc:
+        raise UserError(f"{path}: {exc}") from None
+    hw = load_hangman_words(length, getattr(args, "words", None), getattr(args, "weights", None))
+    lives = 10 if getattr(args, "lives", None) is None else args.lives
+    identity = {k: v for k, v in hw.identity.items() if k != "list_sha256"} | {"lives": lives}
+    if any(doc["game"].get(k) != v for k, v in identity.items()):
+        raise UserError(f"{path}: a tree of another game (not {length} letters of these words with {lives} lives)")
+    if doc["result"].get("optimal"):
+        raise UserError(f"{path}: proven optimal already; there is no bound to improve")
+    memory = getattr(args, "memory", None)
+    s = Searcher(hw, lives, memo_entries=16, pool_words=64)
+    doc["result"]["bound"] = proven_bound(s, np.arange(len(hw.words)), length, None if memory is None else memory * 2**30,
+                                          not getattr(args, "quiet", False))
+    write_document(path, doc)
+    return f"{path}: {verify_file(path)} [bound: {doc['result']['bound']['seconds']:.1f} s]"
+
+
 def build_length(length: int, args, path: Path) -> str:
     """Search one length, write its tree, verify the file; the verifier's summary line."""
     import time
@@ -145,8 +222,8 @@ def build_length(length: int, args, path: Path) -> str:
     import numpy as np
 
     from .. import ENGINE
-    from .game import WIN_POINTS, load_hangman_words
-    from .search import GROUP_NODE_BYTES, RULES, Searcher, Totals, half_of_memory, memo_capacity, solve_in_slices
+    from .game import load_hangman_words
+    from .search import RULES, Searcher, Totals, memo_capacity, solve_in_slices
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
@@ -187,25 +264,7 @@ def build_length(length: int, args, path: Path) -> str:
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES,
                                     proven_sets="played optimally: the sets whose exact value the search proved",
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
-            parts = bound_parts(length)
-            cap = half_of_memory() if memory is None else memory_bytes  # the parts' memo within it too
-            if cap is not None:
-                parts["group_nodes"] = min(parts["group_nodes"], int(cap / GROUP_NODE_BYTES))
-            groups_bound = s.partition_bound(everyone, s.strikes, **parts)
-            bound = max(s.lower_bound(everyone, s.strikes, levels=2), groups_bound)
-            c_low, _ = s.split_cost(bound)
-            result["bound"] = {
-                "max_expected_score": round(WIN_POINTS - c_low / s.total_weight, 6),
-                "how": "the larger of: two guesses deep, the least cost over every first letter of its misses "
-                       "plus its children's bounds (below: the memo's or the miss-spine bound, summed over the classes of a "
-                       "letter every candidate contains); and the sum of the exact costs of parts of the words, each "
-                       "solved alone, a part being groups of words with the same vowels in the same places (group_by "
-                       "null) or the same letter at position group_by (from 0): the groups under pooled_below words "
-                       "together, the others packed into parts of at most part_size words (0: each alone), a part not "
-                       "solved in group_nodes nodes split in two; with levels 1, the least over the first letters of "
-                       "the sum of the parts' exact costs when opened with that letter",
-                "parts": parts,
-            }
+            result["bound"] = proven_bound(s, everyone, length, memory_bytes, not getattr(args, "quiet", False))
 
             def choose(members, strikes):
                 return s.best_found_letter(members, strikes, EXACT_BELOW, SUBTREE_NODES)

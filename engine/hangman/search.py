@@ -299,7 +299,8 @@ class Searcher:
         ))
 
     def partition_bound(self, members, strikes: int, group_nodes: int = GROUP_NODES, pooled_below: int = POOLED_BELOW,
-                        part_size: int = 0, group_by: int | None = None, levels: int = 0) -> int:
+                        part_size: int = 0, group_by: int | None = None, levels: int = 0, progress: bool = False
+                        ) -> int:
         """A lower bound from splitting the set into parts and solving each one exactly.
 
         Sound because the least cost is superadditive over any partition: a tree for the whole set,
@@ -336,7 +337,11 @@ class Searcher:
         parts pay nothing for guessing a letter that splits only another part; with every large
         vowel group alone, at lengths 5 and 6 this gives 16.49 and 17.18 against 16.55 and 17.25
         (at 6: 457 s against 112 s, one run on a busy machine), but packing into parts of 900 words
-        searched in 40 M nodes does better still (16.05 and 16.79, in 444 s and 229 s)."""
+        searched in 40 M nodes does better still (16.05 and 16.79, in 444 s and 229 s), and into
+        parts of 1800 better again (15.96 and 16.73, in 2185 s and 554 s: each pair of large groups
+        still solves, the 10760 words of the small ones at length 6 in 25 M nodes)."""
+        from tqdm import tqdm
+
         if group_by is not None and not 0 <= group_by < self.hw.length:
             raise ValueError(f"group_by {group_by}: the words have positions 0 to {self.hw.length - 1}")
         words = self.hw.words
@@ -359,19 +364,24 @@ class Searcher:
             cost, ok, _ = alone.solve(cls, r, max_nodes=group_nodes)
             return cost if ok else alone.lower_bound(cls, r)
 
-        while parts:
-            part = parts.pop()
-            if len(part) < 2:
-                continue
-            alone._allocate_memo(max(16, group_nodes), max(64, GROUP_POOL_WORDS * group_nodes))
-            cost, ok, _ = alone.solve(part, strikes, max_nodes=group_nodes)
-            if not ok:
-                parts += [part[: len(part) // 2], part[len(part) // 2 :]]
-                continue
-            total += cost
-            part = np.array(part)
-            for i, letter in enumerate(openings):  # at least the part's least cost, which is exact
-                extra[i] += max(0, alone._opening_cost(part, strikes, letter, class_bound) - cost)
+        bar = tqdm(total=sum(map(len, parts)), desc="bound: words of the parts solved", unit="word",
+                   disable=not progress or None, leave=False)
+        with bar:
+            while parts:
+                part = parts.pop()
+                if len(part) < 2:
+                    bar.update(len(part))
+                    continue
+                alone._allocate_memo(max(16, group_nodes), max(64, GROUP_POOL_WORDS * group_nodes))
+                cost, ok, _ = alone.solve(part, strikes, max_nodes=group_nodes)
+                if not ok:
+                    parts += [part[: len(part) // 2], part[len(part) // 2 :]]
+                    continue
+                total += cost
+                part = np.array(part)
+                for i, letter in enumerate(openings):  # at least the part's least cost, which is exact
+                    extra[i] += max(0, alone._opening_cost(part, strikes, letter, class_bound) - cost)
+                bar.update(len(part))
         return total + (min(extra) if openings else 0)
 
     def known(self, members, strikes: int) -> tuple[int, bool]:
