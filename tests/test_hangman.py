@@ -233,23 +233,32 @@ def test_build_options_and_cli_build(tmp_path, capsys):
         cli_build(p.parse_args(["hangman", "--words", str(words)]))
 
 
-def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys):
-    """A length-7 build that runs out of nodes writes the best tree found and the bound of
-    bound_parts(7) (parts agreeing on the first letter), recorded in the file, between the
-    tree's score and the optimum that a full search proves."""
+def seven_letter_build(tmp_path):
+    """(words, their list file, a parser of build's hangman options) for the builds of 7 letters
+    that stop before their search finishes: 40 words whose exact search takes more than 5 nodes."""
     import argparse
 
     import cli
-    from engine.hangman import bound_parts, cli_build
 
-    rng = random.Random(21)
-    listed = tiny_words(rng, 40, 7, "abcdefgh")
+    listed = tiny_words(random.Random(21), 40, 7, "abcdefgh")
     words = tmp_path / "w.txt"
     words.write_text("\n".join(listed) + "\n")
     p = argparse.ArgumentParser()
     p.add_argument("game")
     p.add_argument("-o", dest="output")
+    p.add_argument("--strategy")
+    p.add_argument("--checkpoint")
     cli._hangman_build_options(p)
+    return listed, words, p
+
+
+def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys):
+    """A length-7 build that runs out of nodes writes the best tree found and the bound of
+    bound_parts(7) (parts agreeing on the first letter), recorded in the file, between the
+    tree's score and the optimum that a full search proves."""
+    from engine.hangman import bound_parts, cli_build
+
+    listed, words, p = seven_letter_build(tmp_path)
     args = p.parse_args(["hangman", "--length", "7", "--words", str(words), "--lives", "3", "--max-nodes", "5",
                          "-o", str(tmp_path / "t.json")])
     assert cli_build(args) == 0 and "not proven optimal" in capsys.readouterr().out
@@ -265,21 +274,9 @@ def test_cli_bound_only_proves_the_bound_of_a_written_tree_again(tmp_path):
     """--bound-only rewrites the bound of the best-found tree at -o, as a build would prove it,
     and leaves the tree and its figures as they were; a missing file, a tree of another game and
     an optimal tree are each refused with a UserError naming the file."""
-    import argparse
-
-    import cli
     from engine.hangman import cli_build
 
-    rng = random.Random(21)
-    listed = tiny_words(rng, 40, 7, "abcdefgh")
-    words = tmp_path / "w.txt"
-    words.write_text("\n".join(listed) + "\n")
-    p = argparse.ArgumentParser()
-    p.add_argument("game")
-    p.add_argument("-o", dest="output")
-    p.add_argument("--strategy")
-    p.add_argument("--checkpoint")
-    cli._hangman_build_options(p)
+    listed, words, p = seven_letter_build(tmp_path)
     tree = tmp_path / "t.json"
     common = ["hangman", "--length", "7", "--words", str(words), "--lives", "3", "-o", str(tree)]
     assert cli_build(p.parse_args([*common, "--max-nodes", "5"])) == 0
