@@ -289,6 +289,10 @@ def test_cli_bound_only_proves_the_bound_of_a_written_tree_again(tmp_path):
     assert again["tree"] == built["tree"]
     assert {k: v for k, v in again["result"].items() if k != "bound"} == {k: v for k, v in built["result"].items()
                                                                           if k != "bound"}
+    tree.write_bytes(orjson.dumps({k: v for k, v in built.items() if k != "result"}))
+    with pytest.raises(UserError, match="t.json: result"):  # the verifier names what is missing
+        cli_build(p.parse_args([*common, "--bound-only"]))
+    tree.write_bytes(orjson.dumps(built))
     with pytest.raises(UserError, match="another game"):
         cli_build(p.parse_args([*common[:-4], "--lives", "2", "-o", str(tree), "--bound-only"]))
     with pytest.raises(UserError, match="needs the tree"):
