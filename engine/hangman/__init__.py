@@ -71,6 +71,17 @@ def proven_bound(s, members, length: int, memory_bytes: float | None, progress: 
     }
 
 
+def build_options(args, length: int):
+    """(words, lives, memory cap in bytes or None) that build hangman's options ask for at this
+    length: what --status, --bound-only and a build each start from."""
+    from .game import load_hangman_words
+
+    hw = load_hangman_words(length, getattr(args, "words", None), getattr(args, "weights", None))
+    lives = 10 if getattr(args, "lives", None) is None else args.lives
+    memory = getattr(args, "memory", None)
+    return hw, lives, None if memory is None else memory * 2**30
+
+
 def tree_path(length: int, weighted: bool) -> Path:
     return TREE_DIR / f"hangman-{length}{'-weighted' if weighted else ''}.json"
 
@@ -132,15 +143,13 @@ def checkpoint_status(args) -> list[str]:
     import numpy as np
 
     from ..errors import UsageError, UserError
-    from .game import WIN_POINTS, load_hangman_words
+    from .game import WIN_POINTS
     from .search import Searcher
 
     if getattr(args, "length", None) is None or getattr(args, "all_lengths", False):
         raise UsageError("build hangman --status needs --length N (and the --checkpoint of that build)")
-    hw = load_hangman_words(args.length, getattr(args, "words", None), getattr(args, "weights", None))
-    lives = 10 if getattr(args, "lives", None) is None else args.lives
-    memory = getattr(args, "memory", None)
-    s = Searcher(hw, lives, memo_entries=16, pool_words=64, memory_bytes=None if memory is None else memory * 2**30)
+    hw, lives, memory_bytes = build_options(args, args.length)
+    s = Searcher(hw, lives, memo_entries=16, pool_words=64, memory_bytes=memory_bytes)
     nodes = s.load_memo(args.checkpoint)
     if nodes is None:
         raise UserError(f"{args.checkpoint}: no such checkpoint")
@@ -187,7 +196,6 @@ def rebound_file(length: int, args, path: Path) -> str:
     import orjson
 
     from ..errors import UserError
-    from .game import load_hangman_words
     from .search import Searcher
     from .tree import verify_document, verify_file, write_document
 
@@ -200,17 +208,15 @@ def rebound_file(length: int, args, path: Path) -> str:
         raise UserError(f"{path}: not JSON ({exc})") from None
     except UserError as exc:
         raise UserError(f"{path}: {exc}") from None
-    hw = load_hangman_words(length, getattr(args, "words", None), getattr(args, "weights", None))
-    lives = 10 if getattr(args, "lives", None) is None else args.lives
+    hw, lives, memory_bytes = build_options(args, length)
     identity = {k: v for k, v in hw.identity.items() if k != "list_sha256"} | {"lives": lives}
     if any(doc["game"].get(k) != v for k, v in identity.items()):
         raise UserError(f"{path}: a tree of another game (not {length} letters of these words with {lives} lives)")
     if doc["result"].get("optimal"):
         raise UserError(f"{path}: proven optimal already; there is no bound to improve")
-    memory = getattr(args, "memory", None)
     s = Searcher(hw, lives, memo_entries=16, pool_words=64)
-    doc["result"]["bound"] = proven_bound(s, np.arange(len(hw.words)), length, None if memory is None else memory * 2**30,
-                                          not getattr(args, "quiet", False))
+    progress = not getattr(args, "quiet", False)
+    doc["result"]["bound"] = proven_bound(s, np.arange(len(hw.words)), length, memory_bytes, progress)
     write_document(path, doc)
     return f"{path}: {verify_file(path)} [bound: {doc['result']['bound']['seconds']:.1f} s]"
 
@@ -222,16 +228,12 @@ def build_length(length: int, args, path: Path) -> str:
     import numpy as np
 
     from .. import ENGINE
-    from .game import load_hangman_words
     from .search import RULES, Searcher, Totals, memo_capacity, solve_in_slices
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
-    hw = load_hangman_words(length, getattr(args, "words", None), getattr(args, "weights", None))
-    lives = 10 if getattr(args, "lives", None) is None else args.lives
+    hw, lives, memory_bytes = build_options(args, length)
     max_nodes = getattr(args, "max_nodes", None) or PROOF_NODES.get(length, DEFAULT_MAX_NODES)
-    memory = getattr(args, "memory", None)
-    memory_bytes = None if memory is None else memory * 2**30
     entries, pool = memo_capacity(max_nodes, memory_bytes)
     s = Searcher(hw, lives, memo_entries=entries, pool_words=pool, memory_bytes=memory_bytes)
     everyone = np.arange(len(hw.words))
