@@ -82,6 +82,12 @@ def build_options(args, length: int):
     return hw, lives, None if memory is None else memory * 2**30
 
 
+def tree_game(hw, lives: int) -> dict:
+    """The "game" record of a tree file: what a tree was made for (words, weights, lives)."""
+    game = {k: v for k, v in hw.identity.items() if k != "list_sha256"}
+    return game | {"lives": lives, "lost_at_wrong_guess": lives + 1}
+
+
 def tree_path(length: int, weighted: bool) -> Path:
     return TREE_DIR / f"hangman-{length}{'-weighted' if weighted else ''}.json"
 
@@ -209,8 +215,7 @@ def rebound_file(length: int, args, path: Path) -> str:
     except UserError as exc:
         raise UserError(f"{path}: {exc}") from None
     hw, lives, memory_bytes = build_options(args, length)
-    identity = {k: v for k, v in hw.identity.items() if k != "list_sha256"} | {"lives": lives}
-    if any(doc["game"].get(k) != v for k, v in identity.items()):
+    if any(doc["game"].get(k) != v for k, v in tree_game(hw, lives).items()):
         raise UserError(f"{path}: a tree of another game (not {length} letters of these words with {lives} lives)")
     if doc["result"].get("optimal"):
         raise UserError(f"{path}: proven optimal already; there is no bound to improve")
@@ -278,8 +283,7 @@ def build_length(length: int, args, path: Path) -> str:
         raise AssertionError(f"length {length}: the tree costs {s.totals_cost(totals)}, the search said {cost}")
     result.update(totals.as_dict())
     result["seconds"] = round(time.perf_counter() - started + s.earlier_seconds, 3)  # and the runs resumed
-    game = {k: v for k, v in hw.identity.items() if k != "list_sha256"}
-    game.update(lives=lives, lost_at_wrong_guess=lives + 1)
+    game = tree_game(hw, lives)
     doc = {
         "format": FORMAT,
         "engine": ENGINE,
