@@ -499,6 +499,58 @@ def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
     assert Searcher(hw, 3).load_memo(tmp_path / "absent.ck") is None
 
 
+def test_most_valuable_keeps_the_largest_sets_and_the_first_of_the_threshold_size():
+    """Against the obvious rule (sort by size, largest first, then by position; take while the
+    counts and the bytes allow): the largest sets are kept wherever they stand in the memo (the
+    largest finish last, at the end), not the first sets at or above the threshold size."""
+    from engine.hangman.search import FILE_ENTRY_BYTES, most_valuable
+
+    rng = np.random.default_rng(5)
+    for trial in range(300):
+        sizes = rng.integers(1, 12, size=int(rng.integers(1, 40)))
+        max_entries, max_pool = int(rng.integers(0, 45)), int(rng.integers(0, 300))
+        max_bytes = None if trial % 2 else float(rng.integers(0, 2000))
+        order = sorted(range(len(sizes)), key=lambda e: (-sizes[e], e))
+        want, words = set(), 0
+        for count, e in enumerate(order, 1):
+            words += sizes[e]
+            if count > max_entries or words > max_pool or (
+                    max_bytes is not None and FILE_ENTRY_BYTES * count + 2 * words > max_bytes):
+                break
+            want.add(e)
+        assert set(np.flatnonzero(most_valuable(sizes, max_entries, max_pool, max_bytes))) == want
+
+
+def test_a_capped_checkpoint_keeps_the_largest_sets_within_its_size_and_resumes_to_the_optimum(tmp_path):
+    """save_memo with max_bytes (build hangman --checkpoint-mb) writes a file of at most that size
+    holding what was proven of the largest sets, each exactly as the memo had it, and records how
+    many entries it was kept from; a search resumed from it still ends at the optimum."""
+    hw, everyone, fresh, value = solved_sixty(7)
+    first = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    ck, cap = tmp_path / "small.ck", 6000
+    _, finished, spent = solve_in_slices(first, everyone, first.strikes, fresh.nodes // 2, ck, progress=False,
+                                         slice_nodes=40, checkpoint_bytes=cap)
+    n = first.memo_entries
+    assert not finished and ck.stat().st_size <= cap
+    saved = {(tuple(first.pool[first.e_off[e]:first.e_off[e] + first.e_size[e]]), first.e_r[e]):
+             (first.e_val[e], first.e_exact[e]) for e in range(n)}
+    loaded = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    assert loaded.load_memo(ck) == spent
+    kept = loaded.memo_entries
+    assert 0 < kept < n and loaded.e_size[:kept].min() >= np.sort(first.e_size[:n])[::-1][kept - 1]
+    for e in range(kept):
+        members = tuple(loaded.pool[loaded.e_off[e]:loaded.e_off[e] + loaded.e_size[e]])
+        assert saved[(members, loaded.e_r[e])] == (loaded.e_val[e], loaded.e_exact[e])
+    with np.load(ck) as data:
+        assert orjson.loads(data["header"].tobytes())["kept_of"] == n and data["pool"].dtype == np.uint16
+    cost, finished, total = solve_in_slices(loaded, everyone, loaded.strikes, 10**9, ck, resume=True,
+                                            progress=False, checkpoint_bytes=cap)
+    assert finished and cost == value and total > spent and ck.stat().st_size <= cap
+    done = Searcher(hw, 3)  # the finished file proves the optimum
+    done.load_memo(ck)
+    assert done.known(everyone, done.strikes) == (value, True)
+
+
 def test_a_best_found_tree_plays_what_the_memo_proved_optimally():
     """Where the memo holds a set's exact value (an unfinished search's work, or a checkpoint's),
     the best-found tree plays that set optimally, even a set far above exact_below: over a memo
@@ -562,8 +614,9 @@ def test_cli_build_stops_at_its_budget_and_resumes(tmp_path):
         return subprocess.run(base + list(extra), capture_output=True, text=True,
                               cwd=Path(__file__).resolve().parent.parent)
 
-    first = build("--max-nodes", "50", "--memory", "0.000002", "--checkpoint", str(ck), "-o", str(tmp_path / "a.json"))
-    assert first.returncode == 0 and "not proven optimal" in first.stdout and ck.exists()
+    first = build("--max-nodes", "50", "--memory", "0.000002", "--checkpoint", str(ck), "--checkpoint-mb", "0.005",
+                  "-o", str(tmp_path / "a.json"))
+    assert first.returncode == 0 and "not proven optimal" in first.stdout and 0 < ck.stat().st_size <= 0.005 * 2**20
     resumed = build("--checkpoint", str(ck), "--resume", "-o", str(tmp_path / "b.json"))
     assert resumed.returncode == 0 and "optimal (exhaustive)" in resumed.stdout, resumed.stderr
     fresh = build("-o", str(tmp_path / "c.json"))
@@ -578,6 +631,9 @@ def test_cli_build_stops_at_its_budget_and_resumes(tmp_path):
     assert b["result"]["search"]["nodes"] > 50
     refused = build("--lives", "3", "--checkpoint", str(ck), "--resume", "-o", str(tmp_path / "d.json"))
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "another hangman search" in refused.stderr
+    for wrong in (["--checkpoint-mb", "5"], ["--checkpoint", str(ck), "--checkpoint-mb", "0"]):
+        refused = build(*wrong, "-o", str(tmp_path / "f.json"))
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--checkpoint-mb" in refused.stderr
     assert fresh.returncode == 0
 
 

@@ -108,6 +108,8 @@ def cli_build(args) -> int:
     if getattr(args, "memory", None) is not None and not args.memory > 0:
         raise UsageError(f"--memory {args.memory}: must be a positive number of gigabytes")
     checkpoint = getattr(args, "checkpoint", None)
+    if getattr(args, "checkpoint_mb", None) is not None and not (args.checkpoint_mb > 0 and checkpoint):
+        raise UsageError(f"--checkpoint-mb {args.checkpoint_mb}: needs --checkpoint FILE and a positive size")
     if getattr(args, "resume", False) and not checkpoint:
         raise UsageError("--resume needs --checkpoint FILE")
     if getattr(args, "bound_only", False) and (checkpoint or getattr(args, "strategy", None) not in (None, "exact")):
@@ -255,8 +257,10 @@ def build_length(length: int, args, path: Path) -> str:
             return s.rule_letter(members, strategy)
 
     else:
+        mb = getattr(args, "checkpoint_mb", None)
         cost, finished, nodes = solve_in_slices(s, everyone, s.strikes, max_nodes, getattr(args, "checkpoint", None),
-                                                getattr(args, "resume", False), not getattr(args, "quiet", False))
+                                                getattr(args, "resume", False), not getattr(args, "quiet", False),
+                                                checkpoint_bytes=None if mb is None else mb * 2**20)
         result["search"] = {"nodes": nodes, "max_nodes": max_nodes, "memo_entries": s.memo_entries}
         if finished:
             strategy = "exact"

@@ -27,7 +27,9 @@ from .game import WIN_POINTS, HangmanWords
 CHECKPOINT_FORMAT = "wordtree-hangman-checkpoint/1"
 MEMO_ARRAYS = {"e_hash": np.uint64, "e_off": np.int64, "e_size": np.int64, "e_r": np.int64, "e_val": np.int64,
                "e_exact": np.bool_, "e_letter": np.int64}  # one entry each: the set is in the pool
-ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values()) + 32  # + its slots in the table
+FILE_ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values())  # a memo entry in a checkpoint file
+FILE_HEADER_BYTES = 4096  # a checkpoint file's header and zip directory, at most
+ENTRY_BYTES = FILE_ENTRY_BYTES + 32  # in memory, with its slots in the table
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
 GROUP_NODES = 4_000_000  # partition_bound: node budget (and memo entries) of one part
 GROUP_POOL_WORDS = 16  # partition_bound: set-pool words per node of that budget
@@ -66,20 +68,37 @@ def fit_in_memory(entries: int, pool: int, memory_bytes: float | None = None) ->
     return int(entries * scale), int(pool * scale)
 
 
-def most_valuable(sizes: np.ndarray, max_entries: int, max_pool: int) -> np.ndarray:
+def most_valuable(sizes: np.ndarray, max_entries: int, max_pool: int, max_bytes: float | None = None,
+                  word_bytes: int = 2) -> np.ndarray:
     """Which memo entries to keep when they do not all fit: those of the largest sets (the dearest
     to find again), exact values and lower bounds alike, at most `max_entries` of them holding at
-    most `max_pool` set words; among sets of the threshold size, the first ones. The bounds are
-    what a refutation has proven, and a search that refutes the same letters again after the
-    compaction needs them: at length 8 in a memo of 0.4 GB (a third of what the search needs),
-    keeping only exact values took 161 M nodes, 7 compactions and 633 s, keeping bounds too
-    10.7 M, 2 and 45 s."""
+    most `max_pool` set words (and, with `max_bytes`, taking at most that many bytes in a
+    checkpoint file, FILE_ENTRY_BYTES each and `word_bytes` a set word); among sets of the
+    threshold size, the first ones. The bounds are what a refutation has proven, and a search
+    that refutes the same letters again after the compaction needs them: at length 8 in a memo
+    of 0.4 GB (a third of what the search needs), keeping only exact values took 161 M nodes,
+    7 compactions and 633 s, keeping bounds too 10.7 M, 2 and 45 s."""
     by_size = np.sort(sizes)[::-1]
-    count = min(int((np.cumsum(by_size) <= max_pool).sum()), max_entries)
-    keep = sizes >= by_size[count - 1] if count else np.zeros(len(sizes), dtype=np.bool_)
-    if keep.sum() > count:
-        keep &= np.cumsum(keep) <= count
-    return keep
+    words = np.cumsum(by_size)
+    count = min(int((words <= max_pool).sum()), max_entries)
+    if max_bytes is not None:
+        file_bytes = FILE_ENTRY_BYTES * np.arange(1, len(sizes) + 1) + word_bytes * words
+        count = min(count, int((file_bytes <= max_bytes).sum()))
+    if not count:
+        return np.zeros(len(sizes), dtype=np.bool_)
+    keep = sizes > by_size[count - 1]
+    at_threshold = sizes == by_size[count - 1]
+    return keep | (at_threshold & (np.cumsum(at_threshold) <= count - keep.sum()))
+
+
+def kept_entries(arrays: dict, keep: np.ndarray) -> dict:
+    """The memo arrays (MEMO_ARRAYS and "pool") of the entries marked in `keep` only, their sets
+    moved to the front of the pool in order."""
+    keep = np.flatnonzero(keep)
+    sizes = arrays["e_size"][keep]
+    offsets = np.cumsum(sizes) - sizes
+    pool = arrays["pool"][np.repeat(arrays["e_off"][keep] - offsets, sizes) + np.arange(sizes.sum())]
+    return {name: arrays[name][keep] for name in MEMO_ARRAYS} | {"pool": pool, "e_off": offsets}
 
 
 @dataclass
@@ -190,18 +209,28 @@ class Searcher:
         return {"format": CHECKPOINT_FORMAT, "game": self.hw.identity, "lives": self.lives,
                 "free_first": self.free_first}
 
-    def save_memo(self, path, nodes: int, seconds: float = 0.0) -> None:
+    def save_memo(self, path, nodes: int, seconds: float = 0.0, max_bytes: float | None = None) -> None:
         """Write the memo (its used part), `nodes` and `seconds`, the search nodes and time spent
-        so far, atomically."""
+        so far, atomically. With `max_bytes`, the file takes at most that many bytes: it keeps
+        what is proven of the largest sets (most_valuable), compressed, so that the work of a
+        build longer than one machine's life can be kept in git (runs/) and carried on elsewhere;
+        a resume recomputes the small sets dropped, which are the cheapest."""
         import orjson
 
         from ..tree import atomic_file
 
         n, used = self.memo_entries, int(self.ctr[K.POOL_USED])
+        arrays = {name: getattr(self, name)[:n] for name in MEMO_ARRAYS} | {"pool": self.pool[:used]}
         header = {**self.checkpoint_header(), "nodes": nodes, "seconds": seconds}
+        if max_bytes is not None:
+            header["kept_of"] = n
+            word = np.uint16 if len(self.hw.words) <= 1 << 16 else np.int32
+            arrays = kept_entries(arrays, most_valuable(arrays["e_size"], n, used, max_bytes - FILE_HEADER_BYTES,
+                                                        np.dtype(word).itemsize))
+            arrays["pool"] = arrays["pool"].astype(word)
         header = np.frombuffer(orjson.dumps(header), dtype=np.uint8)
         with atomic_file(path) as f:
-            np.savez(f, header=header, pool=self.pool[:used], **{name: getattr(self, name)[:n] for name in MEMO_ARRAYS})
+            (np.savez if max_bytes is None else np.savez_compressed)(f, header=header, **arrays)
 
     def load_memo(self, path) -> int | None:
         """Replace the memo by a saved one; the nodes it had cost, or None when there is no such
@@ -235,13 +264,8 @@ class Searcher:
                                           self.memory_bytes)
             self._allocate_memo(max(entries, self.e_hash.size), max(pool, self.pool.size))
         if n > self.e_hash.size or used > self.pool.size:  # more than the memory allows: keep what fits
-            keep = np.flatnonzero(most_valuable(arrays["e_size"], self.e_hash.size // 2, self.pool.size // 2))
-            sizes = arrays["e_size"][keep]
-            offsets = np.cumsum(sizes) - sizes
-            arrays["pool"] = arrays["pool"][np.repeat(arrays["e_off"][keep] - offsets, sizes) + np.arange(sizes.sum())]
-            arrays = {name: arrays[name][keep] for name in MEMO_ARRAYS} | {"pool": arrays["pool"]}
-            arrays["e_off"] = offsets
-            n, used = len(keep), int(sizes.sum())
+            arrays = kept_entries(arrays, most_valuable(arrays["e_size"], self.e_hash.size // 2, self.pool.size // 2))
+            n, used = len(arrays["e_hash"]), len(arrays["pool"])
             self.compactions += 1
         for name in MEMO_ARRAYS:
             getattr(self, name)[:n] = arrays[name]
@@ -487,14 +511,15 @@ class Searcher:
 
 def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoint=None, resume: bool = False,
                     progress: bool = True, slice_nodes: int = 1_000_000, save_every: float = 300.0,
-                    ) -> tuple[int, bool, int]:
+                    checkpoint_bytes: float | None = None) -> tuple[int, bool, int]:
     """Searcher.solve within `max_nodes` nodes in all, run in slices: (cost, finished, nodes spent).
 
     Why slices: an aborted search records nothing half-done, while every finished sub-result
     stays in the memo, so the next slice descends again through the memo to where the last one
     stopped. Between slices the progress bar moves, a memo nearly full is compacted (see
     Searcher.compact_memo: without it a full memo stops growing and the search repeats work it
-    cannot record), and, with `checkpoint`, the memo is saved
+    cannot record), and, with `checkpoint`, the memo is saved (in at most `checkpoint_bytes`, see
+    Searcher.save_memo)
     (every `save_every` seconds, or 20 times as long as the last save took, so that saving a
     memo of gigabytes costs at most a twentieth of the time; on Ctrl-C; and at the end), so a
     stopped or killed build goes on with `resume`, or with a larger budget, instead of starting
@@ -505,7 +530,7 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
     began = time.monotonic()
 
     def save() -> None:
-        s.save_memo(checkpoint, spent, s.earlier_seconds + time.monotonic() - began)
+        s.save_memo(checkpoint, spent, s.earlier_seconds + time.monotonic() - began, checkpoint_bytes)
 
     bar = tqdm(total=max_nodes, initial=min(spent, max_nodes), unit="node", unit_scale=True, desc="exact search",
                disable=not progress or None, leave=False)
