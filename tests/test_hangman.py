@@ -527,11 +527,11 @@ def test_a_capped_checkpoint_keeps_the_largest_sets_within_its_size_and_resumes_
     many entries it was kept from; a search resumed from it still ends at the optimum."""
     hw, everyone, fresh, value = solved_sixty(7)
     first = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
-    ck, cap = tmp_path / "small.ck", 6000
+    ck, cap = tmp_path / "small.ck", 3000
     _, finished, spent = solve_in_slices(first, everyone, first.strikes, fresh.nodes // 2, ck, progress=False,
                                          slice_nodes=40, checkpoint_bytes=cap)
     n = first.memo_entries
-    assert not finished and ck.stat().st_size <= cap
+    assert not finished and cap / 2 < ck.stat().st_size <= cap
     saved = {(tuple(first.pool[first.e_off[e]:first.e_off[e] + first.e_size[e]]), first.e_r[e]):
              (first.e_val[e], first.e_exact[e]) for e in range(n)}
     loaded = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
