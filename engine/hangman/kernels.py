@@ -85,12 +85,11 @@ def _letter_stats(masks, weights, members, start, size, miss_w, useful):
     for i in range(start, start + size):
         w = members[i]
         row = masks[w]
+        wt = weights[w]
         for c in range(26):
             m = row[c]
-            if m == 0:
-                miss_w[c] += weights[w]
-            if m != first[c]:
-                useful[c] = 1
+            miss_w[c] += wt * (m == 0)
+            useful[c] |= m != first[c]
 
 
 @njit(cache=True)
