@@ -204,23 +204,35 @@ def _hash(members, start, size, r):
 
 
 @njit(cache=True)
+def _slot_tag(h):
+    """The high half of a hash, kept in the table slot beside the entry number (entry + 1 in the
+    low half; 0 is an empty slot): a probe passes over another set's slot without reading its
+    entry, which is a cache miss in arrays of hundreds of megabytes."""
+    return np.int64(h >> np.uint64(32)) << np.int64(32)
+
+
+@njit(cache=True)
 def _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool):
     """(entry, table slot): entry -1 when absent, slot then being where it would go."""
     mask = np.uint64(table.size - 1)
     pos = np.int64(h & mask)
+    tag = _slot_tag(h)
+    low = (np.int64(1) << np.int64(32)) - 1
     while True:
-        e = table[pos] - 1
-        if e < 0:
+        slot = table[pos]
+        if slot == 0:
             return -1, pos
-        if e_hash[e] == h and e_size[e] == size and e_r[e] == r:
-            off = e_off[e]
-            same = True
-            for i in range(size):
-                if pool[off + i] != members[start + i]:
-                    same = False
-                    break
-            if same:
-                return e, pos
+        if slot & ~low == tag:
+            e = (slot & low) - 1
+            if e_hash[e] == h and e_size[e] == size and e_r[e] == r:
+                off = e_off[e]
+                same = True
+                for i in range(size):
+                    if pool[off + i] != members[start + i]:
+                        same = False
+                        break
+                if same:
+                    return e, pos
         pos = (pos + 1) & np.int64(mask)
 
 
@@ -251,7 +263,7 @@ def _memo_put(members, start, size, r, h, e, pos, value, exact, letter,
     e_val[n] = value
     e_exact[n] = exact
     e_letter[n] = letter
-    table[pos] = n + 1
+    table[pos] = _slot_tag(h) | (n + 1)
     ctr[ENTRIES] = n + 1
 
 
@@ -265,7 +277,7 @@ def _memo_rebuild(table, e_hash, n):
         pos = np.int64(e_hash[e] & mask)
         while table[pos] != 0:
             pos = (pos + 1) & np.int64(mask)
-        table[pos] = e + 1
+        table[pos] = _slot_tag(e_hash[e]) | (e + 1)
 
 
 @njit(cache=True)

@@ -172,7 +172,9 @@ class Searcher:
         self._allocate_memo(memo_entries, pool_words)
 
     def _allocate_memo(self, memo_entries: int, pool_words: int) -> None:
-        """An empty memo of this capacity (numpy's zeros are paged in only as they are used)."""
+        """An empty memo of this capacity (numpy's zeros are paged in only as they are used); a
+        table slot holds an entry number in 32 bits (kernels._slot_tag)."""
+        memo_entries = min(memo_entries, 2**32 - 2)
         table = 1 << max(4, int(2 * memo_entries - 1).bit_length())
         self.table = np.zeros(table, dtype=np.int64)
         for name, dtype in MEMO_ARRAYS.items():
