@@ -9,6 +9,8 @@ four minutes in all.
                         # each: the slow ones take minutes) and the best tree shipped for it
     python bench/hangman.py --calibrate 2 7 8 9   # the best-found tree's heuristic where the
                         # optimum is proven: its expected score against the shipped optimal tree's
+    python bench/hangman.py --proof 8   # the whole exact search of a length (median of 3 runs:
+                        # about 3 minutes at 8), its nodes per second and peak memory
 """
 
 from __future__ import annotations
@@ -143,6 +145,25 @@ def partition_bounds(lengths: list[int]) -> None:
               f"({'optimal' if shipped['optimal'] else 'best found'})")
 
 
+def proofs(lengths: list[int]) -> None:
+    """The exact search over every word of each length, 10 lives, in a memo sized as the build
+    sizes it for the length's proof budget."""
+    from engine.hangman import DEFAULT_MAX_NODES, PROOF_NODES
+    from engine.hangman.search import memo_capacity
+
+    for length in lengths:
+        hw = load_hangman_words(length)
+        entries, pool = memo_capacity(PROOF_NODES.get(length, DEFAULT_MAX_NODES))
+        Searcher(hw, 10, memo_entries=1000, pool_words=100_000).solve(np.arange(20), 11)  # compile
+        t, searcher = timed_exact(hw, np.arange(len(hw.words)), 11, memo_entries=entries, pool_words=pool)
+        nodes = searcher.nodes
+        c, m = searcher.split_cost(searcher.solve(np.arange(len(hw.words)), 11)[0])
+        print(f"exact search, all {len(hw.words)} words of {length} letters: {t:.1f} s (median of 3), "
+              f"{nodes} nodes ({nodes / t / 1000:.0f}k nodes/s), expected score "
+              f"{WIN_POINTS - c / len(hw.words):.4f}, peak memory "
+              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+
+
 def calibrate(lengths: list[int]) -> None:
     """The tree build_length writes when its search does not finish (best_found_letter, from a
     fresh memo), at lengths whose shipped tree is proven optimal: how far the heuristic falls short."""
@@ -175,6 +196,8 @@ def calibrate(lengths: list[int]) -> None:
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "--bounds":
         partition_bounds([int(a) for a in sys.argv[2:]])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "--proof":
+        proofs([int(a) for a in sys.argv[2:]])
     elif len(sys.argv) >= 3 and sys.argv[1] == "--calibrate":
         calibrate([int(a) for a in sys.argv[2:]])
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "--bot":
