@@ -6,7 +6,8 @@ four minutes in all.
     python bench/hangman.py --bot 20 [known|unknown]   # the bot's mean score over 20 games of 80
                         # words: drawn from its own dictionary, and from words it does not know
     python bench/hangman.py --bounds 3 4 5 6   # the partition bound of each length (one run
-                        # each: the slow ones take minutes) and the best tree shipped for it
+                        # each: the slow ones take minutes) and the best tree shipped for it;
+                        # --bounds --threads 1 6: its parts one at a time (default: 2 at once)
     python bench/hangman.py --calibrate 2 7 8 9   # the best-found tree's heuristic where the
                         # optimum is proven: its expected score against the shipped optimal tree's
     python bench/hangman.py --proof 8   # the whole exact search of a length (median of 3 runs:
@@ -126,9 +127,9 @@ def bot_games(games: int, which: str = "both") -> None:
               f"{correct:.1f}/80 words, {wrong:.1f} wrong guesses), {time.perf_counter() - t:.0f} s")
 
 
-def partition_bounds(lengths: list[int]) -> None:
-    """Searcher.partition_bound over every word of each length, with the parts the build uses,
-    against the shipped tree's score."""
+def partition_bounds(lengths: list[int], threads: int) -> None:
+    """Searcher.partition_bound over every word of each length, with the parts the build uses and
+    `threads` of them solved at once, against the shipped tree's score."""
     import orjson
 
     from engine.hangman import bound_parts
@@ -137,11 +138,13 @@ def partition_bounds(lengths: list[int]) -> None:
         hw = load_hangman_words(length)
         s = Searcher(hw, 10, memo_entries=16, pool_words=64)
         t = time.perf_counter()
-        c, _ = s.split_cost(s.partition_bound(np.arange(len(hw.words)), s.strikes, **bound_parts(length)))
+        c, _ = s.split_cost(s.partition_bound(np.arange(len(hw.words)), s.strikes, **bound_parts(length),
+                                              threads=threads))
         seconds = time.perf_counter() - t
         shipped = orjson.loads((ROOT / "trees" / "hangman" / f"hangman-{length}.json").read_bytes())["result"]
         print(f"partition bound, {length} letters ({len(hw.words)} words): expected score <= "
-              f"{WIN_POINTS - c / s.total_weight:.4f} in {seconds:.0f} s; shipped tree {shipped['expected_score']:.4f} "
+              f"{WIN_POINTS - c / s.total_weight:.4f} in {seconds:.0f} s on {threads} thread(s); "
+              f"shipped tree {shipped['expected_score']:.4f} "
               f"({'optimal' if shipped['optimal'] else 'best found'})")
 
 
@@ -195,7 +198,8 @@ def calibrate(lengths: list[int]) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "--bounds":
-        partition_bounds([int(a) for a in sys.argv[2:]])
+        threads = int(sys.argv[3]) if sys.argv[2] == "--threads" else 2
+        partition_bounds([int(a) for a in sys.argv[2 if sys.argv[2] != "--threads" else 4 :]], threads)
     elif len(sys.argv) >= 3 and sys.argv[1] == "--proof":
         proofs([int(a) for a in sys.argv[2:]])
     elif len(sys.argv) >= 3 and sys.argv[1] == "--calibrate":

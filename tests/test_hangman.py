@@ -308,12 +308,13 @@ def test_partition_bound_is_below_optimum(seed):
     words = tiny_words(rng, rng.randint(4, 10), rng.choice([2, 3]), "abcdef"[: rng.randint(3, 6)])
     lives = rng.randint(0, 4)
     s = Searcher(make(words), lives, memo_entries=10_000, pool_words=100_000)
-    bound = s.partition_bound(np.arange(len(words)), s.strikes, group_nodes=rng.choice([1, 3, 10**6]),
-                              pooled_below=rng.choice([1, 2, 24]), part_size=rng.choice([0, 3, 100]),
-                              group_by=rng.choice([None, 0, 1]), levels=rng.choice([0, 1]))
+    options = dict(group_nodes=rng.choice([1, 3, 10**6]), pooled_below=rng.choice([1, 2, 24]),
+                   part_size=rng.choice([0, 3, 100]), group_by=rng.choice([None, 0, 1]), levels=rng.choice([0, 1]))
+    bound = s.partition_bound(np.arange(len(words)), s.strikes, **options)
     score, misses = ref.optimal(words, lives)
     c = 20 * len(words) - score
     assert bound <= c * s.key + misses
+    assert s.partition_bound(np.arange(len(words)), s.strikes, **options, threads=2) == bound  # parts at once
 
 
 def test_partition_bound_of_one_group_is_its_optimum():
@@ -351,6 +352,17 @@ def test_partition_bound_shows_the_words_of_its_parts_as_they_are_solved(monkeyp
     assert s.partition_bound(everyone, s.strikes, group_nodes=3, pooled_below=1, progress=True) == quiet
     counts = [int(n) for n in re.findall(r"(\d+)/12", drawn.getvalue())]
     assert counts[-1] == 12 and counts == sorted(counts) and len(set(counts)) > 2
+
+
+def test_partition_bound_on_two_threads_is_the_same_sum():
+    """Many parts solved two at a time (some too large for their nodes, so halved) add up to
+    exactly the bound of one thread, with the openings of levels=1 too."""
+    words = tiny_words(random.Random(8), 160, 5, "abcdefghijkl")
+    s = Searcher(make(words), 4, memo_entries=16, pool_words=64)
+    everyone = np.arange(len(words))
+    for options in (dict(pooled_below=1, part_size=30, group_nodes=400), dict(group_by=0, group_nodes=50, levels=1)):
+        assert s.partition_bound(everyone, s.strikes, **options, threads=2) == s.partition_bound(
+            everyone, s.strikes, **options)
 
 
 def test_partition_bound_packs_groups_into_parts():

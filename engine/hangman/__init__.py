@@ -45,11 +45,12 @@ def bound_parts(length: int) -> dict:
                                     "group_nodes": GROUP_NODES, "levels": 1})
 
 
-def proven_bound(s, members, length: int, memory_bytes: float | None, progress: bool) -> dict:
+def proven_bound(s, members, length: int, memory_bytes: float | None, progress: bool, threads: int = 1) -> dict:
     """The file's record of a proven upper bound on the expected score of the set (every tree's):
     the larger of Searcher.lower_bound two guesses deep and Searcher.partition_bound with
-    bound_parts(length), its parts' memo within `memory_bytes` (default half of the memory);
-    `progress`: its bar (at length 5 the parts take 36 minutes)."""
+    bound_parts(length), its parts solved `threads` at a time, their memos together within
+    `memory_bytes` (default half of the memory); `progress`: its bar (at length 5 the parts take
+    36 minutes on one thread)."""
     import time
 
     from .game import WIN_POINTS
@@ -59,9 +60,9 @@ def proven_bound(s, members, length: int, memory_bytes: float | None, progress: 
     parts = bound_parts(length)
     cap = half_of_memory() if memory_bytes is None else memory_bytes
     if cap is not None:
-        parts["group_nodes"] = min(parts["group_nodes"], int(cap / GROUP_NODE_BYTES))
+        parts["group_nodes"] = min(parts["group_nodes"], int(cap / threads / GROUP_NODE_BYTES))
     bound = max(s.lower_bound(members, s.strikes, levels=2),
-                s.partition_bound(members, s.strikes, **parts, progress=progress))
+                s.partition_bound(members, s.strikes, **parts, progress=progress, threads=threads))
     c_low, _ = s.split_cost(bound)
     return {
         "max_expected_score": round(WIN_POINTS - c_low / s.total_weight, 6),
@@ -72,14 +73,16 @@ def proven_bound(s, members, length: int, memory_bytes: float | None, progress: 
 
 
 def build_options(args, length: int):
-    """(words, lives, memory cap in bytes or None) that build hangman's options ask for at this
-    length: what --status, --bound-only and a build each start from."""
+    """(words, lives, memory cap in bytes or None, threads) that build hangman's options ask for
+    at this length: what --status, --bound-only and a build each start from."""
+    from ..search import default_threads
     from .game import load_hangman_words
 
     hw = load_hangman_words(length, getattr(args, "words", None), getattr(args, "weights", None))
     lives = 10 if getattr(args, "lives", None) is None else args.lives
     memory = getattr(args, "memory", None)
-    return hw, lives, None if memory is None else memory * 2**30
+    threads = getattr(args, "threads", None) or default_threads()
+    return hw, lives, None if memory is None else memory * 2**30, threads
 
 
 def tree_game(hw, lives: int) -> dict:
@@ -156,7 +159,7 @@ def checkpoint_status(args) -> list[str]:
 
     if getattr(args, "length", None) is None or getattr(args, "all_lengths", False):
         raise UsageError("build hangman --status needs --length N (and the --checkpoint of that build)")
-    hw, lives, memory_bytes = build_options(args, args.length)
+    hw, lives, memory_bytes, _ = build_options(args, args.length)
     s = Searcher(hw, lives, memo_entries=16, pool_words=64, memory_bytes=memory_bytes)
     nodes = s.load_memo(args.checkpoint)
     if nodes is None:
@@ -216,14 +219,14 @@ def rebound_file(length: int, args, path: Path) -> str:
         raise UserError(f"{path}: not JSON ({exc})") from None
     except UserError as exc:
         raise UserError(f"{path}: {exc}") from None
-    hw, lives, memory_bytes = build_options(args, length)
+    hw, lives, memory_bytes, threads = build_options(args, length)
     if any(doc["game"].get(k) != v for k, v in tree_game(hw, lives).items()):
         raise UserError(f"{path}: a tree of another game (not {length} letters of these words with {lives} lives)")
     if doc["result"].get("optimal"):
         raise UserError(f"{path}: proven optimal already; there is no bound to improve")
     s = Searcher(hw, lives, memo_entries=16, pool_words=64)
     progress = not getattr(args, "quiet", False)
-    doc["result"]["bound"] = proven_bound(s, np.arange(len(hw.words)), length, memory_bytes, progress)
+    doc["result"]["bound"] = proven_bound(s, np.arange(len(hw.words)), length, memory_bytes, progress, threads)
     write_document(path, doc)
     return f"{path}: {verify_file(path)} [bound: {doc['result']['bound']['seconds']:.1f} s]"
 
@@ -239,7 +242,7 @@ def build_length(length: int, args, path: Path) -> str:
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
-    hw, lives, memory_bytes = build_options(args, length)
+    hw, lives, memory_bytes, threads = build_options(args, length)
     max_nodes = getattr(args, "max_nodes", None) or PROOF_NODES.get(length, DEFAULT_MAX_NODES)
     entries, pool = memo_capacity(max_nodes, memory_bytes)
     s = Searcher(hw, lives, memo_entries=entries, pool_words=pool, memory_bytes=memory_bytes)
@@ -275,7 +278,8 @@ def build_length(length: int, args, path: Path) -> str:
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES,
                                     proven_sets="played optimally: the sets whose exact value the search proved",
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
-            result["bound"] = proven_bound(s, everyone, length, memory_bytes, not getattr(args, "quiet", False))
+            result["bound"] = proven_bound(s, everyone, length, memory_bytes, not getattr(args, "quiet", False),
+                                           threads)
 
             def choose(members, strikes):
                 return s.best_found_letter(members, strikes, EXACT_BELOW, SUBTREE_NODES)

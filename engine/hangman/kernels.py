@@ -31,7 +31,7 @@ NODES, MAX_NODES, ABORTED, ENTRIES, POOL_USED = 0, 1, 2, 3, 4
 # ----------------------------------------------------------------------------------------------
 # splitting a set by a letter
 # ----------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _partition(masks, src, dst, start, size, letter, slot, cls_mask, cls_start, cls_fill):
     """Stable split of src[start:start+size] by the mask of `letter` into dst[start:start+size].
     Class k (masks ascending, so a miss class is class 0) is dst[cls_start[k]:cls_start[k+1]].
@@ -73,7 +73,7 @@ def _partition(masks, src, dst, start, size, letter, slot, cls_mask, cls_start, 
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _letter_stats(masks, weights, members, start, size, miss_w, useful):
     """miss_w[c]: weight of the words without letter c; useful[c]: c splits the set (two masks
     differ). A letter that is not useful is never worth guessing: it either costs a miss and
@@ -92,7 +92,7 @@ def _letter_stats(masks, weights, members, start, size, miss_w, useful):
             useful[c] |= m != first[c]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _set_weight(weights, members, start, size):
     t = np.int64(0)
     for i in range(start, start + size):
@@ -100,7 +100,7 @@ def _set_weight(weights, members, start, size):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful):
     """A lower bound on the cost of a set of two or more words with r >= 1 strikes left: the cost of
     its "miss spine", the path a tree follows while every guess misses.
@@ -148,7 +148,7 @@ def _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost,
     return bound
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _free_letter(miss_w, useful):
     """A useful letter every candidate contains (no miss), or -1."""
     for c in range(26):
@@ -157,7 +157,7 @@ def _free_letter(miss_w, useful):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
                 slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful):
     """A lower bound on the cost of the set buf[depth][start:start+size] (two or more words, r >= 1)
@@ -194,7 +194,7 @@ def _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost
 # memo: (candidate set, lives) -> exact value or lower bound; the set itself is stored and
 # compared on every hit, so a hash collision can never return another state's value
 # ----------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _hash(members, start, size, r):
     h = np.uint64(0x9E3779B97F4A7C15) * np.uint64(r + 1) + np.uint64(size)
     for i in range(start, start + size):
@@ -203,7 +203,7 @@ def _hash(members, start, size, r):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _slot_tag(h):
     """The high half of a hash, kept in the table slot beside the entry number (entry + 1 in the
     low half; 0 is an empty slot): a probe passes over another set's slot without reading its
@@ -211,7 +211,7 @@ def _slot_tag(h):
     return np.int64(h >> np.uint64(32)) << np.int64(32)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool):
     """(entry, table slot): entry -1 when absent, slot then being where it would go."""
     mask = np.uint64(table.size - 1)
@@ -236,7 +236,7 @@ def _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, po
         pos = (pos + 1) & np.int64(mask)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _memo_put(members, start, size, r, h, e, pos, value, exact, letter,
               table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr):
     """Record a value (exact) or a lower bound; a full memo simply stops growing. The slot is
@@ -267,7 +267,7 @@ def _memo_put(members, start, size, r, h, e, pos, value, exact, letter,
     ctr[ENTRIES] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _memo_rebuild(table, e_hash, n):
     """Index entries 0..n-1 again (after a checkpoint is loaded, or into a table of another size):
     each goes to the first free slot from its hash, as _memo_put would have put it."""
@@ -280,7 +280,7 @@ def _memo_rebuild(table, e_hash, n):
         table[pos] = _slot_tag(e_hash[e]) | (e + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _memo_compact(keep, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, table, ctr):
     """Keep only the entries marked in `keep`, moved to the front (with their sets, to the front
     of the pool) in their order, and index them again. Entries were appended with growing pool
@@ -312,7 +312,7 @@ def _memo_compact(keep, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, po
 # ----------------------------------------------------------------------------------------------
 # exact search: branch and bound over useful letters, memo on (set, lives)
 # ----------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _child_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
                  slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
                  table, e_hash, e_off, e_size, e_r, e_val, pool):
@@ -331,7 +331,7 @@ def _child_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cos
                        slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, order, child_lb,
            table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen):
@@ -459,7 +459,7 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
     return bound, False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _bound(masks, weights, buf, depth, start, size, r, levels, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
            table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool):
@@ -506,7 +506,7 @@ def _bound(masks, weights, buf, depth, start, size, r, levels, miss_cost, lost_c
 # ----------------------------------------------------------------------------------------------
 # the baseline rules
 # ----------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rule_letter(masks, weights, buf, depth, start, size, rule, slot, cls_mask, cls_start, cls_fill,
                  stat_miss, stat_useful):
     """The rule's letter for a set of two or more words. frequency: the letter in the most
@@ -541,7 +541,7 @@ def _rule_letter(masks, weights, buf, depth, start, size, rule, slot, cls_mask, 
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rule_totals(masks, weights, buf, depth, start, size, r, rule, slot, cls_mask, cls_start, cls_fill,
                  stat_miss, stat_useful):
     """(weight of wrong guesses, weight of lost words) when the rule plays every word of the set

@@ -16,7 +16,9 @@ frequency weights) the tie-break is dropped (miss 1, loss 20) and the file says 
 from __future__ import annotations
 
 import os
+import queue
 import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 import numpy as np
@@ -338,8 +340,8 @@ class Searcher:
         ))
 
     def partition_bound(self, members, strikes: int, group_nodes: int = GROUP_NODES, pooled_below: int = POOLED_BELOW,
-                        part_size: int = 0, group_by: int | None = None, levels: int = 0, progress: bool = False
-                        ) -> int:
+                        part_size: int = 0, group_by: int | None = None, levels: int = 0, progress: bool = False,
+                        threads: int = 1) -> int:
         """A lower bound from splitting the set into parts and solving each one exactly.
 
         Sound because the least cost is superadditive over any partition: a tree for the whole set,
@@ -365,7 +367,9 @@ class Searcher:
           vowel, which every tree pays.
         A part whose search needs more than `group_nodes` nodes is split in two halves (its
         groups in order, so at most one group is cut), each solved in a memo of its own (room for
-        `group_nodes` entries).
+        `group_nodes` entries). The parts are independent searches: `threads` of them run at once,
+        each thread with its own searcher and memo (the kernels release the GIL); the bound is the
+        same sum whatever the order.
 
         levels=1 makes the parts agree on the first letter: the bound is the least, over the
         set's useful letters L, of the sum over the parts of their least cost when opened with L.
@@ -395,32 +399,52 @@ class Searcher:
                 fits[0] += group
             else:
                 parts.append(list(group))
-        alone = Searcher(self.hw, self.lives, memo_entries=16, pool_words=64, free_first=self.free_first)
         openings = self.useful_letters(members) if levels else []
-        total, extra = 0, [0] * len(openings)  # extra: each opening's cost above the parts' least costs
+        searchers: queue.SimpleQueue = queue.SimpleQueue()
+        for _ in range(max(1, threads)):
+            searchers.put(Searcher(self.hw, self.lives, memo_entries=16, pool_words=64, free_first=self.free_first))
 
-        def class_bound(cls, r: int) -> int:
-            cost, ok, _ = alone.solve(cls, r, max_nodes=group_nodes)
-            return cost if ok else alone.lower_bound(cls, r)
-
-        bar = tqdm(total=sum(map(len, parts)), desc="bound: words of the parts solved", unit="word",
-                   disable=not progress or None, leave=False)
-        with bar:
-            while parts:
-                part = parts.pop()
-                if len(part) < 2:
-                    bar.update(len(part))
-                    continue
+        def solve_part(part: list[int]) -> tuple[int | None, list[int]]:
+            """(the part's least cost, or None if not found in group_nodes; each opening's cost above it)."""
+            alone = searchers.get()
+            try:
                 alone._allocate_memo(max(16, group_nodes), max(64, GROUP_POOL_WORDS * group_nodes))
                 cost, ok, _ = alone.solve(part, strikes, max_nodes=group_nodes)
                 if not ok:
-                    parts += [part[: len(part) // 2], part[len(part) // 2 :]]
-                    continue
-                total += cost
-                part = np.array(part)
-                for i, letter in enumerate(openings):  # at least the part's least cost, which is exact
-                    extra[i] += max(0, alone._opening_cost(part, strikes, letter, class_bound) - cost)
-                bar.update(len(part))
+                    return None, []
+
+                def class_bound(cls, r: int) -> int:
+                    value, solved, _ = alone.solve(cls, r, max_nodes=group_nodes)
+                    return value if solved else alone.lower_bound(cls, r)
+
+                return cost, [max(0, alone._opening_cost(np.array(part), strikes, letter, class_bound) - cost)
+                              for letter in openings]  # each at least the part's least cost, which is exact
+            finally:
+                alone._allocate_memo(16, 64)  # its memory back at once
+                searchers.put(alone)
+
+        total, extra = 0, [0] * len(openings)  # extra: each opening's cost above the parts' least costs
+        bar = tqdm(total=sum(map(len, parts)), desc="bound: words of the parts solved", unit="word",
+                   disable=not progress or None, leave=False)
+        bar.update(sum(len(part) for part in parts if len(part) < 2))
+        parts = [part for part in parts if len(part) >= 2]
+        with bar, ThreadPoolExecutor(max(1, threads), thread_name_prefix="parts") as pool:
+            running = {pool.submit(solve_part, part): part for part in parts}
+            while running:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    part = running.pop(future)
+                    cost, above = future.result()
+                    if cost is None:  # not solved in its nodes: its halves are
+                        for half in (part[: len(part) // 2], part[len(part) // 2 :]):
+                            if len(half) >= 2:
+                                running[pool.submit(solve_part, half)] = half
+                            else:
+                                bar.update(len(half))
+                        continue
+                    total += cost
+                    extra = [a + b for a, b in zip(extra, above)]
+                    bar.update(len(part))
         return total + (min(extra) if openings else 0)
 
     def known(self, members, strikes: int) -> tuple[int, bool]:
