@@ -777,8 +777,9 @@ def _hangman_build_options(p: argparse.ArgumentParser) -> None:
                    help="hangman: most memory the exact search's memo may take (default half of this machine's); "
                         "a smaller memo is compacted when full: slower, same result")
     g.add_argument("--checkpoint-mb", type=float, metavar="MB",
-                   help="hangman: write --checkpoint in at most MB megabytes, keeping what is proven of the largest "
-                        "sets (small enough to keep in git and resume on another machine; a resume redoes the rest)")
+                   help="hangman: write --checkpoint in at most MB megabytes, keeping what is proven of the first "
+                        "letters' classes and of the largest sets (small enough to keep in git and resume on another "
+                        "machine; a resume redoes the rest)")
     g.add_argument("--bound-only", action="store_true",
                    help="hangman: prove again the bound of the best-found tree already at -o (default the shipped "
                         "one) with this version's parts, and write it there; the tree stays")

@@ -533,10 +533,12 @@ def test_most_valuable_keeps_the_largest_sets_and_the_first_of_the_threshold_siz
         assert set(np.flatnonzero(most_valuable(sizes, max_entries, max_pool, max_bytes))) == want
 
 
-def test_a_capped_checkpoint_keeps_the_largest_sets_within_its_size_and_resumes_to_the_optimum(tmp_path):
+def test_a_capped_checkpoint_keeps_the_first_letters_classes_and_the_largest_sets_and_resumes_to_the_optimum(
+        tmp_path):
     """save_memo with max_bytes (build hangman --checkpoint-mb) writes a file of at most that size
-    holding what was proven of the largest sets, each exactly as the memo had it, and records how
-    many entries it was kept from; a search resumed from it still ends at the optimum."""
+    holding what was proven of the classes of the first letters, then of the largest sets, each
+    exactly as the memo had it, and records how many entries it was kept from; a search resumed
+    from it still ends at the optimum."""
     hw, everyone, fresh, value = solved_sixty(7)
     first = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
     ck, cap = tmp_path / "small.ck", 3000
@@ -549,10 +551,17 @@ def test_a_capped_checkpoint_keeps_the_largest_sets_within_its_size_and_resumes_
     loaded = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
     assert loaded.load_memo(ck) == spent
     kept = loaded.memo_entries
-    assert 0 < kept < n and loaded.e_size[:kept].min() >= np.sort(first.e_size[:n])[::-1][kept - 1]
+    assert 0 < kept < n
+    classes = {(tuple(first.pool[first.e_off[e]:first.e_off[e] + first.e_size[e]]), first.e_r[e])
+               for e in first.class_entries(everyone, first.strikes)}
+    assert 0 < len(classes) < n
+    rank = {key: (key in classes, len(key[0])) for key in saved}  # what goes first
+    kept_keys = set()
     for e in range(kept):
         members = tuple(loaded.pool[loaded.e_off[e]:loaded.e_off[e] + loaded.e_size[e]])
         assert saved[(members, loaded.e_r[e])] == (loaded.e_val[e], loaded.e_exact[e])
+        kept_keys.add((members, loaded.e_r[e]))
+    assert min(rank[key] for key in kept_keys) >= max(rank[key] for key in saved if key not in kept_keys)
     with np.load(ck) as data:
         assert orjson.loads(data["header"].tobytes())["kept_of"] == n and data["pool"].dtype == np.uint16
     cost, finished, total = solve_in_slices(loaded, everyone, loaded.strikes, 10**9, ck, resume=True,

@@ -71,26 +71,25 @@ def fit_in_memory(entries: int, pool: int, memory_bytes: float | None = None) ->
 
 
 def most_valuable(sizes: np.ndarray, max_entries: int, max_pool: int, max_bytes: float | None = None,
-                  word_bytes: int = 2) -> np.ndarray:
+                  word_bytes: int = 2, first: np.ndarray | None = None) -> np.ndarray:
     """Which memo entries to keep when they do not all fit: those of the largest sets (the dearest
     to find again), exact values and lower bounds alike, at most `max_entries` of them holding at
     most `max_pool` set words (and, with `max_bytes`, taking at most that many bytes in a
-    checkpoint file, FILE_ENTRY_BYTES each and `word_bytes` a set word); among sets of the
-    threshold size, the first ones. The bounds are what a refutation has proven, and a search
-    that refutes the same letters again after the compaction needs them: at length 8 in a memo
-    of 0.4 GB (a third of what the search needs), keeping only exact values took 161 M nodes,
-    7 compactions and 633 s, keeping bounds too 10.7 M, 2 and 45 s."""
-    by_size = np.sort(sizes)[::-1]
-    words = np.cumsum(by_size)
+    checkpoint file, FILE_ENTRY_BYTES each and `word_bytes` a set word); among sets of one size,
+    the first ones; the entries marked in `first` before all others. The bounds are what a
+    refutation has proven, and a search that refutes the same letters again after the compaction
+    needs them: at length 8 in a memo of 0.4 GB (a third of what the search needs), keeping only
+    exact values took 161 M nodes, 7 compactions and 633 s, keeping bounds too 10.7 M, 2 and 45 s."""
+    key = sizes.astype(np.int64) + (0 if first is None else first * (int(sizes.max(initial=0)) + 1))
+    order = np.lexsort((np.arange(len(sizes)), -key))
+    words = np.cumsum(sizes[order])
     count = min(int((words <= max_pool).sum()), max_entries)
     if max_bytes is not None:
         file_bytes = FILE_ENTRY_BYTES * np.arange(1, len(sizes) + 1) + word_bytes * words
         count = min(count, int((file_bytes <= max_bytes).sum()))
-    if not count:
-        return np.zeros(len(sizes), dtype=np.bool_)
-    keep = sizes > by_size[count - 1]
-    at_threshold = sizes == by_size[count - 1]
-    return keep | (at_threshold & (np.cumsum(at_threshold) <= count - keep.sum()))
+    keep = np.zeros(len(sizes), dtype=np.bool_)
+    keep[order[:count]] = True
+    return keep
 
 
 def kept_entries(arrays: dict, keep: np.ndarray) -> dict:
@@ -213,7 +212,8 @@ class Searcher:
         return {"format": CHECKPOINT_FORMAT, "game": self.hw.identity, "lives": self.lives,
                 "free_first": self.free_first}
 
-    def save_memo(self, path, nodes: int, seconds: float = 0.0, max_bytes: float | None = None) -> None:
+    def save_memo(self, path, nodes: int, seconds: float = 0.0, max_bytes: float | None = None,
+                  root: tuple | None = None) -> None:
         """Write the memo (its used part), `nodes` and `seconds`, the search nodes and time spent
         so far, atomically. With `max_bytes`, the file takes at most that many bytes (beyond its
         header): it keeps what is proven of the largest sets (most_valuable), compressed, so that
@@ -221,7 +221,10 @@ class Searcher:
         on elsewhere; a resume recomputes the sets dropped. What it saves: at length 8, stopped at
         4 M nodes (230 MB, 1.78 M entries), the search ends after 3.8 M more nodes from the whole
         memo, 4.0 M from a file of 27 MB (61 % of the entries), 5.3 M from 11 MB (14 %), 6.2 M
-        from 5 MB (3 %) and 7.2 M from 1.6 MB (a fresh search takes 7.1 M)."""
+        from 5 MB (3 %) and 7.2 M from 1.6 MB (a fresh search takes 7.1 M). `root` = (members,
+        strikes) of the search: the entries of its first letters' classes go first, small or not,
+        so that the file proves what the whole memo proved of the first letters (--status: the
+        letters solved and refuted), which a resume then need not find again."""
         import io
 
         import orjson
@@ -236,18 +239,25 @@ class Searcher:
                 np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), **arrays)
             return
         header = np.frombuffer(orjson.dumps(header | {"kept_of": n}), dtype=np.uint8)
+        first = np.zeros(n, dtype=np.bool_)
+        if root is not None:
+            first[self.class_entries(*root)] = True
         word = np.uint16 if len(self.hw.words) <= 1 << 16 else np.int32
-        budget = COMPRESSION_GUESS * max_bytes  # of uncompressed bytes, until the compressed file fits
-        while True:
-            kept = kept_entries(arrays, most_valuable(arrays["e_size"], n, used, budget, np.dtype(word).itemsize))
+        budget = COMPRESSION_GUESS * max_bytes  # of uncompressed bytes, scaled until the file nearly fills
+        fitting = None  # the fullest file that fits so far
+        for _ in range(8):
+            kept = kept_entries(arrays, most_valuable(arrays["e_size"], n, used, budget, np.dtype(word).itemsize,
+                                                      first))
             kept["pool"] = kept["pool"].astype(word)
             data = io.BytesIO()
             np.savez_compressed(data, header=header, **kept)
             if data.tell() <= max_bytes or not len(kept["e_hash"]):
-                break
+                fitting = data if fitting is None or data.tell() > fitting.tell() else fitting
+                if data.tell() > 0.8 * max_bytes or len(kept["e_hash"]) in (0, n):
+                    break
             budget *= 0.9 * max_bytes / data.tell()
         with atomic_file(path) as f:
-            f.write(data.getbuffer())
+            f.write((fitting or data).getbuffer())
 
     def load_memo(self, path) -> int | None:
         """Replace the memo by a saved one; the nodes it had cost, or None when there is no such
@@ -461,6 +471,22 @@ class Searcher:
             return int(self.e_val[e]), True
         return self.lower_bound(members, strikes, levels=0), False
 
+    def class_entries(self, members, strikes: int) -> list[int]:
+        """The memo entries of the set and of the classes of its useful letters (what
+        checkpoint_status reads), where the memo has them."""
+        members = np.unique(np.asarray(members))
+        sets = [(members, strikes)] + [(part, strikes - (mask == 0)) for letter in self.useful_letters(members)
+                                       for mask, part in split(self.hw, members, letter)]
+        found = []
+        for part, r in sets:
+            size = self._load(part)
+            h = np.uint64(K._hash(self.buf[0], 0, size, r))
+            e, _ = K._memo_find(self.buf[0], 0, size, r, h, self.table, self.e_hash, self.e_off, self.e_size,
+                                self.e_r, self.pool)
+            if e >= 0:
+                found.append(int(e))
+        return found
+
     def useful_letters(self, members) -> list[int]:
         """The letters that split the set (their masks differ among its words): the only ones an
         optimal tree needs (kernels._letter_stats)."""
@@ -569,7 +595,7 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
     began = time.monotonic()
 
     def save() -> None:
-        s.save_memo(checkpoint, spent, s.earlier_seconds + time.monotonic() - began, checkpoint_bytes)
+        s.save_memo(checkpoint, spent, s.earlier_seconds + time.monotonic() - began, checkpoint_bytes, (members, strikes))
 
     bar = tqdm(total=max_nodes, initial=min(spent, max_nodes), unit="node", unit_scale=True, desc="exact search",
                disable=not progress or None, leave=False)
