@@ -438,7 +438,8 @@ class Searcher:
                    disable=not progress or None, leave=False)
         bar.update(sum(len(part) for part in parts if len(part) < 2))
         parts = [part for part in parts if len(part) >= 2]
-        with bar, ThreadPoolExecutor(max(1, threads), thread_name_prefix="parts") as pool:
+        pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="parts")
+        try:
             running = {pool.submit(solve_part, part): part for part in parts}
             while running:
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -455,6 +456,9 @@ class Searcher:
                     total += cost
                     extra = [a + b for a, b in zip(extra, above)]
                     bar.update(len(part))
+        finally:  # after Ctrl-C, only the parts under way are finished
+            pool.shutdown(wait=True, cancel_futures=True)
+            bar.close()
         return total + (min(extra) if openings else 0)
 
     def known(self, members, strikes: int) -> tuple[int, bool]:
