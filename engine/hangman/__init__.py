@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 TREE_DIR = Path(__file__).resolve().parent.parent.parent / "trees" / "hangman"
-DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-6 then settle for the best found
-# lengths whose proof needs more (7: 70.6 M nodes, 10 min, 5.9 GB; 8: 7.1 M nodes, under 3 min, 1.3 GB)
-PROOF_NODES = {7: 150_000_000, 8: 30_000_000}
+DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-5 then settle for the best found
+# lengths whose proof needs more (6: 469 M nodes, 2 h 7 min over three runs, a memo of half of 23 GB;
+# 7: 70.6 M nodes, 10 min, 5.9 GB; 8: 7.8 M nodes, about a minute, 1.3 GB)
+PROOF_NODES = {6: 1_000_000_000, 7: 150_000_000, 8: 30_000_000}
 EXACT_BELOW = 150  # best-found trees search subsets up to this size exactly (Searcher.best_found_letter)
 SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
 # Searcher.partition_bound's parameters where the search does not finish: at lengths 3-6 the groups
