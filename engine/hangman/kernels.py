@@ -14,6 +14,9 @@ optimal tree does that. The letters still worth guessing are exactly the useful 
 The value is NOT monotone in the strikes left, so no entry stands in for another strike count: a
 lost word costs its misses too, so more lives can cost more (a 100-word family `?at` with one
 strike: 1 word won, 99 lost at 1 miss; with two: 2 won, 98 lost at 2 misses, a lower score).
+Except where no word can be lost: every count of strikes above the most misses a word of the set
+can make is one state, keyed by the least of them (_strikes_that_count). Sets of two words are
+solved in closed form (_pair_cost) and never stored.
 """
 
 from __future__ import annotations
@@ -98,6 +101,55 @@ def _set_weight(weights, members, start, size):
     for i in range(start, start + size):
         t += weights[members[i]]
     return t
+
+
+@njit(cache=True, nogil=True)
+def _strikes_that_count(letters, members, start, size, r):
+    """The strikes left that can matter to the set: r, or one more than the most misses any of its
+    words can make, if that is fewer. A word's misses are distinct letters of other candidates
+    that it lacks (a letter no candidate holds is never worth guessing, see _letter_stats), so with
+    more strikes than that no word of the set can be lost by any tree, every tree costs the same
+    with any such r, and the memo keys all of them as one state. letters[w]: the bit set of w's
+    letters, and its count of distinct letters shifted left by 26."""
+    union = np.int64(0)
+    fewest = np.int64(26)
+    for i in range(start, start + size):
+        x = letters[members[i]]
+        union |= x
+        if (x >> 26) < fewest:
+            fewest = x >> 26
+    union &= (np.int64(1) << 26) - 1
+    held = np.int64(0)
+    while union:
+        union &= union - 1
+        held += 1
+    most_misses = held - fewest
+    return min(r, most_misses + 1)
+
+
+@njit(cache=True, nogil=True)
+def _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost):
+    """(least cost, first letter) of a set of two words with r >= 1 strikes left, without a search:
+    0 if a letter of both stands at different places in them (it tells them apart with no miss),
+    else the lighter word's miss (and loss, with one strike left). Why: two words of one length
+    differ at some place, and its letter in the first word either is also in the second elsewhere
+    (the free case) or is not at all, so a letter of one word only always exists; guessing one
+    makes the other word miss once, and then it is the only candidate left. The letter is the one
+    _solve would pick: the first, alphabetically, of those with the least missing weight."""
+    a = members[start]
+    b = members[start + 1]
+    wa = weights[a]
+    wb = weights[b]
+    letter = -1
+    for c in range(26):
+        ma = masks[a, c]
+        mb = masks[b, c]
+        if ma != mb and ma != 0 and mb != 0:
+            return np.int64(0), c
+        if letter < 0 and ma != mb and (wb < wa and ma != 0 or wa < wb and mb != 0 or wa == wb):
+            letter = c  # a letter of one word only, whose miss weighs least
+    lighter = min(wa, wb)
+    return lighter * miss_cost + (lighter * lost_cost if r == 1 else np.int64(0)), letter
 
 
 @njit(cache=True, nogil=True)
@@ -281,6 +333,19 @@ def _memo_rebuild(table, e_hash, n):
 
 
 @njit(cache=True, nogil=True)
+def _memo_rekey(letters, pool, e_hash, e_off, e_size, e_r, n):
+    """Key entries 0..n-1 by the strikes that count (_strikes_that_count), as the search looks them
+    up: a checkpoint written before the search did so holds (set, strikes) entries that are true of
+    every count of strikes over the set's most misses, and would otherwise never be found. Index
+    them again afterwards."""
+    for e in range(n):
+        r = _strikes_that_count(letters, pool, e_off[e], e_size[e], e_r[e])
+        if r != e_r[e]:
+            e_r[e] = r
+            e_hash[e] = _hash(pool, e_off[e], e_size[e], r)
+
+
+@njit(cache=True, nogil=True)
 def _memo_compact(keep, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, table, ctr):
     """Keep only the entries marked in `keep`, moved to the front (with their sets, to the front
     of the pool) in their order, and index them again. Entries were appended with growing pool
@@ -313,7 +378,7 @@ def _memo_compact(keep, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, po
 # exact search: branch and bound over useful letters, memo on (set, lives)
 # ----------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def _child_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
+def _child_bound(masks, weights, letters, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
                  slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
                  table, e_hash, e_off, e_size, e_r, e_val, pool):
     """The best known lower bound of the child buf[depth][start:start+size]: exact if trivial,
@@ -323,6 +388,9 @@ def _child_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cos
         return _set_weight(weights, members, start, size) * lost_cost
     if size == 1:
         return np.int64(0)
+    if size == 2:
+        return _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost)[0]
+    r = _strikes_that_count(letters, members, start, size, r)
     h = _hash(members, start, size, r)
     e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
     if e >= 0:
@@ -332,7 +400,7 @@ def _child_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cos
 
 
 @njit(cache=True, nogil=True)
-def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_cost, free_first,
+def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, order, child_lb,
            table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen):
     """(value, exact) for the set buf[depth][start:start+size] with r lives.
@@ -352,10 +420,15 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
         return _set_weight(weights, members, start, size) * lost_cost, True
     if size == 1:
         return np.int64(0), True
+    if size == 2:
+        value, letter = _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost)
+        chosen[depth] = letter
+        return value, True
     ctr[NODES] += 1
     if ctr[NODES] > ctr[MAX_NODES]:
         ctr[ABORTED] = 1
         return np.int64(0), False
+    r = _strikes_that_count(letters, members, start, size, r)
     h = _hash(members, start, size, r)
     e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
     lb = np.int64(0)
@@ -408,7 +481,7 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
         total_lb = first_cost
         for q in range(n):
             rr = r - 1 if cm[q] == 0 else r
-            clb[q] = _child_bound(masks, weights, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, miss_cost,
+            clb[q] = _child_bound(masks, weights, letters, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, miss_cost,
                                   lost_cost, free_first, slot, cls_mask, cls_start, cls_fill, stat_miss,
                                   stat_useful, table, e_hash, e_off, e_size, e_r, e_val, pool)
             total_lb += clb[q]
@@ -432,7 +505,7 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
             rr = r - 1 if cm[q] == 0 else r
             rest -= clb[q]
             child_limit = best - total - rest
-            v, ex = _solve(masks, weights, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, child_limit,
+            v, ex = _solve(masks, weights, letters, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, child_limit,
                            miss_cost, lost_cost, free_first, slot, cls_mask, cls_start, cls_fill,
                            stat_miss, stat_useful, order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter,
                            pool, ctr, chosen)
@@ -460,7 +533,7 @@ def _solve(masks, weights, buf, depth, start, size, r, limit, miss_cost, lost_co
 
 
 @njit(cache=True, nogil=True)
-def _bound(masks, weights, buf, depth, start, size, r, levels, miss_cost, lost_cost, free_first,
+def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
            table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool):
     """A lower bound on the cost of the set, `levels` guesses deep: the least, over every useful
@@ -473,6 +546,9 @@ def _bound(masks, weights, buf, depth, start, size, r, levels, miss_cost, lost_c
         return _set_weight(weights, members, start, size) * lost_cost
     if size == 1:
         return np.int64(0)
+    if size == 2:
+        return _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost)[0]
+    r = _strikes_that_count(letters, members, start, size, r)
     h = _hash(members, start, size, r)
     e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
     known = np.int64(0)
@@ -494,7 +570,7 @@ def _bound(masks, weights, buf, depth, start, size, r, levels, miss_cost, lost_c
         n = _partition(masks, members, nxt, start, size, c, slot, cls_mask[depth], cls_start[depth], cls_fill[depth])
         for q in range(n):
             rr = r - 1 if cls_mask[depth, q] == 0 else r
-            total += _bound(masks, weights, buf, depth + 1, cls_start[depth, q],
+            total += _bound(masks, weights, letters, buf, depth + 1, cls_start[depth, q],
                             cls_start[depth, q + 1] - cls_start[depth, q], rr, levels - 1, miss_cost, lost_cost,
                             free_first, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
                             table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool)

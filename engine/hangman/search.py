@@ -147,6 +147,8 @@ class Searcher:
         n_words = len(hw.words)
         self.masks = np.ascontiguousarray(hw.masks)
         self.weights = np.ascontiguousarray(hw.weights, dtype=np.int64)
+        held = self.masks != 0  # kernels._strikes_that_count: each word's letters, and how many
+        self.letters = (held.astype(np.int64) << np.arange(26)).sum(axis=1) | (held.sum(axis=1).astype(np.int64) << 26)
         self.total_weight = int(self.weights.sum())
         key = self.strikes * self.total_weight + 1
         if (WIN_POINTS + self.strikes) * self.total_weight * key + key < 2**62:
@@ -298,6 +300,7 @@ class Searcher:
             getattr(self, name)[:n] = arrays[name]
         self.pool[:used] = arrays["pool"]
         self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
+        K._memo_rekey(self.letters, self.pool, self.e_hash, self.e_off, self.e_size, self.e_r, n)
         K._memo_rebuild(self.table, self.e_hash, n)
         self.earlier_seconds = float(header.get("seconds", 0.0))
         return int(header.get("nodes", 0))
@@ -329,7 +332,7 @@ class Searcher:
         self.ctr[K.ABORTED] = 0
         self.chosen[0] = -1
         value, exact = K._solve(
-            self.masks, self.weights, self.buf, 0, 0, size, strikes, K.INF if limit is None else limit, self.miss_cost, self.lost_cost,
+            self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, K.INF if limit is None else limit, self.miss_cost, self.lost_cost,
             self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill,
             self.stat_miss, self.stat_useful,
             self.order, self.child_lb, self.table, self.e_hash, self.e_off, self.e_size, self.e_r,
@@ -343,7 +346,7 @@ class Searcher:
         """A proven lower bound on the least cost (see kernels._bound for why it is sound)."""
         size = self._load(members)
         return int(K._bound(
-            self.masks, self.weights, self.buf, 0, 0, size, strikes, levels, self.miss_cost, self.lost_cost,
+            self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, levels, self.miss_cost, self.lost_cost,
             self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill, self.stat_miss,
             self.stat_useful,
             self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.pool,
@@ -466,11 +469,9 @@ class Searcher:
         it exactly (or the set is trivial), else (a lower bound, False): the memo's bound or the
         static one, the larger."""
         size = self._load(members)
-        if strikes == 0 or size == 1:  # lost, or found: the bound is the cost
+        if strikes == 0 or size <= 2:  # lost, found, or a pair (kernels._pair_cost): the bound is the cost
             return self.lower_bound(members, strikes, levels=0), True
-        h = np.uint64(K._hash(self.buf[0], 0, size, strikes))
-        e, _ = K._memo_find(self.buf[0], 0, size, strikes, h, self.table, self.e_hash, self.e_off, self.e_size,
-                            self.e_r, self.pool)
+        e = self._memo_entry(size, strikes)
         if e >= 0 and self.e_exact[e]:
             return int(self.e_val[e]), True
         return self.lower_bound(members, strikes, levels=0), False
@@ -483,13 +484,19 @@ class Searcher:
                                        for mask, part in split(self.hw, members, letter)]
         found = []
         for part, r in sets:
-            size = self._load(part)
-            h = np.uint64(K._hash(self.buf[0], 0, size, r))
-            e, _ = K._memo_find(self.buf[0], 0, size, r, h, self.table, self.e_hash, self.e_off, self.e_size,
-                                self.e_r, self.pool)
+            e = self._memo_entry(self._load(part), r) if r > 0 and len(part) > 1 else -1
             if e >= 0:
                 found.append(int(e))
         return found
+
+    def _memo_entry(self, size: int, strikes: int) -> int:
+        """The memo entry of the set in buf[0][:size] (two or more words, strikes >= 1), or -1;
+        keyed by the strikes that count, as the kernels key it."""
+        r = K._strikes_that_count(self.letters, self.buf[0], 0, size, strikes)
+        h = np.uint64(K._hash(self.buf[0], 0, size, r))
+        e, _ = K._memo_find(self.buf[0], 0, size, r, h, self.table, self.e_hash, self.e_off, self.e_size,
+                            self.e_r, self.pool)
+        return int(e)
 
     def useful_letters(self, members) -> list[int]:
         """The letters that split the set (their masks differ among its words): the only ones an
