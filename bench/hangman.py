@@ -152,11 +152,11 @@ def proofs(lengths: list[int]) -> None:
     """The exact search over every word of each length, 10 lives, in a memo sized as the build
     sizes it for the length's proof budget."""
     from engine.hangman import DEFAULT_MAX_NODES, PROOF_NODES
-    from engine.hangman.search import memo_capacity
+    from engine.hangman.search import memo_capacity, pool_word
 
     for length in lengths:
         hw = load_hangman_words(length)
-        entries, pool = memo_capacity(PROOF_NODES.get(length, DEFAULT_MAX_NODES))
+        entries, pool = memo_capacity(PROOF_NODES.get(length, DEFAULT_MAX_NODES), None, pool_word(len(hw.words)).itemsize)
         Searcher(hw, 10, memo_entries=1000, pool_words=100_000).solve(np.arange(20), 11)  # compile
         t, searcher = timed_exact(hw, np.arange(len(hw.words)), 11, memo_entries=entries, pool_words=pool)
         nodes = searcher.nodes

@@ -239,13 +239,13 @@ def build_length(length: int, args, path: Path) -> str:
     import numpy as np
 
     from .. import ENGINE
-    from .search import RULES, Searcher, Totals, memo_capacity, solve_in_slices
+    from .search import RULES, Searcher, Totals, memo_capacity, pool_word, solve_in_slices
     from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
 
     started = time.perf_counter()
     hw, lives, memory_bytes, threads = build_options(args, length)
     max_nodes = getattr(args, "max_nodes", None) or PROOF_NODES.get(length, DEFAULT_MAX_NODES)
-    entries, pool = memo_capacity(max_nodes, memory_bytes)
+    entries, pool = memo_capacity(max_nodes, memory_bytes, pool_word(len(hw.words)).itemsize)
     s = Searcher(hw, lives, memo_entries=entries, pool_words=pool, memory_bytes=memory_bytes)
     everyone = np.arange(len(hw.words))
     baselines = {rule: s.rule_totals(rule).as_dict() for rule in RULES}

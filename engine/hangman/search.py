@@ -27,8 +27,8 @@ from . import kernels as K
 from .game import WIN_POINTS, HangmanWords
 
 CHECKPOINT_FORMAT = "wordtree-hangman-checkpoint/1"
-MEMO_ARRAYS = {"e_hash": np.uint64, "e_off": np.int64, "e_size": np.int64, "e_r": np.int64, "e_val": np.int64,
-               "e_exact": np.bool_, "e_letter": np.int64}  # one entry each: the set is in the pool
+MEMO_ARRAYS = {"e_hash": np.uint64, "e_off": np.int64, "e_size": np.int32, "e_r": np.int8, "e_val": np.int64,
+               "e_exact": np.bool_, "e_letter": np.int8}  # one entry each: the set is in the pool
 FILE_ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values())  # a memo entry in a checkpoint file
 COMPRESSION_GUESS = 6  # a capped checkpoint's first try: its memo compresses about 6 to 1 (length 8)
 ENTRY_BYTES = FILE_ENTRY_BYTES + 32  # in memory, with its slots in the table
@@ -50,23 +50,30 @@ def half_of_memory() -> float | None:
         return None
 
 
-def memo_capacity(max_nodes: int, memory_bytes: float | None = None) -> tuple[int, int]:
+def pool_word(n_words: int) -> np.dtype:
+    """The type of a word number in the memo's pool of sets: 2 bytes where the words allow (every
+    ENABLE length: at most 28420 words), which makes the memo about a third smaller."""
+    return np.dtype(np.uint16 if n_words <= 1 << 16 else np.int32)
+
+
+def memo_capacity(max_nodes: int, memory_bytes: float | None = None, word_bytes: int = 4) -> tuple[int, int]:
     """(memo entries, pool words) for a search of `max_nodes` nodes within `memory_bytes` (by
     default half of this machine's memory). The memo grows with the budget (length 8: one entry
     per 2 nodes, 44 pool words per entry); a budget that needs more than the memory gets a
     smaller memo, which solve_in_slices compacts when it fills: slower, never wrong, and never
     killed for want of memory."""
-    entries, pool = fit_in_memory(max(4_000_000, max_nodes // 4), max(60_000_000, 8 * max_nodes), memory_bytes)
+    entries, pool = fit_in_memory(max(4_000_000, max_nodes // 4), max(60_000_000, 8 * max_nodes), memory_bytes,
+                                  word_bytes)
     return max(16, entries), max(64, pool)
 
 
-def fit_in_memory(entries: int, pool: int, memory_bytes: float | None = None) -> tuple[int, int]:
-    """(memo entries, pool words), scaled down together to fit `memory_bytes` (by default half of
-    this machine's memory; as they are where the system does not say)."""
+def fit_in_memory(entries: int, pool: int, memory_bytes: float | None = None, word_bytes: int = 4) -> tuple[int, int]:
+    """(memo entries, pool words of `word_bytes` each), scaled down together to fit `memory_bytes`
+    (by default half of this machine's memory; as they are where the system does not say)."""
     memory_bytes = half_of_memory() if memory_bytes is None else memory_bytes
     if memory_bytes is None:
         return entries, pool
-    scale = min(1.0, memory_bytes / (entries * ENTRY_BYTES + pool * 4))
+    scale = min(1.0, memory_bytes / (entries * ENTRY_BYTES + pool * word_bytes))
     return int(entries * scale), int(pool * scale)
 
 
@@ -182,7 +189,7 @@ class Searcher:
         self.table = np.zeros(table, dtype=np.int64)
         for name, dtype in MEMO_ARRAYS.items():
             setattr(self, name, np.zeros(memo_entries, dtype=dtype))
-        self.pool = np.zeros(pool_words, dtype=np.int32)
+        self.pool = np.zeros(pool_words, dtype=pool_word(len(self.hw.words)))
         self.ctr[K.ENTRIES] = self.ctr[K.POOL_USED] = 0
 
     # --- helpers ---
@@ -244,13 +251,14 @@ class Searcher:
         first = np.zeros(n, dtype=np.bool_)
         if root is not None:
             first[self.class_entries(*root)] = True
-        word = np.uint16 if len(self.hw.words) <= 1 << 16 else np.int32
-        budget = COMPRESSION_GUESS * max_bytes  # of uncompressed bytes, scaled until the file nearly fills
+        # of uncompressed bytes (at most the whole memo's), scaled until the file nearly fills
+        budget = min(COMPRESSION_GUESS * max_bytes, FILE_ENTRY_BYTES * n + self.pool.itemsize * used)
         fitting = None  # the fullest file that fits so far
-        for _ in range(8):
-            kept = kept_entries(arrays, most_valuable(arrays["e_size"], n, used, budget, np.dtype(word).itemsize,
+        for attempt in range(40):  # 8 tries for a full file, more while none fits
+            if attempt >= 8 and fitting is not None:
+                break
+            kept = kept_entries(arrays, most_valuable(arrays["e_size"], n, used, budget, self.pool.itemsize,
                                                       first))
-            kept["pool"] = kept["pool"].astype(word)
             data = io.BytesIO()
             np.savez_compressed(data, header=header, **kept)
             if data.tell() <= max_bytes or not len(kept["e_hash"]):
@@ -290,7 +298,7 @@ class Searcher:
         n, used = len(arrays["e_hash"]), len(arrays["pool"])
         if n > self.e_hash.size or used > self.pool.size:
             entries, pool = fit_in_memory(max(n * 3 // 2, self.e_hash.size), max(used * 3 // 2, self.pool.size),
-                                          self.memory_bytes)
+                                          self.memory_bytes, self.pool.itemsize)
             self._allocate_memo(max(entries, self.e_hash.size), max(pool, self.pool.size))
         if n > self.e_hash.size or used > self.pool.size:  # more than the memory allows: keep what fits
             arrays = kept_entries(arrays, most_valuable(arrays["e_size"], self.e_hash.size // 2, self.pool.size // 2))
