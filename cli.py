@@ -780,6 +780,14 @@ def _hangman_build_options(p: argparse.ArgumentParser) -> None:
                    help="hangman: write --checkpoint in at most MB megabytes, keeping what is proven of the first "
                         "letters' classes and of the largest sets (small enough to keep in git and resume on another "
                         "machine; a resume redoes the rest)")
+    g.add_argument("--refute", metavar="LETTERS",
+                   help="hangman: search only openings with these first letters (e.g. aos), each until it is shown "
+                        "no better than the tree of --against or found better, into --checkpoint (for another core or "
+                        "machine while the whole search runs; then --merge)")
+    g.add_argument("--against", metavar="TREE",
+                   help="hangman: with --refute, the tree of this game to beat (default the shipped one)")
+    g.add_argument("--merge", metavar="FILE",
+                   help="hangman: add what the search of checkpoint FILE proved (e.g. a --refute run's) to --checkpoint")
     g.add_argument("--bound-only", action="store_true",
                    help="hangman: prove again the bound of the best-found tree already at -o (default the shipped "
                         "one) with this version's parts, and write it there; the tree stays")

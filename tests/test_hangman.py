@@ -13,7 +13,7 @@ import reference_hangman as ref
 from engine.errors import UserError
 from engine.hangman import build_length
 from engine.hangman.game import HangmanWords, letter_mask, load_hangman_words, mask_table, mask_text, parse_mask_text
-from engine.hangman.search import ENTRY_BYTES, Searcher, memo_capacity, solve_in_slices, split
+from engine.hangman.search import ENTRY_BYTES, Searcher, memo_capacity, refute_openings, solve_in_slices, split
 from engine.hangman.tree import verify_document, verify_file
 
 
@@ -549,6 +549,84 @@ def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
     assert Searcher(hw, 3).load_memo(tmp_path / "absent.ck") is None
 
 
+def opening_costs(hw, lives: int) -> dict[int, int]:
+    """Each useful first letter's exact cost (its misses and its classes solved exactly, each by a
+    search of its own): the plain answer refute_openings must agree with."""
+    everyone = np.arange(len(hw.words))
+    s = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
+
+    def exact(part, r):
+        value, ok, _ = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000).solve(part, r)
+        assert ok
+        return value
+
+    return {c: s._opening_cost(everyone, s.strikes, c, exact) for c in s.useful_letters(everyone)}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_refute_openings_finds_each_letter_below_the_target_or_proves_it_no_better(seed):
+    """Against each letter's exact opening cost, whose least is brute force's optimum: below the
+    target a letter's cost comes out exactly; otherwise a bound between the target and its cost."""
+    rng = random.Random(40 + seed)
+    words = tiny_words(rng, rng.randint(12, 40), 4, "abcdefghij")
+    lives = rng.randint(1, 3)
+    hw = make(words)
+    costs = opening_costs(hw, lives)
+    s = Searcher(hw, lives)
+    c, m = s.split_cost(min(costs.values()))
+    assert (20 * len(words) - c, m) == ref.optimal(words, lives)
+    ranked = sorted(costs.values())
+    for target in (ranked[0], ranked[0] + 1, ranked[len(ranked) // 2]):
+        s = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
+        found, nodes = refute_openings(s, np.arange(len(words)), s.strikes, sorted(costs), target, 10**9,
+                                       progress=False)
+        assert sorted(found) == sorted(costs) and nodes >= 0
+        for letter, (value, exact) in found.items():
+            if costs[letter] < target:
+                assert exact and value == costs[letter]
+            else:
+                assert target <= value <= costs[letter] and (value == costs[letter] or not exact)
+
+
+def test_a_merged_refutation_spares_the_whole_search_its_letters(tmp_path):
+    """Searcher.merge_memo: the facts of a refute_openings run added to a stopped whole search's
+    checkpoint; the resumed search ends at the same optimum in fewer nodes than from its own
+    checkpoint alone. A second merge of the same file adds nothing; another game's checkpoint or
+    no file is a UserError."""
+    hw, everyone, fresh, value = solved_sixty(21)
+    whole, refuted = tmp_path / "whole.ck", tmp_path / "refuted.ck"
+    first = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    _, finished, _ = solve_in_slices(first, everyone, first.strikes, fresh.nodes // 3, whole, progress=False,
+                                     slice_nodes=20)
+    assert not finished
+    helper = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    letters = helper.useful_letters(everyone)
+    found, _ = refute_openings(helper, everyone, helper.strikes, letters, value + 1, 10**9, refuted, progress=False)
+    assert sum(exact for _, exact in found.values()) >= 1 and any(v > value for v, _ in found.values())
+    alone = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    alone.load_memo(whole)
+    merged = Searcher(hw, 3, memo_entries=16, pool_words=64)  # grows to hold both
+    merged.load_memo(whole)
+    changed, nodes, _ = merged.merge_memo(refuted)
+    assert changed > 0 and nodes > 0 and merged.memo_entries > alone.memo_entries
+    assert merged.merge_memo(refuted)[0] == 0
+    truth = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    for e in range(helper.memo_entries):  # each fact kept as proven: an exact value, or a bound no higher
+        members = helper.pool[helper.e_off[e]:helper.e_off[e] + helper.e_size[e]].astype(np.int64)
+        got = merged._memo_entry(merged._load(members), int(helper.e_r[e]))
+        assert got >= 0 and merged.e_val[got] >= helper.e_val[e]
+        if merged.e_exact[got]:
+            assert merged.e_val[got] == truth.solve(members, int(helper.e_r[e]))[0]
+        assert merged.e_exact[got] or not helper.e_exact[e]
+    results = [(searcher.solve(everyone, searcher.strikes), searcher.nodes) for searcher in (alone, merged)]
+    assert results[0][0][:2] == results[1][0][:2] == (value, True)
+    assert results[1][1] < results[0][1]
+    with pytest.raises(UserError, match="another hangman search"):
+        Searcher(hw, 2).merge_memo(refuted)
+    with pytest.raises(UserError, match="no such checkpoint"):
+        merged.merge_memo(tmp_path / "absent.ck")
+
+
 def test_most_valuable_keeps_the_largest_sets_and_the_first_of_the_threshold_size():
     """Against the obvious rule (sort by size, largest first, then by position; take while the
     counts and the bytes allow): the largest sets are kept wherever they stand in the memo (the
@@ -743,6 +821,61 @@ def test_cli_status_reads_what_a_stopped_search_proves(tmp_path):
         refused = build("--status", *extra)
         assert refused.returncode == code and refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
     assert seen_reached
+
+
+def test_cli_refute_then_merge_then_resume(tmp_path):
+    """The two-core workflow on a small game: `--refute` every letter against a best-found tree
+    (one line each: no better, or better, or splitting nothing), `--merge` that checkpoint into a
+    stopped whole search's, whose `--status` then bounds every letter by the tree, and `--resume`
+    ends at the tree of a fresh whole search. Each misuse: one line, a non-zero exit."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    words = tiny_words(random.Random(11), 80, 4, "abcdefghijk")
+    (tmp_path / "w.txt").write_text("\n".join(words) + "\n")
+    best, _ = ref.optimal(words, 4)
+    base = [sys.executable, "cli.py", "build", "hangman", "--length", "4", "--words", str(tmp_path / "w.txt"),
+            "--lives", "4", "--quiet"]
+
+    def build(*extra):
+        return subprocess.run(base + [str(x) for x in extra], capture_output=True, text=True,
+                              cwd=Path(__file__).resolve().parent.parent)
+
+    tree, whole, helper = tmp_path / "a.json", tmp_path / "whole.ck", tmp_path / "helper.ck"
+    assert build("--max-nodes", 100, "-o", tree).returncode == 0
+    tree_score = orjson.loads(tree.read_bytes())["result"]["expected_score"]
+    refuted = build("--checkpoint", helper, "--refute", "abcdefghijkz", "--against", tree)
+    assert refuted.returncode == 0, refuted.stderr
+    lines = refuted.stdout.splitlines()
+    assert f"expected score {tree_score:.4f}" in lines[0] and len(lines) == 13
+    assert lines[-1] == "  z: splits nothing, never worth guessing"
+    for line in lines[1:-1]:
+        shown = float(re.search(r"expected score (?:exactly |at most )?(\d+\.\d+)", line).group(1))
+        assert ("no better" in line and shown <= tree_score) or ("better than the tree" in line and shown > tree_score)
+        assert shown <= round(best / len(words), 4)
+    assert build("--max-nodes", 300, "--checkpoint", whole, "-o", tmp_path / "b.json").returncode == 0
+    merged = build("--checkpoint", whole, "--merge", helper)
+    assert merged.returncode == 0 and "entries added or made better" in merged.stdout, merged.stderr
+    status = build("--checkpoint", whole, "--status")
+    at_most = [float(x) for x in re.findall(r"expected score (?:exactly|at most) (\d+\.\d+)", status.stdout)]
+    assert at_most and max(at_most) <= max(tree_score, round(best / len(words), 4))
+    resumed = build("--checkpoint", whole, "--resume", "-o", tmp_path / "c.json")
+    assert resumed.returncode == 0 and "optimal (exhaustive)" in resumed.stdout, resumed.stderr
+    assert build("-o", tmp_path / "d.json").returncode == 0  # a fresh whole search
+    c, d = (orjson.loads((tmp_path / name).read_bytes()) for name in ("c.json", "d.json"))
+    assert c["tree"] == d["tree"] and c["result"]["total_score"] == best
+    other = tmp_path / "other.json"
+    assert subprocess.run(base[:-3] + ["--lives", "3", "--quiet", "--max-nodes", "50", "-o", str(other)],
+                          capture_output=True, cwd=Path(__file__).resolve().parent.parent).returncode == 0
+    for extra, code, says in ((["--checkpoint", helper, "--refute", "a1"], 2, "letters a to z"),
+                              (["--refute", "ab"], 2, "--checkpoint"),
+                              (["--checkpoint", helper, "--against", tree], 2, "--against goes with --refute"),
+                              (["--checkpoint", helper, "--refute", "a", "--merge", whole], 2, "two steps"),
+                              (["--checkpoint", whole, "--merge", tmp_path / "absent.ck"], 1, "no such checkpoint"),
+                              (["--checkpoint", helper, "--refute", "a", "--against", other], 1, "another game")):
+        refused = build(*extra)
+        assert refused.returncode == code and refused.stderr.count("\n") == 1 and says in refused.stderr, refused.stderr
 
 
 def test_a_letter_with_more_than_256_classes():

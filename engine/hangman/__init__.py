@@ -120,6 +120,15 @@ def cli_build(args) -> int:
         raise UsageError("--bound-only bounds a tree already written: drop --checkpoint and --strategy")
     if checkpoint and len(lengths) > 1:
         raise UsageError("--checkpoint is for one length at a time (--length N)")
+    merge, refute = getattr(args, "merge", None), getattr(args, "refute", None)
+    if (merge or refute) and (not checkpoint or getattr(args, "bound_only", False)):
+        raise UsageError("--merge and --refute work on one --checkpoint FILE of one --length N")
+    if merge and refute:
+        raise UsageError("--merge and --refute are two steps: run one, then the other")
+    if refute and not (refute.isascii() and refute.isalpha()):
+        raise UsageError(f"--refute {refute}: letters a to z, e.g. --refute aos")
+    if getattr(args, "against", None) and not refute:
+        raise UsageError("--against goes with --refute LETTERS")
     output = getattr(args, "output", None)
     import signal
     import threading
@@ -133,7 +142,8 @@ def cli_build(args) -> int:
             if output:
                 out = Path(output)
                 path = out / path.name if (len(lengths) > 1 or out.is_dir()) else out
-            rebuild = rebound_file if getattr(args, "bound_only", False) else build_length
+            rebuild = (merge_checkpoint if merge else refute_letters if refute
+                       else rebound_file if getattr(args, "bound_only", False) else build_length)
             print(rebuild(length, args, path), flush=True)
     except KeyboardInterrupt:
         saved = f"; the search so far is in {checkpoint}: add --resume to go on" if checkpoint else ""
@@ -199,30 +209,108 @@ def checkpoint_status(args) -> list[str]:
     return lines
 
 
+def read_tree_of(hw, lives: int, path: Path, needs: str) -> dict:
+    """The verified tree file at `path`, which must be one of this game (these words, weights and
+    lives); else a UserError of one line (`needs`: what is missing, when there is no file)."""
+    import orjson
+
+    from ..errors import UserError
+    from .tree import verify_document
+
+    try:
+        doc = orjson.loads(path.read_bytes())
+        verify_document(doc, path.resolve().parent)
+    except OSError as exc:
+        raise UserError(f"{path}: {needs} ({exc.strerror})") from None
+    except orjson.JSONDecodeError as exc:
+        raise UserError(f"{path}: not JSON ({exc})") from None
+    except UserError as exc:
+        raise UserError(f"{path}: {exc}") from None
+    if any(doc["game"].get(k) != v for k, v in tree_game(hw, lives).items()):
+        raise UserError(f"{path}: a tree of another game (not {hw.length} letters of these words with {lives} lives)")
+    return doc
+
+
+def merge_checkpoint(length: int, args, path: Path) -> str:
+    """`build hangman --checkpoint F --merge OTHER`: add what OTHER's search proved to F (created if
+    absent), whose nodes and seconds then count both (see Searcher.merge_memo)."""
+    import numpy as np
+
+    from .search import Searcher
+
+    hw, lives, memory_bytes, _ = build_options(args, length)
+    s = Searcher(hw, lives, memo_entries=16, pool_words=64, memory_bytes=memory_bytes)
+    nodes = s.load_memo(args.checkpoint) or 0
+    changed, other_nodes, other_seconds = s.merge_memo(args.merge)
+    mb = getattr(args, "checkpoint_mb", None)
+    s.save_memo(args.checkpoint, nodes + other_nodes, s.earlier_seconds + other_seconds,
+                None if mb is None else mb * 2**20, (np.arange(len(hw.words)), s.strikes))
+    return (f"{args.checkpoint}: {changed} entries added or made better from {args.merge}, "
+            f"{s.memo_entries} in all; {nodes + other_nodes} search nodes in {s.earlier_seconds + other_seconds:.0f} s")
+
+
+def refute_letters(length: int, args, path: Path) -> str:
+    """`build hangman --length N --checkpoint F --refute LETTERS [--against TREE]`: each opening
+    shown no better than the tree (default the shipped one, or -o) or found better
+    (refute_openings), a line each; --resume goes on from F. A letter that splits nothing is never
+    worth guessing (kernels._letter_stats) and is said so, unsearched."""
+    import numpy as np
+
+    from .game import WIN_POINTS
+    from .search import Searcher, Totals, memo_capacity, pool_word, refute_openings
+
+    hw, lives, memory_bytes, _ = build_options(args, length)
+    letters = sorted({ord(c) - ord("a") for c in args.refute.lower()})
+    path = Path(args.against) if getattr(args, "against", None) else path
+    doc = read_tree_of(hw, lives, path, "--refute needs a tree to beat there")
+    max_nodes = getattr(args, "max_nodes", None) or 10**15
+    entries, pool = memo_capacity(min(max_nodes, 10**11), memory_bytes, pool_word(len(hw.words)).itemsize)
+    s = Searcher(hw, lives, memo_entries=entries, pool_words=pool, memory_bytes=memory_bytes)
+    result = doc["result"]
+    target = s.totals_cost(Totals(result["total_misses"], result["lost_weight"], s.total_weight))
+    everyone = np.arange(len(hw.words))
+    useful = set(s.useful_letters(everyone))
+    mb = getattr(args, "checkpoint_mb", None)
+    found, nodes = refute_openings(s, everyone, s.strikes, [c for c in letters if c in useful], target, max_nodes,
+                                   args.checkpoint,
+                                   getattr(args, "resume", False), not getattr(args, "quiet", False),
+                                   None if mb is None else mb * 2**20)
+
+    def score(cost: int) -> str:
+        return f"{WIN_POINTS - s.split_cost(cost)[0] / s.total_weight:.4f}"
+
+    lines = [f"{args.checkpoint}: first letters of {length} letters against {path.name} (expected score "
+             f"{score(target)}): {nodes} search nodes"]
+    for c in letters:
+        name = chr(ord("a") + c)
+        if c not in useful:
+            lines.append(f"  {name}: splits nothing, never worth guessing")
+            continue
+        if c not in found:
+            lines.append(f"  {name}: not reached within --max-nodes (--resume goes on)")
+            continue
+        cost, exact = found[c]
+        if cost >= target:
+            lines.append(f"  {name}: no better than the tree (expected score {'exactly' if exact else 'at most'} "
+                         f"{score(cost)})")
+        else:
+            lines.append(f"  {name}: better than the tree: expected score exactly {score(cost)}")
+    return "\n".join(lines)
+
+
 def rebound_file(length: int, args, path: Path) -> str:
     """`build hangman --bound-only`: prove the bound of the best-found tree already at `path` again,
     with this version's bound_parts, and write it in the file; the tree, its figures and the other
     records stay. Why: a tree that came from a long search (hangman-6.json, from a checkpoint of
     6666 s) can get a better bound without that search being run again."""
     import numpy as np
-    import orjson
 
     from ..errors import UserError
     from .search import Searcher
-    from .tree import verify_document, verify_file, write_document
+    from .tree import verify_file, write_document
 
-    try:
-        doc = orjson.loads(path.read_bytes())
-        verify_document(doc, path.resolve().parent)
-    except OSError as exc:
-        raise UserError(f"{path}: --bound-only needs the tree to bound there ({exc.strerror})") from None
-    except orjson.JSONDecodeError as exc:
-        raise UserError(f"{path}: not JSON ({exc})") from None
-    except UserError as exc:
-        raise UserError(f"{path}: {exc}") from None
     hw, lives, memory_bytes, threads = build_options(args, length)
-    if any(doc["game"].get(k) != v for k, v in tree_game(hw, lives).items()):
-        raise UserError(f"{path}: a tree of another game (not {length} letters of these words with {lives} lives)")
+    doc = read_tree_of(hw, lives, path, "--bound-only needs the tree to bound there")
     if doc["result"].get("optimal"):
         raise UserError(f"{path}: proven optimal already; there is no bound to improve")
     s = Searcher(hw, lives, memo_entries=16, pool_words=64)

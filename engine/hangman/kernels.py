@@ -346,6 +346,24 @@ def _memo_rekey(letters, pool, e_hash, e_off, e_size, e_r, n):
 
 
 @njit(cache=True, nogil=True)
+def _memo_merge(o_hash, o_off, o_size, o_r, o_val, o_exact, o_letter, o_pool, n,
+                table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr):
+    """Put another memo's entries 0..n-1 (keyed as this version keys them, see _memo_rekey) into
+    this one, as the search would have put them; how many were added or made better."""
+    changed = 0
+    for i in range(n):
+        before = ctr[ENTRIES]
+        e, pos = _memo_find(o_pool, o_off[i], o_size[i], o_r[i], o_hash[i], table, e_hash, e_off, e_size, e_r, pool)
+        old_val = e_val[e] if e >= 0 else np.int64(-1)
+        old_exact = e_exact[e] if e >= 0 else False
+        _memo_put(o_pool, o_off[i], o_size[i], o_r[i], o_hash[i], e, pos, o_val[i], o_exact[i], o_letter[i],
+                  table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr)
+        if ctr[ENTRIES] > before or (e >= 0 and (e_exact[e] != old_exact or e_val[e] != old_val)):
+            changed += 1
+    return changed
+
+
+@njit(cache=True, nogil=True)
 def _memo_compact(keep, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, table, ctr):
     """Keep only the entries marked in `keep`, moved to the front (with their sets, to the front
     of the pool) in their order, and index them again. Entries were appended with growing pool

@@ -275,6 +275,70 @@ class Searcher:
         `memory_bytes`; a checkpoint larger than that keeps what compact_memo would (a resume on
         a smaller machine, or with a smaller --memory, is slower, never wrong). The file itself is
         read whole first. A file that is not one, or is another search's, is a UserError."""
+        saved = self._read_checkpoint(path)
+        if saved is None:
+            return None
+        header, arrays = saved
+        self.ctr[K.ENTRIES] = self.ctr[K.POOL_USED] = 0
+        self._make_room(len(arrays["e_hash"]), len(arrays["pool"]))
+        n, used = len(arrays["e_hash"]), len(arrays["pool"])
+        if n > self.e_hash.size or used > self.pool.size:  # more than the memory allows: keep what fits
+            arrays = kept_entries(arrays, most_valuable(arrays["e_size"], self.e_hash.size // 2, self.pool.size // 2))
+            n, used = len(arrays["e_hash"]), len(arrays["pool"])
+            self.compactions += 1
+        for name in MEMO_ARRAYS:
+            getattr(self, name)[:n] = arrays[name]
+        self.pool[:used] = arrays["pool"]
+        self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
+        K._memo_rekey(self.letters, self.pool, self.e_hash, self.e_off, self.e_size, self.e_r, n)
+        K._memo_rebuild(self.table, self.e_hash, n)
+        self.earlier_seconds = float(header.get("seconds", 0.0))
+        return int(header.get("nodes", 0))
+
+    def merge_memo(self, path) -> tuple[int, int, float]:
+        """Add what another search of the same game proved (its checkpoint at `path`) to this memo:
+        (entries added or improved, that search's nodes, its seconds). Every entry is a fact, the
+        least cost of a set or a lower bound on it, whichever search proved it, so two searches of
+        one game, each on its own machine or core (say the whole search and refute_openings on
+        the first letters it will reach last), pool their work; an exact value replaces a bound,
+        a bound only raises a bound. The memo grows within `memory_bytes`; entries beyond that
+        are left out (a search finds them again)."""
+        from ..errors import UserError
+
+        saved = self._read_checkpoint(path)
+        if saved is None:
+            raise UserError(f"{path}: no such checkpoint to merge")
+        header, arrays = saved
+        n = len(arrays["e_hash"])
+        self._make_room(self.memo_entries + n, int(self.ctr[K.POOL_USED]) + len(arrays["pool"]))
+        arrays = {name: np.ascontiguousarray(a, dtype=MEMO_ARRAYS.get(name, self.pool.dtype)) for name, a in arrays.items()}
+        K._memo_rekey(self.letters, arrays["pool"], arrays["e_hash"], arrays["e_off"], arrays["e_size"], arrays["e_r"], n)
+        changed = K._memo_merge(arrays["e_hash"], arrays["e_off"], arrays["e_size"], arrays["e_r"], arrays["e_val"],
+                                arrays["e_exact"], arrays["e_letter"], arrays["pool"], n, self.table, self.e_hash,
+                                self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.e_letter, self.pool,
+                                self.ctr)
+        return int(changed), int(header.get("nodes", 0)), float(header.get("seconds", 0.0))
+
+    def _make_room(self, entries: int, pool_words: int) -> None:
+        """Grow the memo, keeping what it holds, toward room for `entries` and `pool_words` (half as
+        much again, to go on searching), within `memory_bytes`."""
+        if entries <= self.e_hash.size and pool_words <= self.pool.size:
+            return
+        want_entries, want_pool = fit_in_memory(max(entries * 3 // 2, self.e_hash.size),
+                                                max(pool_words * 3 // 2, self.pool.size), self.memory_bytes,
+                                                self.pool.itemsize)
+        n, used = self.memo_entries, int(self.ctr[K.POOL_USED])
+        held = {name: getattr(self, name)[:n].copy() for name in MEMO_ARRAYS} | {"pool": self.pool[:used].copy()}
+        self._allocate_memo(max(want_entries, self.e_hash.size), max(want_pool, self.pool.size))
+        for name in MEMO_ARRAYS:
+            getattr(self, name)[:n] = held[name]
+        self.pool[:used] = held["pool"]
+        self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
+        K._memo_rebuild(self.table, self.e_hash, n)
+
+    def _read_checkpoint(self, path) -> tuple[dict, dict] | None:
+        """(header, memo arrays) of a checkpoint of this search, read whole; None when there is no
+        such file; a UserError for a file that is not one, or is another search's."""
         import zipfile
 
         import orjson
@@ -295,23 +359,7 @@ class Searcher:
         if not isinstance(header, dict) or any(header.get(k) != v for k, v in self.checkpoint_header().items()):
             raise UserError(f"{path}: checkpoint of another hangman search (not the same words, weights, lives); "
                             "remove it or drop --resume")
-        n, used = len(arrays["e_hash"]), len(arrays["pool"])
-        if n > self.e_hash.size or used > self.pool.size:
-            entries, pool = fit_in_memory(max(n * 3 // 2, self.e_hash.size), max(used * 3 // 2, self.pool.size),
-                                          self.memory_bytes, self.pool.itemsize)
-            self._allocate_memo(max(entries, self.e_hash.size), max(pool, self.pool.size))
-        if n > self.e_hash.size or used > self.pool.size:  # more than the memory allows: keep what fits
-            arrays = kept_entries(arrays, most_valuable(arrays["e_size"], self.e_hash.size // 2, self.pool.size // 2))
-            n, used = len(arrays["e_hash"]), len(arrays["pool"])
-            self.compactions += 1
-        for name in MEMO_ARRAYS:
-            getattr(self, name)[:n] = arrays[name]
-        self.pool[:used] = arrays["pool"]
-        self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
-        K._memo_rekey(self.letters, self.pool, self.e_hash, self.e_off, self.e_size, self.e_r, n)
-        K._memo_rebuild(self.table, self.e_hash, n)
-        self.earlier_seconds = float(header.get("seconds", 0.0))
-        return int(header.get("nodes", 0))
+        return header, arrays
 
     def nearly_full(self) -> bool:
         """Whether the memo (its entries or its pool of sets) is over nine tenths full."""
@@ -334,21 +382,34 @@ class Searcher:
         from a loss. `limit`: a cost known to be beaten or met by some tree, plus one (e.g. a
         baseline's), which lets the first descent prune; a wrong limit only makes it unfinished.
         Not finished: the node budget ran out (the memo keeps only complete results)."""
+        value, exact, size = self._search(members, strikes, max_nodes, K.INF if limit is None else limit)
+        if not exact:
+            return 0, False, -1
+        return value, True, int(self.chosen[0]) if size > 1 and strikes > 0 else -1
+
+    def solve_below(self, members, strikes: int, limit: int, max_nodes: int = 2**62) -> tuple[int, bool] | None:
+        """The set's least cost if it is below `limit`: (cost, True); else (a proven lower bound of
+        at least `limit`, False); None when the node budget ran out first. What a refutation asks:
+        is this class cheap enough to leave its letter a chance?"""
+        value, exact, _ = self._search(members, strikes, max_nodes, limit)
+        return None if self.ctr[K.ABORTED] else (value, exact)
+
+    def _search(self, members, strikes: int, max_nodes: int, limit: int) -> tuple[int, bool, int]:
+        """The kernel's search of the set below `limit`: (value, exact, set size); not exact when
+        the budget ran out (ctr[ABORTED]) or the value is a bound of at least `limit`."""
         size = self._load(members)
         self.ctr[K.NODES] = 0
         self.ctr[K.MAX_NODES] = max_nodes
         self.ctr[K.ABORTED] = 0
         self.chosen[0] = -1
         value, exact = K._solve(
-            self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, K.INF if limit is None else limit, self.miss_cost, self.lost_cost,
+            self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, limit, self.miss_cost, self.lost_cost,
             self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill,
             self.stat_miss, self.stat_useful,
             self.order, self.child_lb, self.table, self.e_hash, self.e_off, self.e_size, self.e_r,
             self.e_val, self.e_exact, self.e_letter, self.pool, self.ctr, self.chosen,
         )
-        if self.ctr[K.ABORTED] or not exact:
-            return 0, False, -1
-        return int(value), True, int(self.chosen[0]) if size > 1 and strikes > 0 else -1
+        return int(value), bool(exact) and not self.ctr[K.ABORTED], size
 
     def lower_bound(self, members, strikes: int, levels: int = 1) -> int:
         """A proven lower bound on the least cost (see kernels._bound for why it is sound)."""
@@ -593,61 +654,132 @@ class Searcher:
         return Totals(int(misses), int(lost), weight)
 
 
-def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoint=None, resume: bool = False,
-                    progress: bool = True, slice_nodes: int = 1_000_000, save_every: float = 300.0,
-                    checkpoint_bytes: float | None = None) -> tuple[int, bool, int]:
-    """Searcher.solve within `max_nodes` nodes in all, run in slices: (cost, finished, nodes spent).
+class Slices:
+    """Searches of one Searcher within `max_nodes` nodes in all, each run in slices, with one
+    progress bar and, with `checkpoint`, the memo saved (in at most `checkpoint_bytes`, see
+    Searcher.save_memo) every `save_every` seconds, or 20 times as long as the last save took (so
+    that saving a memo of gigabytes costs at most a twentieth of the time), on Ctrl-C, and by
+    close(). With `resume` the memo is loaded from the checkpoint first.
 
     Why slices: an aborted search records nothing half-done, while every finished sub-result
     stays in the memo, so the next slice descends again through the memo to where the last one
     stopped. Between slices the progress bar moves, a memo nearly full is compacted (see
     Searcher.compact_memo: without it a full memo stops growing and the search repeats work it
-    cannot record), and, with `checkpoint`, the memo is saved (in at most `checkpoint_bytes`, see
-    Searcher.save_memo)
-    (every `save_every` seconds, or 20 times as long as the last save took, so that saving a
-    memo of gigabytes costs at most a twentieth of the time; on Ctrl-C; and at the end), so a
-    stopped or killed build goes on with `resume`, or with a larger budget, instead of starting
-    over."""
-    from tqdm import tqdm
+    cannot record), and the memo may be saved, so a stopped or killed build goes on with
+    `resume`, or with a larger budget, instead of starting over."""
 
-    spent = (s.load_memo(checkpoint) or 0) if resume and checkpoint else 0
-    began = time.monotonic()
+    def __init__(self, s: Searcher, max_nodes: int, root: tuple, checkpoint=None, resume: bool = False,
+                 progress: bool = True, slice_nodes: int = 1_000_000, save_every: float = 300.0,
+                 checkpoint_bytes: float | None = None, desc: str = "exact search"):
+        from tqdm import tqdm
 
-    def save() -> None:
-        s.save_memo(checkpoint, spent, s.earlier_seconds + time.monotonic() - began, checkpoint_bytes, (members, strikes))
+        self.s, self.max_nodes, self.root, self.checkpoint = s, max_nodes, root, checkpoint
+        self.slice_nodes, self.save_every, self.checkpoint_bytes = slice_nodes, save_every, checkpoint_bytes
+        self.spent = (s.load_memo(checkpoint) or 0) if resume and checkpoint else 0
+        self.began = self.last_save = time.monotonic()
+        self.bar = tqdm(total=max_nodes, initial=min(self.spent, max_nodes), unit="node", unit_scale=True, desc=desc,
+                        disable=not progress or None, leave=False)
 
-    bar = tqdm(total=max_nodes, initial=min(spent, max_nodes), unit="node", unit_scale=True, desc="exact search",
-               disable=not progress or None, leave=False)
-    last_save = time.monotonic()
-    cost, finished = 0, False
+    def save(self) -> None:
+        self.s.save_memo(self.checkpoint, self.spent, self.s.earlier_seconds + time.monotonic() - self.began,
+                         self.checkpoint_bytes, self.root)
+
+    def run(self, members, strikes: int, limit: int = K.INF) -> tuple[int, bool] | None:
+        """Searcher.solve_below in slices: (cost, True) below `limit`, (bound >= limit, False), or
+        None when the nodes ran out first (a Ctrl-C saves the memo, then goes on up)."""
+        s = self.s
+        try:
+            while self.spent < self.max_nodes:
+                step = min(self.slice_nodes, self.max_nodes - self.spent)
+                entries = s.memo_entries
+                found = s.solve_below(members, strikes, limit, max_nodes=step)
+                self.spent += min(s.nodes, step)
+                self.bar.update(min(s.nodes, step))
+                self.bar.set_postfix(memo=s.memo_entries)
+                if found is not None:
+                    return found
+                if s.nearly_full():
+                    s.compact_memo()
+                    self.bar.set_postfix(memo=s.memo_entries, compactions=s.compactions)
+                    self.slice_nodes *= 2  # what a slice can keep is bounded: let the next reach further
+                elif s.memo_entries == entries:
+                    self.slice_nodes *= 2  # the slice ended before anything new was finished: reach further
+                if self.checkpoint and time.monotonic() - self.last_save > self.save_every:
+                    started = time.monotonic()
+                    self.save()
+                    self.last_save = time.monotonic()
+                    self.save_every = max(self.save_every, 20 * (self.last_save - started))
+        except KeyboardInterrupt:
+            if self.checkpoint:
+                self.save()
+            self.bar.close()
+            raise
+        return None
+
+    def close(self) -> None:
+        """The bar closed and the memo saved: finished or not, the file then holds all there is
+        (a finished search's file proves the optimum, build --status, and rebuilds the tree at once)."""
+        self.bar.close()
+        if self.checkpoint:
+            self.save()
+
+
+def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoint=None, resume: bool = False,
+                    progress: bool = True, slice_nodes: int = 1_000_000, save_every: float = 300.0,
+                    checkpoint_bytes: float | None = None) -> tuple[int, bool, int]:
+    """Searcher.solve within `max_nodes` nodes in all, run in Slices (see there for the
+    checkpoints): (cost, finished, nodes spent)."""
+    slices = Slices(s, max_nodes, (members, strikes), checkpoint, resume, progress, slice_nodes, save_every,
+                    checkpoint_bytes)
+    found = slices.run(members, strikes)
+    slices.close()
+    return (found[0], True, slices.spent) if found else (0, False, slices.spent)
+
+
+def refute_openings(s: Searcher, members, strikes: int, letters, target: int, max_nodes: int, checkpoint=None,
+                    resume: bool = False, progress: bool = True, checkpoint_bytes: float | None = None
+                    ) -> tuple[dict[int, tuple[int, bool]], int]:
+    """For each first letter in `letters`, in turn: is the set's cost when it opens with that
+    letter below `target`? ({letter: (that cost, True) or (a lower bound >= target, False)},
+    nodes spent); letters not reached within `max_nodes` are left out.
+
+    A letter's classes are searched smallest first, each only below what the letter can still
+    spend (target, less its misses, the classes solved and the bounds of the rest), as the whole
+    search tries a letter against the best found so far; a class that reaches its limit refutes
+    the letter. Why apart from the whole search: with `target` the cost of a known tree (the
+    shipped best-found one), the letters that the whole search would refute last can be refuted
+    at once on another core or machine, into a checkpoint of their own that Searcher.merge_memo
+    (build hangman --merge) then adds to the whole search's: a letter refuted here is refuted
+    there from the memo alone."""
+    members = np.unique(np.asarray(members))
+    slices = Slices(s, max_nodes, (members, strikes), checkpoint, resume, progress,
+                    checkpoint_bytes=checkpoint_bytes, desc="refuting first letters")
+    results: dict[int, tuple[int, bool]] = {}
     try:
-        while not finished and spent < max_nodes:
-            step = min(slice_nodes, max_nodes - spent)
-            entries = s.memo_entries
-            cost, finished, _ = s.solve(members, strikes, max_nodes=step)
-            spent += min(s.nodes, step)
-            bar.update(min(s.nodes, step))
-            bar.set_postfix(memo=s.memo_entries)
-            if not finished and s.nearly_full():
-                s.compact_memo()
-                bar.set_postfix(memo=s.memo_entries, compactions=s.compactions)
-                slice_nodes *= 2  # what a slice can keep is bounded: let the next reach further
-            elif not finished and s.memo_entries == entries:
-                slice_nodes *= 2  # the slice ended before anything new was finished: reach further
-            if checkpoint and not finished and time.monotonic() - last_save > save_every:
-                started = time.monotonic()
-                save()
-                last_save = time.monotonic()
-                save_every = max(save_every, 20 * (last_save - started))
-    except KeyboardInterrupt:
-        if checkpoint:
-            save()
-        raise
+        for letter in letters:
+            classes = [(part, strikes - (mask == 0)) for mask, part in split(s.hw, members, letter)]
+            total = sum(int(s.weights[part].sum()) * s.miss_cost for part, r in classes if r < strikes)
+            bounds = [s.known(part, r)[0] for part, r in classes]
+            rest = sum(bounds)
+            exact = True
+            for left, i in enumerate(sorted(range(len(classes)), key=lambda i: len(classes[i][0])), 1):
+                part, r = classes[i]
+                rest -= bounds[i]
+                if part.size < 2 or r == 0:  # a found word or a lost set: its bound is its cost
+                    found = (bounds[i], True)
+                else:
+                    found = slices.run(part, r, target - total - rest)
+                    if found is None:
+                        return results, slices.spent
+                total += found[0]
+                exact = exact and found[1]
+                if total + rest >= target:  # refuted, unless every class is solved exactly
+                    exact = exact and left == len(classes)
+                    break
+            results[letter] = (total + rest, exact)
     finally:
-        bar.close()
-    if checkpoint:  # finished too: the file then proves the optimum (build --status) and rebuilds the tree at once
-        save()
-    return cost, finished, spent
+        slices.close()
+    return results, slices.spent
 
 
 def split(hw: HangmanWords, members: np.ndarray, letter: int) -> list[tuple[int, np.ndarray]]:
