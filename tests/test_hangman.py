@@ -796,8 +796,12 @@ def test_cli_status_reads_what_a_stopped_search_proves(tmp_path):
         return subprocess.run(base + list(extra), capture_output=True, text=True,
                               cwd=Path(__file__).resolve().parent.parent)
 
+    assert build("--checkpoint", str(ck), "-o", str(tmp_path / "a.json")).returncode == 0  # a whole search
+    whole = int(re.search(r"(\d+) search nodes", build("--checkpoint", str(ck), "--status").stdout).group(1))
     seen_reached = False
-    for nodes in (60, 400, 3000):
+    for nodes in (whole // 10, whole // 2, whole * 9 // 10, whole - 1):  # each without a tree at -o
+        (tmp_path / "a.json").unlink()
+        ck.unlink()
         assert build("--max-nodes", str(nodes), "--checkpoint", str(ck), "-o", str(tmp_path / "a.json")).returncode == 0
         status = build("--checkpoint", str(ck), "--status")
         assert status.returncode == 0, status.stderr
@@ -813,7 +817,7 @@ def test_cli_status_reads_what_a_stopped_search_proves(tmp_path):
             seen_reached = True
             assert float(reached.group(1)) <= round(best / len(words), 4)  # a real tree's score
             assert float(reached.group(1)) <= at_most
-        ck.unlink()
+    ck.unlink()
     assert build("--checkpoint", str(ck), "-o", str(tmp_path / "b.json")).returncode == 0  # a whole search
     status = build("--checkpoint", str(ck), "--status")
     assert f"proven optimal: expected score {best / len(words):.4f}" in status.stdout, status.stdout

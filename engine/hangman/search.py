@@ -726,14 +726,16 @@ class Slices:
 
 def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoint=None, resume: bool = False,
                     progress: bool = True, slice_nodes: int = 1_000_000, save_every: float = 300.0,
-                    checkpoint_bytes: float | None = None) -> tuple[int, bool, int]:
+                    checkpoint_bytes: float | None = None, limit: int | None = None) -> tuple[int, bool, int]:
     """Searcher.solve within `max_nodes` nodes in all, run in Slices (see there for the
-    checkpoints): (cost, finished, nodes spent)."""
+    checkpoints): (cost, finished, nodes spent). `limit`: the cost of a known tree plus one, which
+    the search then only has to beat (Searcher.solve); a limit that is no tree's leaves it
+    unfinished."""
     slices = Slices(s, max_nodes, (members, strikes), checkpoint, resume, progress, slice_nodes, save_every,
                     checkpoint_bytes)
-    found = slices.run(members, strikes)
+    found = slices.run(members, strikes, K.INF if limit is None else limit)
     slices.close()
-    return (found[0], True, slices.spent) if found else (0, False, slices.spent)
+    return (found[0], True, slices.spent) if found and found[1] else (0, False, slices.spent)
 
 
 def refute_openings(s: Searcher, members, strikes: int, letters, target: int, max_nodes: int, checkpoint=None,
