@@ -520,6 +520,27 @@ def solved_sixty(seed):
     return hw, everyone, s, value
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_search_given_a_tree_to_beat_finds_the_same_optimum(seed, tmp_path):
+    """solve_in_slices with `limit` (what build passes: best_known_cost, the least of the baseline
+    rules' costs and the tree already at -o, plus one) ends at the optimum of a search without
+    one; a limit no tree is below leaves it unfinished rather than wrong."""
+    from engine.hangman import best_known_cost
+
+    rng = random.Random(60 + seed)
+    words = tiny_words(rng, rng.randint(10, 40), 4, "abcdefghij")
+    lives = rng.randint(1, 3)
+    hw = make(words)
+    s = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
+    optimum, ok, _ = s.solve(np.arange(len(words)), s.strikes)
+    known = best_known_cost(s, hw, lives, tmp_path / "absent.json")
+    assert ok and known >= optimum and known == min(s.totals_cost(s.rule_totals(rule)) for rule in ("frequency", "entropy"))
+    for limit, finished in ((known + 1, True), (optimum + 1, True), (optimum, False)):
+        fresh = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
+        cost, done, _ = solve_in_slices(fresh, np.arange(len(words)), fresh.strikes, 10**9, progress=False, limit=limit)
+        assert done == finished and cost == (optimum if finished else 0)
+
+
 def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
     """A search stopped by its budget saves its memo; another searcher (even one with a smaller
     memo, which then grows) resumes from it and finishes with the uninterrupted value, counting
