@@ -95,3 +95,44 @@ def test_the_kept_length_6_search_proves_the_shipped_optimum_and_replays():
         members = kept.pool[kept.e_off[e]:kept.e_off[e] + kept.e_size[e]]
         value, ok, _ = fresh.solve(members, int(kept.e_r[e]))
         assert ok and value == kept.e_val[e]
+
+
+KEPT = sorted((Path(__file__).resolve().parent.parent / "runs").glob("hangman-*.npz"))
+
+
+@pytest.mark.parametrize("path", KEPT, ids=[p.stem for p in KEPT])
+def test_a_kept_search_holds_only_facts(path):
+    """Every Hangman checkpoint kept in runs/ (runs/README.md), finished or not: a search of the
+    ENABLE words of its length with 10 lives whose smallest exact values a fresh search finds
+    again and whose smallest lower bounds lie at or under what a fresh search finds, and whose
+    first letters leave room for the shipped tree: the least of their proven costs (each letter's
+    misses plus its classes' values or bounds, what --status reads) is at most the tree's."""
+    import numpy as np
+
+    from engine.hangman.game import load_hangman_words
+    from engine.hangman.search import Searcher, Totals
+
+    length = int(path.stem.split("-")[1])
+    hw = load_hangman_words(length)
+    kept = Searcher(hw, 10, memo_entries=16, pool_words=64)
+    assert kept.load_memo(path) > 0
+    n = kept.memo_entries
+    fresh = Searcher(hw, 10, memo_entries=200_000, pool_words=4_000_000)
+    checked = {True: 0, False: 0}
+    for e in np.argsort(kept.e_size[:n], kind="stable")[:400]:
+        exact = bool(kept.e_exact[e])
+        if checked[exact] == 15:
+            continue
+        members = kept.pool[kept.e_off[e]:kept.e_off[e] + kept.e_size[e]].astype(np.int64)
+        # exact: nothing below the value, and the value itself found; a bound: nothing below it
+        found = fresh.solve_below(members, int(kept.e_r[e]), int(kept.e_val[e]) + exact, max_nodes=200_000)
+        if found is not None:
+            assert found == ((int(kept.e_val[e]), True) if exact else (found[0], False)), (e, found)
+            checked[exact] += 1
+    assert checked[True] == 15 and checked[False] > 0
+    everyone = np.arange(len(hw.words))
+    tree = orjson.loads((TREES[0].parent / f"hangman-{length}.json").read_bytes())["result"]
+    tree_cost = kept.totals_cost(Totals(tree["total_misses"], tree["lost_weight"], kept.total_weight))
+    least = min(kept._opening_cost(everyone, kept.strikes, c, lambda part, r: kept.known(part, r)[0])
+                for c in kept.useful_letters(everyone))
+    assert least <= tree_cost
