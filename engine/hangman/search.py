@@ -686,34 +686,28 @@ class Slices:
 
     def run(self, members, strikes: int, limit: int = K.INF) -> tuple[int, bool] | None:
         """Searcher.solve_below in slices: (cost, True) below `limit`, (bound >= limit, False), or
-        None when the nodes ran out first (a Ctrl-C saves the memo, then goes on up)."""
+        None when the nodes ran out first (a Ctrl-C goes on up: close() then saves the memo)."""
         s = self.s
-        try:
-            while self.spent < self.max_nodes:
-                step = min(self.slice_nodes, self.max_nodes - self.spent)
-                entries = s.memo_entries
-                found = s.solve_below(members, strikes, limit, max_nodes=step)
-                self.spent += min(s.nodes, step)
-                self.bar.update(min(s.nodes, step))
-                self.bar.set_postfix(memo=s.memo_entries)
-                if found is not None:
-                    return found
-                if s.nearly_full():
-                    s.compact_memo()
-                    self.bar.set_postfix(memo=s.memo_entries, compactions=s.compactions)
-                    self.slice_nodes *= 2  # what a slice can keep is bounded: let the next reach further
-                elif s.memo_entries == entries:
-                    self.slice_nodes *= 2  # the slice ended before anything new was finished: reach further
-                if self.checkpoint and time.monotonic() - self.last_save > self.save_every:
-                    started = time.monotonic()
-                    self.save()
-                    self.last_save = time.monotonic()
-                    self.save_every = max(self.save_every, 20 * (self.last_save - started))
-        except KeyboardInterrupt:
-            if self.checkpoint:
+        while self.spent < self.max_nodes:
+            step = min(self.slice_nodes, self.max_nodes - self.spent)
+            entries = s.memo_entries
+            found = s.solve_below(members, strikes, limit, max_nodes=step)
+            self.spent += min(s.nodes, step)
+            self.bar.update(min(s.nodes, step))
+            self.bar.set_postfix(memo=s.memo_entries)
+            if found is not None:
+                return found
+            if s.nearly_full():
+                s.compact_memo()
+                self.bar.set_postfix(memo=s.memo_entries, compactions=s.compactions)
+                self.slice_nodes *= 2  # what a slice can keep is bounded: let the next reach further
+            elif s.memo_entries == entries:
+                self.slice_nodes *= 2  # the slice ended before anything new was finished: reach further
+            if self.checkpoint and time.monotonic() - self.last_save > self.save_every:
+                started = time.monotonic()
                 self.save()
-            self.bar.close()
-            raise
+                self.last_save = time.monotonic()
+                self.save_every = max(self.save_every, 20 * (self.last_save - started))
         return None
 
     def close(self) -> None:
@@ -733,8 +727,10 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
     unfinished."""
     slices = Slices(s, max_nodes, (members, strikes), checkpoint, resume, progress, slice_nodes, save_every,
                     checkpoint_bytes)
-    found = slices.run(members, strikes, K.INF if limit is None else limit)
-    slices.close()
+    try:
+        found = slices.run(members, strikes, K.INF if limit is None else limit)
+    finally:  # on Ctrl-C too: the memo saved once
+        slices.close()
     return (found[0], True, slices.spent) if found and found[1] else (0, False, slices.spent)
 
 
