@@ -305,7 +305,7 @@ class Searcher:
         are left out (a search finds them again)."""
         from ..errors import UserError
 
-        saved = self._read_checkpoint(path)
+        saved = self._read_checkpoint(path, "only a search of the same game can be merged")
         if saved is None:
             raise UserError(f"{path}: no such checkpoint to merge")
         header, arrays = saved
@@ -336,9 +336,9 @@ class Searcher:
         self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
         K._memo_rebuild(self.table, self.e_hash, n)
 
-    def _read_checkpoint(self, path) -> tuple[dict, dict] | None:
+    def _read_checkpoint(self, path, hint: str = "remove it or drop --resume") -> tuple[dict, dict] | None:
         """(header, memo arrays) of a checkpoint of this search, read whole; None when there is no
-        such file; a UserError for a file that is not one, or is another search's."""
+        such file; a UserError for a file that is not one, or is another search's (with `hint`)."""
         import zipfile
 
         import orjson
@@ -358,7 +358,7 @@ class Searcher:
             raise UserError(f"{path}: not a readable hangman checkpoint ({detail})") from None
         if not isinstance(header, dict) or any(header.get(k) != v for k, v in self.checkpoint_header().items()):
             raise UserError(f"{path}: checkpoint of another hangman search (not the same words, weights, lives); "
-                            "remove it or drop --resume")
+                            f"{hint}")
         return header, arrays
 
     def nearly_full(self) -> bool:
