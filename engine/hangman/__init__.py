@@ -257,7 +257,7 @@ def refute_letters(length: int, args, path: Path) -> str:
     import numpy as np
 
     from .game import WIN_POINTS
-    from .search import Searcher, Totals, memo_capacity, pool_word, refute_openings
+    from .search import Searcher, memo_capacity, pool_word, refute_openings
 
     hw, lives, memory_bytes, _ = build_options(args, length)
     letters = sorted({ord(c) - ord("a") for c in args.refute.lower()})
@@ -266,8 +266,7 @@ def refute_letters(length: int, args, path: Path) -> str:
     max_nodes = getattr(args, "max_nodes", None) or 10**15
     entries, pool = memo_capacity(min(max_nodes, 10**11), memory_bytes, pool_word(len(hw.words)).itemsize)
     s = Searcher(hw, lives, memo_entries=entries, pool_words=pool, memory_bytes=memory_bytes)
-    result = doc["result"]
-    target = s.totals_cost(Totals(result["total_misses"], result["lost_weight"], s.total_weight))
+    target = tree_cost(s, doc["result"])
     everyone = np.arange(len(hw.words))
     useful = set(s.useful_letters(everyone))
     mb = getattr(args, "checkpoint_mb", None)
@@ -320,19 +319,25 @@ def rebound_file(length: int, args, path: Path) -> str:
     return f"{path}: {verify_file(path)} [bound: {doc['result']['bound']['seconds']:.1f} s]"
 
 
-def best_known_cost(s, hw, lives: int, path: Path) -> int:
-    """The least cost of a tree at hand: the baseline rules', and the tree already at `path` if it
-    is one of this game (the shipped best-found tree, say). The whole search then only has to beat
-    it, so a first letter tried before the optimal one is refuted against it instead of being
-    solved exactly (at length 5, `s` covers more words than `e`, the best-found tree's opener)."""
-    from ..errors import UserError
-    from .search import RULES, Totals
+def tree_cost(s, result: dict) -> int:
+    """The search's cost of a tree file's "result" record (its wrong guesses and lost words)."""
+    from .search import Totals
 
-    costs = [s.totals_cost(s.rule_totals(rule)) for rule in RULES]
+    return s.totals_cost(Totals(result["total_misses"], result["lost_weight"], s.total_weight))
+
+
+def best_known_cost(s, hw, lives: int, path: Path, baselines) -> int:
+    """The least cost of a tree at hand: the baseline rules' (their Totals), and the tree already at
+    `path` if it is one of this game (the shipped best-found tree, say). The whole search then only
+    has to beat it, so a first letter tried before the optimal one is refuted against it instead
+    of being solved exactly (at length 5, `s` covers more words than `e`, the best-found tree's
+    opener)."""
+    from ..errors import UserError
+
+    costs = [s.totals_cost(t) for t in baselines]
     if path.is_file():
         try:
-            result = read_tree_of(hw, lives, path, "")["result"]
-            costs.append(s.totals_cost(Totals(result["total_misses"], result["lost_weight"], s.total_weight)))
+            costs.append(tree_cost(s, read_tree_of(hw, lives, path, "")["result"]))
         except (UserError, KeyError):  # not a tree of this game: the build writes over it
             pass
     return min(costs)
@@ -354,7 +359,8 @@ def build_length(length: int, args, path: Path) -> str:
     entries, pool = memo_capacity(max_nodes, memory_bytes, pool_word(len(hw.words)).itemsize)
     s = Searcher(hw, lives, memo_entries=entries, pool_words=pool, memory_bytes=memory_bytes)
     everyone = np.arange(len(hw.words))
-    baselines = {rule: s.rule_totals(rule).as_dict() for rule in RULES}
+    rule_totals = {rule: s.rule_totals(rule) for rule in RULES}
+    baselines = {rule: t.as_dict() for rule, t in rule_totals.items()}
     strategy = getattr(args, "strategy", None)
     if strategy not in (None, "exact", *RULES):
         from ..errors import UsageError
@@ -371,7 +377,7 @@ def build_length(length: int, args, path: Path) -> str:
         cost, finished, nodes = solve_in_slices(s, everyone, s.strikes, max_nodes, getattr(args, "checkpoint", None),
                                                 getattr(args, "resume", False), not getattr(args, "quiet", False),
                                                 checkpoint_bytes=None if mb is None else mb * 2**20,
-                                                limit=best_known_cost(s, hw, lives, path) + 1)
+                                                limit=best_known_cost(s, hw, lives, path, rule_totals.values()) + 1)
         result["search"] = {"nodes": nodes, "max_nodes": max_nodes, "memo_entries": s.memo_entries}
         if finished:
             strategy = "exact"
