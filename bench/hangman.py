@@ -168,7 +168,7 @@ def proofs(lengths: list[int]) -> None:
 
 
 def calibrate(lengths: list[int]) -> None:
-    """The tree build_length writes when its search does not finish (best_found_letter, from a
+    """The tree build_length writes when its search does not finish (best_found_chooser, from a
     fresh memo), at lengths whose shipped tree is proven optimal: how far the heuristic falls short."""
     import orjson
 
@@ -185,11 +185,7 @@ def calibrate(lengths: list[int]) -> None:
         s = Searcher(hw, 10)
         t = time.perf_counter()
         counts = {"misses": 0, "lost": 0}
-
-        def choose(members, strikes):
-            return s.best_found_letter(members, strikes, EXACT_BELOW, SUBTREE_NODES)
-
-        build_tree(hw, np.arange(len(hw.words)), s.strikes, choose, counts)
+        build_tree(hw, np.arange(len(hw.words)), s.strikes, s.best_found_chooser(EXACT_BELOW, SUBTREE_NODES), counts)
         found = Totals(counts["misses"], counts["lost"], s.total_weight).as_dict()
         best, rule = shipped["result"]["expected_score"], shipped["baselines"]["frequency"]["expected_score"]
         print(f"{length} letters: best-found heuristic {found['expected_score']:.5f} in {time.perf_counter() - t:.0f} s, "

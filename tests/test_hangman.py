@@ -306,6 +306,14 @@ def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys):
     optimum, ok, _ = s.solve(np.arange(len(listed)), s.strikes)
     best_score = 20 - s.split_cost(optimum)[0] / len(listed)
     assert ok and result["expected_score"] <= best_score <= result["bound"]["max_expected_score"] + 1e-6
+    # a rebuild over it keeps a bound proven this version's way (a fact of the game), else proves it
+    for how, kept in ((result["bound"]["how"], True), ("another way", False)):
+        doc = orjson.loads((tmp_path / "t.json").read_bytes())
+        doc["result"]["bound"].update(how=how, seconds=-1.0)
+        (tmp_path / "t.json").write_bytes(orjson.dumps(doc))
+        assert cli_build(args) == 0
+        again = orjson.loads((tmp_path / "t.json").read_bytes())["result"]["bound"]
+        assert (again["seconds"] == -1.0) is kept and again["max_expected_score"] == result["bound"]["max_expected_score"]
 
 
 def test_cli_bound_only_proves_the_bound_of_a_written_tree_again(tmp_path):
@@ -521,7 +529,7 @@ def solved_sixty(seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_a_search_given_a_tree_to_beat_finds_the_same_optimum(seed, tmp_path):
+def test_a_search_given_a_tree_to_beat_finds_the_same_optimum(seed):
     """solve_in_slices with `limit` (what build passes: best_known_cost, the least of the baseline
     rules' costs and the tree already at -o, plus one) ends at the optimum of a search without
     one; a limit no tree is below leaves it unfinished rather than wrong."""
@@ -534,7 +542,7 @@ def test_a_search_given_a_tree_to_beat_finds_the_same_optimum(seed, tmp_path):
     s = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
     optimum, ok, _ = s.solve(np.arange(len(words)), s.strikes)
     rules = [s.rule_totals(rule) for rule in ("frequency", "entropy")]
-    known = best_known_cost(s, hw, lives, tmp_path / "absent.json", rules)
+    known = best_known_cost(s, None, rules)
     assert ok and known >= optimum and known == min(s.totals_cost(t) for t in rules)
     for limit, finished in ((known + 1, True), (optimum + 1, True), (optimum, False)):
         fresh = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
@@ -724,8 +732,39 @@ def test_a_best_found_tree_plays_what_the_memo_proved_optimally():
         build_tree(hw, everyone, s.strikes, choose, counts)
         return s.totals_cost(Totals(counts["misses"], counts["lost"], s.total_weight))
 
-    assert cost_of(lambda m, r: s.best_found_letter(m, r, 0, 1)) == value
-    assert cost_of(lambda m, r: s.rollout_letter(m, r, 0, 1)) > value
+    assert cost_of(s.best_found_chooser(0, 1)) == value
+    fresh = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    assert cost_of(lambda m, r: fresh.rollout_letter(m, r, 0, 1)) > value
+
+
+@pytest.mark.parametrize("n, length, letters, seed", [(120, 4, "abcdefghij", 0), (200, 5, "abcdefghijkl", 1),
+                                                     (200, 5, "abcdefghijkl", 3)])
+def test_a_best_found_tree_scores_what_the_memo_proved_of_a_first_letter(n, length, letters, seed):
+    """A memo that kept only the exact values of the optimal first letter's classes (what a
+    capped checkpoint of an unfinished search keeps, its subtrees dropped): the best-found tree
+    opens with that letter, since rollout costs a class by the memo's exact value, and plays each
+    class down to its proven value, solving again what the memo dropped (on these games the
+    heuristic would not: each scores worse without it)."""
+    from engine.hangman import kernels as K
+    from engine.hangman.search import Totals, split
+    from engine.hangman.tree import build_tree
+
+    hw = make(tiny_words(random.Random(seed), n, length, letters))
+    everyone = np.arange(len(hw.words))
+    s = Searcher(hw, 3, memo_entries=400_000, pool_words=4_000_000)
+    value, _, letter = s.solve(everyone, s.strikes)
+    keep = np.zeros(s.memo_entries, dtype=np.bool_)
+    for mask, part in split(hw, everyone, letter):
+        keep[max(s._memo_entry(s._load(part), s.strikes - (mask == 0)), 0)] = len(part) > 2  # pairs: never stored
+    K._memo_compact(keep, s.e_hash, s.e_off, s.e_size, s.e_r, s.e_val, s.e_exact, s.e_letter, s.pool, s.table, s.ctr)
+    assert s.memo_entries == keep.sum() >= 2 and not s.known(everyone, s.strikes)[1]
+
+    def cost_of(choose):
+        counts = {"misses": 0, "lost": 0}
+        build_tree(hw, everyone, s.strikes, choose, counts)
+        return s.totals_cost(Totals(counts["misses"], counts["lost"], s.total_weight))
+
+    assert cost_of(s.best_found_chooser(0, 1)) == value
 
 
 def test_a_checkpoint_larger_than_the_memory_allows_keeps_what_fits(tmp_path):

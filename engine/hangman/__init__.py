@@ -14,7 +14,7 @@ DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-5 then settle 
 # lengths whose proof needs more (6: 469 M nodes, 2 h 7 min over three runs, a memo of half of 23 GB;
 # 7: 70.6 M nodes, 10 min, 5.9 GB; 8: 7.8 M nodes, about a minute, 1.3 GB)
 PROOF_NODES = {6: 1_000_000_000, 7: 150_000_000, 8: 30_000_000}
-EXACT_BELOW = 150  # best-found trees search subsets up to this size exactly (Searcher.best_found_letter)
+EXACT_BELOW = 150  # best-found trees search subsets up to this size exactly (Searcher.best_found_chooser)
 SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
 # Searcher.partition_bound's parameters where the search does not finish: at lengths 3-6 the groups
 # (by vowel pattern; at length 3 by middle letter, none pooled) packed into parts of at most
@@ -326,21 +326,36 @@ def tree_cost(s, result: dict) -> int:
     return s.totals_cost(Totals(result["total_misses"], result["lost_weight"], s.total_weight))
 
 
-def best_known_cost(s, hw, lives: int, path: Path, baselines) -> int:
-    """The least cost of a tree at hand: the baseline rules' (their Totals), and the tree already at
-    `path` if it is one of this game (the shipped best-found tree, say). The whole search then only
-    has to beat it, so a first letter tried before the optimal one is refuted against it instead
-    of being solved exactly (at length 5, `s` covers more words than `e`, the best-found tree's
-    opener)."""
+def tree_at(hw, lives: int, path: Path) -> dict | None:
+    """The tree of this game already at `path` (the shipped one by default), or None: no file
+    there, or a file the build may write over (not a tree of this game)."""
     from ..errors import UserError
 
+    if not path.is_file():
+        return None
+    try:
+        return read_tree_of(hw, lives, path, "")
+    except UserError:
+        return None
+
+
+def best_known_cost(s, doc: dict | None, baselines) -> int:
+    """The least cost of a tree at hand: the baseline rules' (their Totals), and the tree of this
+    game already at -o (tree_at's `doc`: the shipped best-found tree, say). The whole search then
+    only has to beat it, so a first letter tried before the optimal one is refuted against it
+    instead of being solved exactly (at length 5, `s` covers more words than `e`, the
+    best-found tree's opener)."""
     costs = [s.totals_cost(t) for t in baselines]
-    if path.is_file():
-        try:
-            costs.append(tree_cost(s, read_tree_of(hw, lives, path, "")["result"]))
-        except (UserError, KeyError):  # not a tree of this game: the build writes over it
-            pass
-    return min(costs)
+    return min(costs + ([tree_cost(s, doc["result"])] if doc else []))
+
+
+def kept_bound(doc: dict | None) -> dict | None:
+    """The proven bound of the best-found tree already at -o (tree_at's `doc`), when it was proven
+    the way this version proves one (HOW_BOUND): a bound is a fact of the game, not of a tree, so
+    a rebuild of a tree (from a longer search's checkpoint, say) keeps it rather than spend the
+    36 minutes of the length-5 parts again; --bound-only proves it anew."""
+    bound = doc["result"].get("bound") if doc and not doc["result"].get("optimal") else None
+    return bound if bound and bound.get("how") == HOW_BOUND else None
 
 
 def build_length(length: int, args, path: Path) -> str:
@@ -373,11 +388,12 @@ def build_length(length: int, args, path: Path) -> str:
             return s.rule_letter(members, strategy)
 
     else:
+        at_path = tree_at(hw, lives, path)
         mb = getattr(args, "checkpoint_mb", None)
         cost, finished, nodes = solve_in_slices(s, everyone, s.strikes, max_nodes, getattr(args, "checkpoint", None),
                                                 getattr(args, "resume", False), not getattr(args, "quiet", False),
                                                 checkpoint_bytes=None if mb is None else mb * 2**20,
-                                                limit=best_known_cost(s, hw, lives, path, rule_totals.values()) + 1)
+                                                limit=best_known_cost(s, at_path, rule_totals.values()) + 1)
         result["search"] = {"nodes": nodes, "max_nodes": max_nodes, "memo_entries": s.memo_entries}
         if finished:
             strategy = "exact"
@@ -392,11 +408,10 @@ def build_length(length: int, args, path: Path) -> str:
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES,
                                     proven_sets="played optimally: the sets whose exact value the search proved",
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
-            result["bound"] = proven_bound(s, everyone, length, memory_bytes, not getattr(args, "quiet", False),
-                                           threads)
+            result["bound"] = kept_bound(at_path) or proven_bound(s, everyone, length, memory_bytes,
+                                                                  not getattr(args, "quiet", False), threads)
 
-            def choose(members, strikes):
-                return s.best_found_letter(members, strikes, EXACT_BELOW, SUBTREE_NODES)
+            choose = s.best_found_chooser(EXACT_BELOW, SUBTREE_NODES)
 
     counts = {"misses": 0, "lost": 0}
     tree = build_tree(hw, everyone, s.strikes, choose, counts)

@@ -594,22 +594,35 @@ class Searcher:
         cost, ok, letter = self.solve(members, strikes, max_nodes=subtree_nodes)
         return (cost, letter) if ok else None
 
-    def best_found_letter(self, members, strikes: int, exact_below: int, subtree_nodes: int) -> int:
-        """The letter of a best-found tree (the whole search did not finish): the optimal one
-        where the memo holds the set's exact value (what the unfinished search did prove, from a
-        checkpoint too), or where a search of `subtree_nodes` nodes finishes on a set of at most
-        `exact_below` words, else rollout_letter's."""
-        _, proven, letter = self.solve(members, strikes, max_nodes=1)  # the memo's answer, if exact
-        if proven:
+    def best_found_chooser(self, exact_below: int, subtree_nodes: int):
+        """`choose(members, strikes) -> letter` of a best-found tree (the whole search did not
+        finish). A set is played by its optimum where that is proven: the memo holds its exact
+        value (what the unfinished search did prove, from a checkpoint too), or a search of
+        `subtree_nodes` nodes finishes on it (at most `exact_below` words); so are, all the way
+        down, the classes of the letter it is played with, solved again without a budget where the
+        memo dropped them (each was solved once, so its search ends): the tree then scores what
+        the memo proved of it. Elsewhere rollout_letter's letter."""
+        optimal: set[tuple[bytes, int]] = set()  # the classes of sets played by their optimum
+
+        def choose(members, strikes: int) -> int:
+            members = np.asarray(members)
+            budget = 2**62 if (members.tobytes(), strikes) in optimal else 1  # 1 node: the memo's answer
+            _, proven, letter = self.solve(members, strikes, max_nodes=budget)
+            if not proven:
+                searched = self._small_search(members, strikes, exact_below, subtree_nodes)
+                if searched is None:
+                    return self.rollout_letter(members, strikes, exact_below, subtree_nodes)
+                letter = searched[1]
+            optimal.update((part.tobytes(), strikes - (mask == 0)) for mask, part in split(self.hw, members, letter))
             return letter
-        searched = self._small_search(members, strikes, exact_below, subtree_nodes)
-        return searched[1] if searched else self.rollout_letter(members, strikes, exact_below, subtree_nodes)
+
+        return choose
 
     def rollout_letter(self, members, strikes: int, exact_below: int, subtree_nodes: int) -> int:
         """A letter for a set too large to search: the useful letter whose classes cost least,
-        each class costed as it would then be played: by the tree a search of `subtree_nodes`
-        nodes proves best for it (classes of at most `exact_below` words), else by the frequency
-        rule. One guess of lookahead over a base strategy (the "rollout" of dynamic programming):
+        each class costed as it would then be played: by its exact value where the memo holds one
+        (a class the search solved, however large), by the tree a search of `subtree_nodes` nodes
+        proves best for it (classes of at most `exact_below` words), else by the frequency rule. One guess of lookahead over a base strategy (the "rollout" of dynamic programming):
         a heuristic, with no claim of optimality. It gave better trees than the frequency rule
         alone at every length from 3 to 6, and where the optimum is proven (lengths 2, 7-9) its
         trees come within 0.006 of the optimal expected score (`bench/hangman.py --calibrate`).
@@ -629,6 +642,9 @@ class Searcher:
             return int(self.weights[members].sum()) * self.lost_cost
         if members.size == 1:
             return 0
+        value, proven = self.known(members, strikes)  # a class the search solved, however large
+        if proven:
+            return value
         searched = self._small_search(members, strikes, exact_below, subtree_nodes)
         return searched[0] if searched else self.totals_cost(self.rule_totals("frequency", members, strikes))
 
