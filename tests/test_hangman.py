@@ -618,6 +618,61 @@ def test_refute_openings_finds_each_letter_below_the_target_or_proves_it_no_bett
                 assert target <= value <= costs[letter] and (value == costs[letter] or not exact)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_refuting_by_parts_is_sound_and_records_its_bounds(seed):
+    """refute_openings with `parts`: a class of more than half of the words is bounded by parts,
+    never searched. Each letter's answer is then a bound at most its exact opening cost (exact
+    only when every class was searched), at least the target when it says refuted; and every
+    memo entry the run leaves (its recorded part bounds among them) is at most its set's
+    least cost, and exact where it says so."""
+    rng = random.Random(70 + seed)
+    words = tiny_words(rng, rng.randint(25, 45), 4, "abcdefghij")
+    lives = rng.randint(1, 3)
+    hw = make(words)
+    costs = opening_costs(hw, lives)
+    everyone = np.arange(len(words))
+    target = sorted(costs.values())[0] + 1
+    s = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
+    parts = {"pooled_below": 1, "part_size": 8, "group_nodes": 10**6}
+    found, _ = refute_openings(s, everyone, s.strikes, sorted(costs), target, 10**9, progress=False, parts=parts)
+    assert sorted(found) == sorted(costs)
+    big = {c for c in costs for mask, part in split(hw, everyone, c) if 2 * len(part) > len(words)}
+    assert big
+    for letter, (value, exact) in found.items():
+        assert value <= costs[letter] and (value == costs[letter] if exact else True)
+        assert not (exact and letter in big)  # a class bounded by parts is never solved
+    assert any(found[c][0] >= target for c in big)  # some refuted by their parts
+    recorded = 0
+    for e in range(s.memo_entries):
+        members = s.pool[s.e_off[e]:s.e_off[e] + s.e_size[e]].astype(np.int64)
+        value, ok, _ = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000).solve(members, int(s.e_r[e]))
+        assert ok and (s.e_val[e] == value if s.e_exact[e] else s.e_val[e] <= value)
+        recorded += 2 * len(members) > len(words)
+    assert recorded >= 1
+
+
+def test_partition_bound_within_a_superset_shares_its_parts():
+    """partition_bound(within=W, solved=cache): the parts of W cut down to the set (a sound bound,
+    the same with or without the cache); a second set searches only the parts the first did not
+    share; `within` must hold the set."""
+    hw, everyone, s, _ = solved_sixty(3)
+    options = {"pooled_below": 1, "part_size": 12, "group_nodes": 10**6}
+    whole = s.partition(everyone, 1, 12)
+    assert len(whole) >= 4
+    cache: dict = {}
+    made = []
+    for dropped in (whole[1][0], whole[2][0]):  # two sets that differ in two parts
+        members = everyone[everyone != dropped]
+        bound = s.partition_bound(members, 2, **options, within=everyone, solved=cache)
+        exact, ok, _ = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000).solve(members, 2)
+        assert ok and bound <= exact and bound == s.partition_bound(members, 2, **options, within=everyone)
+        made.append({tuple(m for m in part if m != dropped) for part in whole})
+        assert len(cache) == len({part for part in set().union(*made) if len(part) >= 2})
+    assert len(made[0] & made[1]) == len(whole) - 2  # the parts both sets share, searched once
+    with pytest.raises(ValueError, match="within"):
+        s.partition_bound(everyone, 2, **options, within=everyone[:10])
+
+
 def test_a_merged_refutation_spares_the_whole_search_its_letters(tmp_path):
     """Searcher.merge_memo: the facts of a refute_openings run added to a stopped whole search's
     checkpoint; the resumed search ends at the same optimum in fewer nodes than from its own
@@ -919,6 +974,13 @@ def test_cli_refute_then_merge_then_resume(tmp_path):
         shown = float(re.search(r"expected score (?:exactly |at most )?(\d+\.\d+)", line).group(1))
         assert ("no better" in line and shown <= tree_score) or ("better than the tree" in line and shown > tree_score)
         assert shown <= round(best / len(words), 4)
+    by_parts = build("--checkpoint", tmp_path / "parts.ck", "--refute", "abcdefghijk", "--against", tree, "--by-parts")
+    assert by_parts.returncode == 0 and len(by_parts.stdout.splitlines()) == 12, by_parts.stderr
+    for line in by_parts.stdout.splitlines()[1:]:  # what a search proves or leaves open, never more
+        shown = float(re.search(r"expected score (?:exactly |at most )?(\d+\.\d+)", line).group(1))
+        assert (("no better" in line and shown <= tree_score) or ("not refuted by its parts" in line and shown > tree_score)
+                or ("better than the tree: expected score exactly" in line and shown > tree_score))
+        assert "exactly" not in line or shown <= round(best / len(words), 4)
     assert build("--max-nodes", 300, "--checkpoint", whole, "-o", tmp_path / "b.json").returncode == 0
     merged = build("--checkpoint", whole, "--merge", helper)
     assert merged.returncode == 0 and "entries added or made better" in merged.stdout, merged.stderr
@@ -935,7 +997,8 @@ def test_cli_refute_then_merge_then_resume(tmp_path):
                           capture_output=True, cwd=Path(__file__).resolve().parent.parent).returncode == 0
     for extra, code, says in ((["--checkpoint", helper, "--refute", "a1"], 2, "letters a to z"),
                               (["--refute", "ab"], 2, "--checkpoint"),
-                              (["--checkpoint", helper, "--against", tree], 2, "--against goes with --refute"),
+                              (["--checkpoint", helper, "--against", tree], 2, "go with --refute"),
+                              (["--checkpoint", helper, "--by-parts"], 2, "go with --refute"),
                               (["--checkpoint", helper, "--refute", "a", "--merge", whole], 2, "two steps"),
                               (["--checkpoint", whole, "--merge", tmp_path / "absent.ck"], 1, "no such checkpoint"),
                               (["--checkpoint", helper, "--refute", "a", "--against", other], 1, "another game")):

@@ -46,6 +46,19 @@ def bound_parts(length: int) -> dict:
                                     "group_nodes": GROUP_NODES, "levels": 1})
 
 
+def parts_within(length: int, memory_bytes: float | None, threads: int) -> dict:
+    """bound_parts(length), each part's node budget cut to what `threads` memos of parts at once
+    can have within `memory_bytes` (default half of the memory): a smaller machine gets a
+    smaller bound, never a wrong one."""
+    from .search import GROUP_NODE_BYTES, half_of_memory
+
+    parts = bound_parts(length)
+    cap = half_of_memory() if memory_bytes is None else memory_bytes
+    if cap is not None:
+        parts["group_nodes"] = min(parts["group_nodes"], int(cap / threads / GROUP_NODE_BYTES))
+    return parts
+
+
 def proven_bound(s, members, length: int, memory_bytes: float | None, progress: bool, threads: int = 1) -> dict:
     """The file's record of a proven upper bound on the expected score of the set (every tree's):
     the larger of Searcher.lower_bound two guesses deep and Searcher.partition_bound with
@@ -55,13 +68,9 @@ def proven_bound(s, members, length: int, memory_bytes: float | None, progress: 
     import time
 
     from .game import WIN_POINTS
-    from .search import GROUP_NODE_BYTES, half_of_memory
 
     started = time.perf_counter()
-    parts = bound_parts(length)
-    cap = half_of_memory() if memory_bytes is None else memory_bytes
-    if cap is not None:
-        parts["group_nodes"] = min(parts["group_nodes"], int(cap / threads / GROUP_NODE_BYTES))
+    parts = parts_within(length, memory_bytes, threads)
     bound = max(s.lower_bound(members, s.strikes, levels=2),
                 s.partition_bound(members, s.strikes, **parts, progress=progress, threads=threads))
     c_low, _ = s.split_cost(bound)
@@ -127,8 +136,8 @@ def cli_build(args) -> int:
         raise UsageError("--merge and --refute are two steps: run one, then the other")
     if refute and not (refute.isascii() and refute.isalpha()):
         raise UsageError(f"--refute {refute}: letters a to z, e.g. --refute aos")
-    if getattr(args, "against", None) and not refute:
-        raise UsageError("--against goes with --refute LETTERS")
+    if (getattr(args, "against", None) or getattr(args, "by_parts", False)) and not refute:
+        raise UsageError("--against and --by-parts go with --refute LETTERS")
     output = getattr(args, "output", None)
     import signal
     import threading
@@ -259,11 +268,14 @@ def refute_letters(length: int, args, path: Path) -> str:
     from .game import WIN_POINTS
     from .search import Searcher, memo_capacity, pool_word, refute_openings
 
-    hw, lives, memory_bytes, _ = build_options(args, length)
+    hw, lives, memory_bytes, threads = build_options(args, length)
     letters = sorted({ord(c) - ord("a") for c in args.refute.lower()})
     path = Path(args.against) if getattr(args, "against", None) else path
     doc = read_tree_of(hw, lives, path, "--refute needs a tree to beat there")
     max_nodes = getattr(args, "max_nodes", None) or 10**15
+    # the parts' memos, apart from the search's (which holds only small classes when a refutation
+    # goes by parts): each within --memory
+    parts = parts_within(length, memory_bytes, threads) if getattr(args, "by_parts", False) else None
     entries, pool = memo_capacity(min(max_nodes, 10**11), memory_bytes, pool_word(len(hw.words)).itemsize)
     s = Searcher(hw, lives, memo_entries=entries, pool_words=pool, memory_bytes=memory_bytes)
     target = tree_cost(s, doc["result"])
@@ -273,7 +285,7 @@ def refute_letters(length: int, args, path: Path) -> str:
     found, nodes = refute_openings(s, everyone, s.strikes, [c for c in letters if c in useful], target, max_nodes,
                                    args.checkpoint,
                                    getattr(args, "resume", False), not getattr(args, "quiet", False),
-                                   None if mb is None else mb * 2**20)
+                                   None if mb is None else mb * 2**20, parts, threads=threads)
 
     def score(cost: int) -> str:
         return f"{WIN_POINTS - s.split_cost(cost)[0] / s.total_weight:.4f}"
@@ -292,8 +304,11 @@ def refute_letters(length: int, args, path: Path) -> str:
         if cost >= target:
             lines.append(f"  {name}: no better than the tree (expected score {'exactly' if exact else 'at most'} "
                          f"{score(cost)})")
-        else:
+        elif exact:
             lines.append(f"  {name}: better than the tree: expected score exactly {score(cost)}")
+        else:
+            lines.append(f"  {name}: not refuted by its parts (expected score at most {score(cost)}): "
+                         f"drop --by-parts to search its largest class")
     return "\n".join(lines)
 
 

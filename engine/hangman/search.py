@@ -421,9 +421,31 @@ class Searcher:
             self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.pool,
         ))
 
+    def partition(self, members, pooled_below: int = POOLED_BELOW, part_size: int = 0,
+                  group_by: int | None = None) -> list[list[int]]:
+        """The parts of the set that partition_bound solves apart (see there): the groups of
+        words with the same vowels in the same places (or the same letter at position
+        `group_by`), those under `pooled_below` words pooled into the first part, the others
+        packed, largest first, into parts of at most `part_size` words."""
+        if group_by is not None and not 0 <= group_by < self.hw.length:
+            raise ValueError(f"group_by {group_by}: the words have positions 0 to {self.hw.length - 1}")
+        words = self.hw.words
+        groups: dict[str, list[int]] = {}
+        for m in np.unique(np.asarray(members)):
+            key = "".join(c if c in "aeiouy" else "?" for c in words[m]) if group_by is None else words[m][group_by]
+            groups.setdefault(key, []).append(int(m))
+        parts = [[m for g in groups.values() if len(g) < pooled_below for m in g]]
+        for group in sorted((g for g in groups.values() if len(g) >= pooled_below), key=len, reverse=True):
+            fits = [p for p in parts[1:] if len(p) + len(group) <= part_size]
+            if fits:
+                fits[0] += group
+            else:
+                parts.append(list(group))
+        return parts
+
     def partition_bound(self, members, strikes: int, group_nodes: int = GROUP_NODES, pooled_below: int = POOLED_BELOW,
                         part_size: int = 0, group_by: int | None = None, levels: int = 0, progress: bool = False,
-                        threads: int = 1) -> int:
+                        threads: int = 1, within=None, solved: dict | None = None) -> int:
         """A lower bound from splitting the set into parts and solving each one exactly.
 
         Sound because the least cost is superadditive over any partition: a tree for the whole set,
@@ -464,23 +486,24 @@ class Searcher:
         (at 6: 457 s against 112 s, one run on a busy machine), but packing into parts of 900 words
         searched in 40 M nodes does better still (16.05 and 16.79, in 444 s and 229 s), and into
         parts of 1800 better again (15.96 and 16.73, in 2185 s and 554 s: each pair of large groups
-        still solves, the 10760 words of the small ones at length 6 in 25 M nodes)."""
+        still solves, the 10760 words of the small ones at length 6 in 25 M nodes).
+
+        `within`: a set that holds `members` (every word, say) whose parts are made, then cut down
+        to `members`, so that subsets of one set share every part that loses no word to them;
+        `solved`: a dict, kept across calls with one `group_nodes`, of each part's outcome, found
+        there again instead of searched (the miss classes of two rare first letters differ in a
+        few parts only: refute_openings with `parts`)."""
         from tqdm import tqdm
 
-        if group_by is not None and not 0 <= group_by < self.hw.length:
-            raise ValueError(f"group_by {group_by}: the words have positions 0 to {self.hw.length - 1}")
-        words = self.hw.words
-        groups: dict[str, list[int]] = {}
-        for m in np.unique(np.asarray(members)):
-            key = "".join(c if c in "aeiouy" else "?" for c in words[m]) if group_by is None else words[m][group_by]
-            groups.setdefault(key, []).append(int(m))
-        parts = [[m for g in groups.values() if len(g) < pooled_below for m in g]]
-        for group in sorted((g for g in groups.values() if len(g) >= pooled_below), key=len, reverse=True):
-            fits = [p for p in parts[1:] if len(p) + len(group) <= part_size]
-            if fits:
-                fits[0] += group
-            else:
-                parts.append(list(group))
+        members = np.unique(np.asarray(members))
+        if within is None:
+            parts = self.partition(members, pooled_below, part_size, group_by)
+        else:
+            held = np.zeros(len(self.hw.words), dtype=np.bool_)
+            held[members] = True
+            parts = [[m for m in part if held[m]] for part in self.partition(within, pooled_below, part_size, group_by)]
+            if held.sum() != sum(map(len, parts)):
+                raise ValueError("within must hold every member")
         openings = self.useful_letters(members) if levels else []
         searchers: queue.SimpleQueue = queue.SimpleQueue()
         for _ in range(max(1, threads)):
@@ -488,19 +511,25 @@ class Searcher:
 
         def solve_part(part: list[int]) -> tuple[int | None, list[int]]:
             """(the part's least cost, or None if not found in group_nodes; each opening's cost above it)."""
+            key = (np.asarray(part, dtype=np.int64).tobytes(), strikes, tuple(openings))
+            if solved is not None and key in solved:
+                return solved[key]
             alone = searchers.get()
             try:
                 alone._allocate_memo(max(16, group_nodes), max(64, GROUP_POOL_WORDS * group_nodes))
                 cost, ok, _ = alone.solve(part, strikes, max_nodes=group_nodes)
-                if not ok:
-                    return None, []
+                found: tuple[int | None, list[int]] = (None, [])
+                if ok:
 
-                def class_bound(cls, r: int) -> int:
-                    value, solved, _ = alone.solve(cls, r, max_nodes=group_nodes)
-                    return value if solved else alone.lower_bound(cls, r)
+                    def class_bound(cls, r: int) -> int:
+                        value, exact, _ = alone.solve(cls, r, max_nodes=group_nodes)
+                        return value if exact else alone.lower_bound(cls, r)
 
-                return cost, [max(0, alone._opening_cost(np.array(part), strikes, letter, class_bound) - cost)
-                              for letter in openings]  # each at least the part's least cost, which is exact
+                    found = cost, [max(0, alone._opening_cost(np.array(part), strikes, letter, class_bound) - cost)
+                                   for letter in openings]  # each at least the part's least cost, which is exact
+                if solved is not None:
+                    solved[key] = found
+                return found
             finally:
                 alone._allocate_memo(16, 64)  # its memory back at once
                 searchers.put(alone)
@@ -544,6 +573,20 @@ class Searcher:
         if e >= 0 and self.e_exact[e]:
             return int(self.e_val[e]), True
         return self.lower_bound(members, strikes, levels=0), False
+
+    def record_bound(self, members, strikes: int, bound: int) -> None:
+        """Keep a lower bound on the set's least cost proven outside the search (partition_bound's)
+        in the memo, where it raises what is there: a search that meets the set then prunes
+        with it, and a checkpoint keeps it (so --merge hands it on)."""
+        size = self._load(members)
+        if strikes == 0 or size <= 2:  # lost, found or a pair: never stored (their cost is known)
+            return
+        self._make_room(self.memo_entries + 1, int(self.ctr[K.POOL_USED]) + size)
+        buf = self.buf[0]
+        r = K._strikes_that_count(self.letters, buf, 0, size, strikes)
+        K._memo_put(buf, 0, size, r, np.uint64(K._hash(buf, 0, size, r)), -1, 0, bound, False, -1, self.table,
+                    self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.e_letter, self.pool,
+                    self.ctr)
 
     def class_entries(self, members, strikes: int) -> list[int]:
         """The memo entries of the set and of the classes of its useful letters (what
@@ -751,11 +794,13 @@ def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoi
 
 
 def refute_openings(s: Searcher, members, strikes: int, letters, target: int, max_nodes: int, checkpoint=None,
-                    resume: bool = False, progress: bool = True, checkpoint_bytes: float | None = None
+                    resume: bool = False, progress: bool = True, checkpoint_bytes: float | None = None,
+                    parts: dict | None = None, threads: int = 1
                     ) -> tuple[dict[int, tuple[int, bool]], int]:
     """For each first letter in `letters`, in turn: is the set's cost when it opens with that
-    letter below `target`? ({letter: (that cost, True) or (a lower bound >= target, False)},
-    nodes spent); letters not reached within `max_nodes` are left out.
+    letter below `target`? ({letter: (that cost, True), (a lower bound >= target, False), or
+    (a lower bound below target, False) when `parts` leaves it open}, nodes spent); letters not
+    reached within `max_nodes` are left out.
 
     A letter's classes are searched smallest first, each only below what the letter can still
     spend (target, less its misses, the classes solved and the bounds of the rest), as the whole
@@ -764,23 +809,37 @@ def refute_openings(s: Searcher, members, strikes: int, letters, target: int, ma
     shipped best-found one), the letters that the whole search would refute last can be refuted
     at once on another core or machine, into a checkpoint of their own that Searcher.merge_memo
     (build hangman --merge) then adds to the whole search's: a letter refuted here is refuted
-    there from the memo alone."""
+    there from the memo alone.
+
+    `parts` (Searcher.partition_bound's keywords, `threads` of its parts at a time): a class of
+    more than half of the words is not searched but bounded by parts instead, the parts
+    those of the whole set cut down to the class, each solved once for all the letters (see
+    partition_bound's `within` and `solved`), and the bound kept in the memo (record_bound). For
+    the rarest letters, whose miss class is nearly the whole game one life short: a search of it
+    is nearly the whole search, while its parts are mostly those of the letter before."""
     members = np.unique(np.asarray(members))
     slices = Slices(s, max_nodes, (members, strikes), checkpoint, resume, progress,
                     checkpoint_bytes=checkpoint_bytes, desc="refuting first letters")
     results: dict[int, tuple[int, bool]] = {}
+    solved_parts: dict = {}
     try:
         for letter in letters:
             classes = [(part, strikes - (mask == 0)) for mask, part in split(s.hw, members, letter)]
-            total = sum(int(s.weights[part].sum()) * s.miss_cost for part, r in classes if r < strikes)
+            by_parts = [parts is not None and 2 * len(part) > len(members) and r > 0 for part, r in classes]
             bounds = [s.known(part, r)[0] for part, r in classes]
+            for i, (part, r) in enumerate(classes):
+                if by_parts[i]:
+                    bounds[i] = max(bounds[i], s.partition_bound(part, r, **parts, progress=progress, threads=threads,
+                                                                 within=members, solved=solved_parts))
+                    s.record_bound(part, r, bounds[i])
+            total = sum(int(s.weights[part].sum()) * s.miss_cost for part, r in classes if r < strikes)
             rest = sum(bounds)
             exact = True
             for left, i in enumerate(sorted(range(len(classes)), key=lambda i: len(classes[i][0])), 1):
                 part, r = classes[i]
                 rest -= bounds[i]
-                if part.size < 2 or r == 0:  # a found word or a lost set: its bound is its cost
-                    found = (bounds[i], True)
+                if part.size < 2 or r == 0 or by_parts[i]:  # found, lost, or as far as its parts go
+                    found = (bounds[i], part.size < 2 or r == 0)
                 else:
                     found = slices.run(part, r, target - total - rest)
                     if found is None:
