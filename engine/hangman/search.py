@@ -491,8 +491,10 @@ class Searcher:
         `within`: a set that holds `members` (every word, say) whose parts are made, then cut down
         to `members`, so that subsets of one set share every part that loses no word to them;
         `solved`: a dict, kept across calls with one `group_nodes`, of each part's outcome, found
-        there again instead of searched (the miss classes of two rare first letters differ in a
-        few parts only: refute_openings with `parts`)."""
+        there again instead of searched (refute_openings with `parts`: the miss classes of two
+        letters share the parts that hold neither letter, as three of the four parts at length 4
+        hold no q; at length 5 each rare letter is in all three parts, and each miss class costs a
+        whole partition bound)."""
         from tqdm import tqdm
 
         members = np.unique(np.asarray(members))
@@ -816,7 +818,8 @@ def refute_openings(s: Searcher, members, strikes: int, letters, target: int, ma
     those of the whole set cut down to the class, each solved once for all the letters (see
     partition_bound's `within` and `solved`), and the bound kept in the memo (record_bound). For
     the rarest letters, whose miss class is nearly the whole game one life short: a search of it
-    is nearly the whole search, while its parts are mostly those of the letter before."""
+    is nearly the whole search, while the parts' bound of it costs what the proven bound of the
+    whole game does, and can refute a letter in few words, whose hit classes search fast."""
     members = np.unique(np.asarray(members))
     slices = Slices(s, max_nodes, (members, strikes), checkpoint, resume, progress,
                     checkpoint_bytes=checkpoint_bytes, desc="refuting first letters")
