@@ -244,6 +244,26 @@ def test_built_tree_verifies_and_verifier_catches_defects(tmp_path, strategy):
         verify_document(bad, tmp_path)
 
 
+def test_a_best_found_tree_that_reaches_its_bound_is_optimal(tmp_path):
+    """A build cut short by --max-nodes whose best-found tree reaches the proven bound (score and,
+    at that score, wrong guesses) says optimal, "bound met", and brute force agrees; the
+    verifier rejects that claim when the tree falls short of the bound it names."""
+    words = tiny_words(random.Random(11), 80, 4, "abcdefghijk")
+    (tmp_path / "w.txt").write_text("\n".join(words) + "\n")
+    args = SimpleNamespace(words=str(tmp_path / "w.txt"), weights=None, lives=4, strategy=None, max_nodes=100,
+                           quiet=True)
+    line = build_length(4, args, tmp_path / "t.json")
+    doc = orjson.loads((tmp_path / "t.json").read_bytes())
+    result = doc["result"]
+    assert doc["strategy"] == "best-found" and "search" in result and result["search"]["max_nodes"] == 100
+    assert result["optimal"] and result["proof"] == "bound met" and "- optimal (bound met) [" in line
+    assert (result["total_score"], result["total_misses"]) == ref.optimal(sorted(set(words)), 4)
+    bad = orjson.loads(orjson.dumps(doc))
+    bad["result"]["bound"]["least_total_misses_at_max"] -= 1
+    with pytest.raises(UserError, match="does not reach"):
+        verify_document(bad, tmp_path)
+
+
 def test_build_options_and_cli_build(tmp_path, capsys):
     """As `wordtree build hangman` will call them: the options on a parser that has -o and --strategy."""
     import argparse
@@ -273,12 +293,14 @@ def test_build_options_and_cli_build(tmp_path, capsys):
 
 def seven_letter_build(tmp_path):
     """(words, their list file, a parser of build's hangman options) for the builds of 7 letters
-    that stop before their search finishes: 40 words whose exact search takes more than 5 nodes."""
+    that stop before their search finishes: 300 words whose exact search takes 2561 nodes, and whose
+    best-found tree after 5 nodes scores 16.42 against the bound's 16.56 (smaller games reach their
+    bound, and are then optimal, meets_bound)."""
     import argparse
 
     import cli
 
-    listed = tiny_words(random.Random(21), 40, 7, "abcdefgh")
+    listed = tiny_words(random.Random(21), 300, 7, "abcdefghijklmnop")
     words = tmp_path / "w.txt"
     words.write_text("\n".join(listed) + "\n")
     p = argparse.ArgumentParser()

@@ -73,13 +73,20 @@ def proven_bound(s, members, length: int, memory_bytes: float | None, progress: 
     parts = parts_within(length, memory_bytes, threads)
     bound = max(s.lower_bound(members, s.strikes, levels=2),
                 s.partition_bound(members, s.strikes, **parts, progress=progress, threads=threads))
-    c_low, _ = s.split_cost(bound)
-    return {
-        "max_expected_score": round(WIN_POINTS - c_low / s.total_weight, 6),
-        "how": HOW_BOUND,
-        "parts": parts,
-        "seconds": round(time.perf_counter() - started, 3),
-    }
+    c_low, m_low = s.split_cost(bound)
+    record = {"max_expected_score": round(WIN_POINTS - c_low / s.total_weight, 6),
+              "max_total_score": WIN_POINTS * s.total_weight - c_low}
+    if m_low is not None:  # the tie-break's part of the bound: the fewest misses a tree of that score can make
+        record["least_total_misses_at_max"] = m_low
+    return record | {"how": HOW_BOUND, "parts": parts, "seconds": round(time.perf_counter() - started, 3)}
+
+
+def meets_bound(bound: dict, totals) -> bool:
+    """Whether a best-found tree (its Totals) reaches its proven bound: then no tree scores more,
+    nor, at that score, makes fewer wrong guesses, and the tree is optimal after all (on small
+    games a search cut short by --max-nodes often has found the optimum)."""
+    return (bound.get("max_total_score") == totals.score
+            and bound.get("least_total_misses_at_max", totals.misses) == totals.misses)
 
 
 def build_options(args, length: int):
@@ -369,7 +376,7 @@ def kept_bound(doc: dict | None) -> dict | None:
     the way this version proves one (HOW_BOUND): a bound is a fact of the game, not of a tree, so
     a rebuild of a tree (from a longer search's checkpoint, say) keeps it rather than spend the
     36 minutes of the length-5 parts again; --bound-only proves it anew."""
-    bound = doc["result"].get("bound") if doc and not doc["result"].get("optimal") else None
+    bound = doc["result"].get("bound") if doc else None  # an exhaustive proof's tree has none
     return bound if bound and bound.get("how") == HOW_BOUND else None
 
 
@@ -433,6 +440,8 @@ def build_length(length: int, args, path: Path) -> str:
     totals = Totals(counts["misses"], counts["lost"], s.total_weight)
     if result["optimal"] and s.totals_cost(totals) != cost:
         raise AssertionError(f"length {length}: the tree costs {s.totals_cost(totals)}, the search said {cost}")
+    if "bound" in result and meets_bound(result["bound"], totals):  # a best-found tree
+        result.update(optimal=True, proof="bound met")
     result.update(totals.as_dict())
     result["seconds"] = round(time.perf_counter() - started + s.earlier_seconds, 3)  # and the runs resumed
     game = tree_game(hw, lives)

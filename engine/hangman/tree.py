@@ -164,6 +164,11 @@ def verify_document(doc: dict, base: Path | None = None) -> dict:
     for key, value in figures.items():
         if result.get(key) != value:
             raise UserError(f"result.{key} is {result.get(key)!r}, the tree gives {value}")
+    bound = result.get("bound") or {}
+    if result.get("optimal") and result.get("proof") == "bound met" and (
+            bound.get("max_total_score") != figures["total_score"]
+            or bound.get("least_total_misses_at_max", misses_total) != misses_total):
+        raise UserError("result: optimal by its bound, but the tree does not reach result.bound")
     return figures
 
 
