@@ -787,9 +787,9 @@ def _hangman_build_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--against", metavar="TREE",
                    help="hangman: with --refute, the tree of this game to beat (default the shipped one)")
     g.add_argument("--by-parts", action="store_true",
-                   help="hangman: with --refute, bound each class of more than half of the words by the parts of the proven bound "
-                        "(solved once for all the letters, --threads at a time, within --memory) instead of searching "
-                        "it: for the rarest letters, whose miss class is nearly the whole game")
+                   help="hangman: with --refute, bound each class of more than half of the words by the parts of "
+                        "the proven bound (solved once for all the letters, --threads at a time, within --memory) "
+                        "instead of searching it: for the rarest letters, whose miss class is nearly the whole game")
     g.add_argument("--merge", metavar="FILE",
                    help="hangman: add what the search of checkpoint FILE proved (e.g. a --refute run's) to --checkpoint")
     g.add_argument("--bound-only", action="store_true",

@@ -667,8 +667,9 @@ class Searcher:
         """A letter for a set too large to search: the useful letter whose classes cost least,
         each class costed as it would then be played: by its exact value where the memo holds one
         (a class the search solved, however large), by the tree a search of `subtree_nodes` nodes
-        proves best for it (classes of at most `exact_below` words), else by the frequency rule. One guess of lookahead over a base strategy (the "rollout" of dynamic programming):
-        a heuristic, with no claim of optimality. It gave better trees than the frequency rule
+        proves best for it (classes of at most `exact_below` words), else by the frequency rule.
+        One guess of lookahead over a base strategy (the "rollout" of dynamic programming): a
+        heuristic, with no claim of optimality. It gave better trees than the frequency rule
         alone at every length from 3 to 6, and where the optimum is proven (lengths 2, 7-9) its
         trees come within 0.006 of the optimal expected score (`bench/hangman.py --calibrate`).
         Ties: alphabetical."""
