@@ -584,11 +584,9 @@ class Searcher:
         if strikes == 0 or size <= 2:  # lost, found or a pair: never stored (their cost is known)
             return
         self._make_room(self.memo_entries + 1, int(self.ctr[K.POOL_USED]) + size)
-        buf = self.buf[0]
-        r = K._strikes_that_count(self.letters, buf, 0, size, strikes)
-        K._memo_put(buf, 0, size, r, np.uint64(K._hash(buf, 0, size, r)), -1, 0, bound, False, -1, self.table,
-                    self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.e_letter, self.pool,
-                    self.ctr)
+        r, h = self._memo_key(size, strikes)
+        K._memo_put(self.buf[0], 0, size, r, h, -1, 0, bound, False, -1, self.table, self.e_hash, self.e_off,
+                    self.e_size, self.e_r, self.e_val, self.e_exact, self.e_letter, self.pool, self.ctr)
 
     def class_entries(self, members, strikes: int) -> list[int]:
         """The memo entries of the set and of the classes of its useful letters (what
@@ -603,11 +601,15 @@ class Searcher:
                 found.append(int(e))
         return found
 
-    def _memo_entry(self, size: int, strikes: int) -> int:
-        """The memo entry of the set in buf[0][:size] (two or more words, strikes >= 1), or -1;
-        keyed by the strikes that count, as the kernels key it."""
+    def _memo_key(self, size: int, strikes: int) -> tuple[int, np.uint64]:
+        """(strikes that count, hash): the memo's key of the set in buf[0][:size] (two or more
+        words, strikes >= 1), as the kernels key it."""
         r = K._strikes_that_count(self.letters, self.buf[0], 0, size, strikes)
-        h = np.uint64(K._hash(self.buf[0], 0, size, r))
+        return r, np.uint64(K._hash(self.buf[0], 0, size, r))
+
+    def _memo_entry(self, size: int, strikes: int) -> int:
+        """The memo entry of the set in buf[0][:size] (two or more words, strikes >= 1), or -1."""
+        r, h = self._memo_key(size, strikes)
         e, _ = K._memo_find(self.buf[0], 0, size, r, h, self.table, self.e_hash, self.e_off, self.e_size,
                             self.e_r, self.pool)
         return int(e)
