@@ -664,6 +664,11 @@ def test_refuting_by_parts_is_sound_and_records_its_bounds(seed):
         assert value <= costs[letter] and (value == costs[letter] if exact else True)
         assert not (exact and letter in big)  # a class bounded by parts is never solved
     assert any(found[c][0] >= target for c in big)  # some refuted by their parts
+    bounded = []  # again on the same memo, as a resume: only the letters left open are bounded again
+    s.partition_bound = lambda part, *args, **kwargs: bounded.append(len(part)) or 0
+    again, _ = refute_openings(s, everyone, s.strikes, sorted(costs), target, 10**9, progress=False, parts=parts)
+    assert again == found and len(bounded) == sum(found[c][0] < target for c in big)
+    del s.partition_bound
     recorded = 0
     for e in range(s.memo_entries):
         members = s.pool[s.e_off[e]:s.e_off[e] + s.e_size[e]].astype(np.int64)

@@ -833,12 +833,12 @@ def refute_openings(s: Searcher, members, strikes: int, letters, target: int, ma
             classes = [(part, strikes - (mask == 0)) for mask, part in split(s.hw, members, letter)]
             by_parts = [parts is not None and 2 * len(part) > len(members) and r > 0 for part, r in classes]
             bounds = [s.known(part, r)[0] for part, r in classes]
+            total = sum(int(s.weights[part].sum()) * s.miss_cost for part, r in classes if r < strikes)
             for i, (part, r) in enumerate(classes):
-                if by_parts[i]:
+                if by_parts[i] and total + sum(bounds) < target:  # not refuted by the memo already (a resume)
                     bounds[i] = max(bounds[i], s.partition_bound(part, r, **parts, progress=progress, threads=threads,
                                                                  within=members, solved=solved_parts))
                     s.record_bound(part, r, bounds[i])
-            total = sum(int(s.weights[part].sum()) * s.miss_cost for part, r in classes if r < strikes)
             rest = sum(bounds)
             exact = True
             for left, i in enumerate(sorted(range(len(classes)), key=lambda i: len(classes[i][0])), 1):
