@@ -295,7 +295,7 @@ def seven_letter_build(tmp_path):
     """(words, their list file, a parser of build's hangman options) for the builds of 7 letters
     that stop before their search finishes: 300 words whose exact search takes 2561 nodes, and whose
     best-found tree after 5 nodes scores 16.42 against the bound's 16.56 (smaller games reach their
-    bound, and are then optimal, meets_bound)."""
+    bound, and are then optimal, tree.meets_bound)."""
     import argparse
 
     import cli

@@ -81,14 +81,6 @@ def proven_bound(s, members, length: int, memory_bytes: float | None, progress: 
     return record | {"how": HOW_BOUND, "parts": parts, "seconds": round(time.perf_counter() - started, 3)}
 
 
-def meets_bound(bound: dict, totals) -> bool:
-    """Whether a best-found tree (its Totals) reaches its proven bound: then no tree scores more,
-    nor, at that score, makes fewer wrong guesses, and the tree is optimal after all (on small
-    games a search cut short by --max-nodes often has found the optimum)."""
-    return (bound.get("max_total_score") == totals.score
-            and bound.get("least_total_misses_at_max", totals.misses) == totals.misses)
-
-
 def build_options(args, length: int):
     """(words, lives, memory cap in bytes or None, threads) that build hangman's options ask for
     at this length: what --status, --bound-only and a build each start from."""
@@ -388,7 +380,7 @@ def build_length(length: int, args, path: Path) -> str:
 
     from .. import ENGINE
     from .search import RULES, Searcher, Totals, memo_capacity, pool_word, solve_in_slices
-    from .tree import FORMAT, build_tree, sources_for, verify_file, write_document
+    from .tree import FORMAT, build_tree, meets_bound, sources_for, verify_file, write_document
 
     started = time.perf_counter()
     hw, lives, memory_bytes, threads = build_options(args, length)
@@ -440,7 +432,7 @@ def build_length(length: int, args, path: Path) -> str:
     totals = Totals(counts["misses"], counts["lost"], s.total_weight)
     if result["optimal"] and s.totals_cost(totals) != cost:
         raise AssertionError(f"length {length}: the tree costs {s.totals_cost(totals)}, the search said {cost}")
-    if "bound" in result and meets_bound(result["bound"], totals):  # a best-found tree
+    if "bound" in result and meets_bound(result["bound"], totals.score, totals.misses):  # a best-found tree
         result.update(optimal=True, proof="bound met")
     result.update(totals.as_dict())
     result["seconds"] = round(time.perf_counter() - started + s.earlier_seconds, 3)  # and the runs resumed

@@ -498,14 +498,12 @@ class Searcher:
         from tqdm import tqdm
 
         members = np.unique(np.asarray(members))
-        if within is None:
-            parts = self.partition(members, pooled_below, part_size, group_by)
-        else:
-            held = np.zeros(len(self.hw.words), dtype=np.bool_)
-            held[members] = True
-            parts = [[m for m in part if held[m]] for part in self.partition(within, pooled_below, part_size, group_by)]
-            if held.sum() != sum(map(len, parts)):
-                raise ValueError("within must hold every member")
+        held = np.zeros(len(self.hw.words), dtype=np.bool_)
+        held[members] = True
+        parts = [[m for m in part if held[m]]
+                 for part in self.partition(members if within is None else within, pooled_below, part_size, group_by)]
+        if held.sum() != sum(map(len, parts)):
+            raise ValueError("within must hold every member")
         openings = self.useful_letters(members) if levels else []
         searchers: queue.SimpleQueue = queue.SimpleQueue()
         for _ in range(max(1, threads)):
