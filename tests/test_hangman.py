@@ -739,6 +739,43 @@ def test_a_merged_refutation_spares_the_whole_search_its_letters(tmp_path):
         merged.merge_memo(tmp_path / "absent.ck")
 
 
+def test_merged_checkpoints_count_each_run_once(tmp_path):
+    """Two copies of one checkpoint, each resumed on its own and then merged (the whole search and
+    a refutation, as runs/README.md runs them): the merged file's nodes are the first run's once
+    plus what each copy added, and merging again adds nothing. A file from before runs were kept
+    counts as one run, so two copies of it are one too; a header whose runs are not
+    [nodes, seconds] is refused in one line."""
+    from engine.hangman.search import runs_of
+
+    hw, everyone, fresh, _ = solved_sixty(21)
+    base, mine, other = (tmp_path / name for name in ("base.ck", "mine.ck", "other.ck"))
+    s = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    _, _, first = solve_in_slices(s, everyone, s.strikes, fresh.nodes // 4, base, progress=False, slice_nodes=20)
+    spent = {}
+    for path, more in ((mine, fresh.nodes // 8), (other, fresh.nodes // 5)):
+        path.write_bytes(base.read_bytes())
+        resumed = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+        _, _, spent[path] = solve_in_slices(resumed, everyone, resumed.strikes, first + more, path, resume=True,
+                                            progress=False, slice_nodes=20)
+        assert spent[path] == first + more
+    merged = Searcher(hw, 3, memo_entries=16, pool_words=64)
+    assert merged.load_memo(mine) == spent[mine]
+    _, added, seconds = merged.merge_memo(other)
+    assert added == spent[other] - first and seconds > 0
+    assert merged.merge_memo(other)[1:] == (0, 0.0)
+    merged.save_memo(tmp_path / "merged.ck")
+    assert Searcher(hw, 3).load_memo(tmp_path / "merged.ck") == spent[mine] + spent[other] - first
+    old = {"nodes": 500, "seconds": 2.5}
+    assert runs_of(old) == runs_of(dict(old)) and len(runs_of(old)) == 1 and runs_of({"nodes": 0}) == {}
+    with np.load(base) as data:
+        arrays = {name: data[name] for name in data.files if name != "header"}
+        bad = orjson.loads(data["header"].tobytes()) | {"runs": {"x": "many"}}
+    with open(tmp_path / "bad.ck", "wb") as f:  # a path would get .npz added
+        np.savez(f, header=np.frombuffer(orjson.dumps(bad), dtype=np.uint8), **arrays)
+    with pytest.raises(UserError, match="its runs are not"):
+        Searcher(hw, 3).load_memo(tmp_path / "bad.ck")
+
+
 def test_most_valuable_keeps_the_largest_sets_and_the_first_of_the_threshold_size():
     """Against the obvious rule (sort by size, largest first, then by position; take while the
     counts and the bytes allow): the largest sets are kept wherever they stand in the memo (the

@@ -241,20 +241,20 @@ def read_tree_of(hw, lives: int, path: Path, needs: str) -> dict:
 
 def merge_checkpoint(length: int, args, path: Path) -> str:
     """`build hangman --checkpoint F --merge OTHER`: add what OTHER's search proved to F (created if
-    absent), whose nodes and seconds then count both (see Searcher.merge_memo)."""
+    absent), whose nodes and seconds then count the runs of both, each once (see Searcher.merge_memo)."""
     import numpy as np
 
     from .search import Searcher
 
     hw, lives, memory_bytes, _ = build_options(args, length)
     s = Searcher(hw, lives, memo_entries=16, pool_words=64, memory_bytes=memory_bytes)
-    nodes = s.load_memo(args.checkpoint) or 0
-    changed, other_nodes, other_seconds = s.merge_memo(args.merge)
+    s.load_memo(args.checkpoint)
+    changed, _, _ = s.merge_memo(args.merge)
     mb = getattr(args, "checkpoint_mb", None)
-    s.save_memo(args.checkpoint, nodes + other_nodes, s.earlier_seconds + other_seconds,
-                None if mb is None else mb * 2**20, (np.arange(len(hw.words)), s.strikes))
+    s.save_memo(args.checkpoint, max_bytes=None if mb is None else mb * 2**20, root=(np.arange(len(hw.words)), s.strikes))
+    nodes, seconds = s.work_done()
     return (f"{args.checkpoint}: {changed} entries added or made better from {args.merge}, "
-            f"{s.memo_entries} in all; {nodes + other_nodes} search nodes in {s.earlier_seconds + other_seconds:.0f} s")
+            f"{s.memo_entries} in all; {nodes} search nodes in {seconds:.0f} s")
 
 
 def refute_letters(length: int, args, path: Path) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import queue
 import time
+import uuid
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
@@ -134,6 +135,18 @@ class Totals:
         }
 
 
+def runs_of(header: dict) -> dict[str, list]:
+    """The searches whose work a checkpoint holds: run id -> [nodes, seconds]. Why runs and not
+    one total: a memo merged into another (build hangman --merge) may share runs with it, both
+    resumed from copies of one checkpoint, and only ids count those once. A file from before
+    runs were kept is one run, named by its totals, so copies of it still count once."""
+    runs = header.get("runs")
+    if runs is None:
+        nodes, seconds = int(header.get("nodes", 0)), float(header.get("seconds", 0.0))
+        return {f"totals:{nodes}:{seconds}": [nodes, seconds]} if nodes or seconds else {}
+    return {str(run): [int(nodes), float(seconds)] for run, (nodes, seconds) in runs.items()}
+
+
 class Searcher:
     """Scratch, memo and costs for one word length; the public, validating face of kernels.py."""
 
@@ -178,7 +191,7 @@ class Searcher:
         self.chosen = np.full(DEPTH, -1, dtype=np.int64)
         self.memory_bytes = memory_bytes
         self.compactions = 0
-        self.earlier_seconds = 0.0  # search time of the runs before, from a loaded checkpoint
+        self.runs: dict[str, list] = {}  # the searches whose work the memo holds (runs_of)
         self._allocate_memo(memo_entries, pool_words)
 
     def _allocate_memo(self, memo_entries: int, pool_words: int) -> None:
@@ -221,10 +234,11 @@ class Searcher:
         return {"format": CHECKPOINT_FORMAT, "game": self.hw.identity, "lives": self.lives,
                 "free_first": self.free_first}
 
-    def save_memo(self, path, nodes: int, seconds: float = 0.0, max_bytes: float | None = None,
-                  root: tuple | None = None) -> None:
-        """Write the memo (its used part), `nodes` and `seconds`, the search nodes and time spent
-        so far, atomically. With `max_bytes`, the file takes at most that many bytes (beyond its
+    def save_memo(self, path, nodes: int = 0, seconds: float = 0.0, max_bytes: float | None = None,
+                  root: tuple | None = None, run: str | None = None) -> None:
+        """Write the memo (its used part) atomically, with the searches whose work it holds: those
+        loaded or merged into it (self.runs) and this one, `run` (an id; a new one by default),
+        which spent `nodes` and `seconds` (runs_of). With `max_bytes`, the file takes at most that many bytes (beyond its
         header): it keeps what is proven of the largest sets (most_valuable), compressed, so that
         the work of a build longer than one machine's life can be kept in git (runs/) and carried
         on elsewhere; a resume recomputes the sets dropped. What it saves: at length 8, stopped at
@@ -242,7 +256,9 @@ class Searcher:
 
         n, used = self.memo_entries, int(self.ctr[K.POOL_USED])
         arrays = {name: getattr(self, name)[:n] for name in MEMO_ARRAYS} | {"pool": self.pool[:used]}
-        header = {**self.checkpoint_header(), "nodes": nodes, "seconds": seconds}
+        runs = self.runs | ({run or uuid.uuid4().hex: [int(nodes), float(seconds)]} if nodes or seconds else {})
+        header = {**self.checkpoint_header(), "nodes": sum(n for n, _ in runs.values()),
+                  "seconds": sum(t for _, t in runs.values()), "runs": runs}
         if max_bytes is None:
             with atomic_file(path) as f:
                 np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), **arrays)
@@ -292,12 +308,23 @@ class Searcher:
         self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
         K._memo_rekey(self.letters, self.pool, self.e_hash, self.e_off, self.e_size, self.e_r, n)
         K._memo_rebuild(self.table, self.e_hash, n)
-        self.earlier_seconds = float(header.get("seconds", 0.0))
-        return int(header.get("nodes", 0))
+        self.runs = runs_of(header)
+        return self.work_done()[0]
+
+    def work_done(self) -> tuple[int, float]:
+        """(nodes, seconds) of the searches whose work the memo holds, each counted once."""
+        return sum(n for n, _ in self.runs.values()), self.earlier_seconds
+
+    @property
+    def earlier_seconds(self) -> float:
+        """Search time of the runs loaded or merged into the memo (a resumed build's `seconds`
+        counts them)."""
+        return sum(t for _, t in self.runs.values())
 
     def merge_memo(self, path) -> tuple[int, int, float]:
         """Add what another search of the same game proved (its checkpoint at `path`) to this memo:
-        (entries added or improved, that search's nodes, its seconds). Every entry is a fact, the
+        (entries added or improved, and the nodes and seconds of the runs it adds: the runs both
+        memos hold, two copies of one checkpoint resumed apart, say, count once). Every entry is a fact, the
         least cost of a set or a lower bound on it, whichever search proved it, so two searches of
         one game, each on its own machine or core (say the whole search and refute_openings on
         the first letters it will reach last), pool their work; an exact value replaces a bound,
@@ -317,7 +344,12 @@ class Searcher:
                                 arrays["e_exact"], arrays["e_letter"], arrays["pool"], n, self.table, self.e_hash,
                                 self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.e_letter, self.pool,
                                 self.ctr)
-        return int(changed), int(header.get("nodes", 0)), float(header.get("seconds", 0.0))
+        before = self.work_done()
+        for run, (nodes, seconds) in runs_of(header).items():  # a run saved twice: its later save
+            held = self.runs.get(run, [0, 0.0])
+            self.runs[run] = [max(nodes, held[0]), max(seconds, held[1])]
+        after = self.work_done()
+        return int(changed), after[0] - before[0], after[1] - before[1]
 
     def _make_room(self, entries: int, pool_words: int) -> None:
         """Grow the memo, keeping what it holds, toward room for `entries` and `pool_words` (half as
@@ -359,6 +391,10 @@ class Searcher:
         if not isinstance(header, dict) or any(header.get(k) != v for k, v in self.checkpoint_header().items()):
             raise UserError(f"{path}: checkpoint of another hangman search (not the same words, weights, lives); "
                             f"{hint}")
+        try:
+            runs_of(header)
+        except (AttributeError, TypeError, ValueError):
+            raise UserError(f"{path}: not a readable hangman checkpoint (its runs are not run id: [nodes, seconds])") from None
         return header, arrays
 
     def nearly_full(self) -> bool:
@@ -737,14 +773,15 @@ class Slices:
 
         self.s, self.max_nodes, self.root, self.checkpoint = s, max_nodes, root, checkpoint
         self.slice_nodes, self.save_every, self.checkpoint_bytes = slice_nodes, save_every, checkpoint_bytes
-        self.spent = (s.load_memo(checkpoint) or 0) if resume and checkpoint else 0
+        self.spent = self.before = (s.load_memo(checkpoint) or 0) if resume and checkpoint else 0
+        self.run_id = uuid.uuid4().hex  # this run, in the checkpoint (runs_of)
         self.began = self.last_save = time.monotonic()
         self.bar = tqdm(total=max_nodes, initial=min(self.spent, max_nodes), unit="node", unit_scale=True, desc=desc,
                         disable=not progress or None, leave=False)
 
     def save(self) -> None:
-        self.s.save_memo(self.checkpoint, self.spent, self.s.earlier_seconds + time.monotonic() - self.began,
-                         self.checkpoint_bytes, self.root)
+        self.s.save_memo(self.checkpoint, self.spent - self.before, time.monotonic() - self.began,
+                         self.checkpoint_bytes, self.root, self.run_id)
 
     def run(self, members, strikes: int, limit: int = K.INF) -> tuple[int, bool] | None:
         """Searcher.solve_below in slices: (cost, True) below `limit`, (bound >= limit, False), or
