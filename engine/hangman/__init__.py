@@ -251,7 +251,8 @@ def merge_checkpoint(length: int, args, path: Path) -> str:
     s.load_memo(args.checkpoint)
     changed, _, _ = s.merge_memo(args.merge)
     mb = getattr(args, "checkpoint_mb", None)
-    s.save_memo(args.checkpoint, max_bytes=None if mb is None else mb * 2**20, root=(np.arange(len(hw.words)), s.strikes))
+    s.save_memo(args.checkpoint, max_bytes=None if mb is None else mb * 2**20,
+                root=(np.arange(len(hw.words)), s.strikes))
     nodes, seconds = s.work_done()
     return (f"{args.checkpoint}: {changed} entries added or made better from {args.merge}, "
             f"{s.memo_entries} in all; {nodes} search nodes in {seconds:.0f} s")

@@ -147,6 +147,11 @@ def runs_of(header: dict) -> dict[str, list]:
     return {str(run): [int(nodes), float(seconds)] for run, (nodes, seconds) in runs.items()}
 
 
+def runs_total(runs: dict[str, list]) -> tuple[int, float]:
+    """(nodes, seconds) of runs_of's runs, each counted once."""
+    return sum(n for n, _ in runs.values()), sum(t for _, t in runs.values())
+
+
 class Searcher:
     """Scratch, memo and costs for one word length; the public, validating face of kernels.py."""
 
@@ -238,8 +243,8 @@ class Searcher:
                   root: tuple | None = None, run: str | None = None) -> None:
         """Write the memo (its used part) atomically, with the searches whose work it holds: those
         loaded or merged into it (self.runs) and this one, `run` (an id; a new one by default),
-        which spent `nodes` and `seconds` (runs_of). With `max_bytes`, the file takes at most that many bytes (beyond its
-        header): it keeps what is proven of the largest sets (most_valuable), compressed, so that
+        which spent `nodes` and `seconds` (runs_of). With `max_bytes`, the file takes at most that
+        many bytes (beyond its header): it keeps what is proven of the largest sets (most_valuable), compressed, so that
         the work of a build longer than one machine's life can be kept in git (runs/) and carried
         on elsewhere; a resume recomputes the sets dropped. What it saves: at length 8, stopped at
         4 M nodes (230 MB, 1.78 M entries), the search ends after 3.8 M more nodes from the whole
@@ -257,8 +262,8 @@ class Searcher:
         n, used = self.memo_entries, int(self.ctr[K.POOL_USED])
         arrays = {name: getattr(self, name)[:n] for name in MEMO_ARRAYS} | {"pool": self.pool[:used]}
         runs = self.runs | ({run or uuid.uuid4().hex: [int(nodes), float(seconds)]} if nodes or seconds else {})
-        header = {**self.checkpoint_header(), "nodes": sum(n for n, _ in runs.values()),
-                  "seconds": sum(t for _, t in runs.values()), "runs": runs}
+        nodes, seconds = runs_total(runs)
+        header = {**self.checkpoint_header(), "nodes": nodes, "seconds": seconds, "runs": runs}
         if max_bytes is None:
             with atomic_file(path) as f:
                 np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), **arrays)
@@ -313,19 +318,19 @@ class Searcher:
 
     def work_done(self) -> tuple[int, float]:
         """(nodes, seconds) of the searches whose work the memo holds, each counted once."""
-        return sum(n for n, _ in self.runs.values()), self.earlier_seconds
+        return runs_total(self.runs)
 
     @property
     def earlier_seconds(self) -> float:
         """Search time of the runs loaded or merged into the memo (a resumed build's `seconds`
         counts them)."""
-        return sum(t for _, t in self.runs.values())
+        return runs_total(self.runs)[1]
 
     def merge_memo(self, path) -> tuple[int, int, float]:
         """Add what another search of the same game proved (its checkpoint at `path`) to this memo:
         (entries added or improved, and the nodes and seconds of the runs it adds: the runs both
-        memos hold, two copies of one checkpoint resumed apart, say, count once). Every entry is a fact, the
-        least cost of a set or a lower bound on it, whichever search proved it, so two searches of
+        memos hold, two copies of one checkpoint resumed apart, say, count once). Every entry is a
+        fact, the least cost of a set or a lower bound on it, whichever search proved it, so two searches of
         one game, each on its own machine or core (say the whole search and refute_openings on
         the first letters it will reach last), pool their work; an exact value replaces a bound,
         a bound only raises a bound. The memo grows within `memory_bytes`; entries beyond that
@@ -394,7 +399,8 @@ class Searcher:
         try:
             runs_of(header)
         except (AttributeError, TypeError, ValueError):
-            raise UserError(f"{path}: not a readable hangman checkpoint (its runs are not run id: [nodes, seconds])") from None
+            raise UserError(f"{path}: not a readable hangman checkpoint "
+                            "(its runs are not run id: [nodes, seconds])") from None
         return header, arrays
 
     def nearly_full(self) -> bool:
