@@ -262,8 +262,8 @@ class Searcher:
         n, used = self.memo_entries, int(self.ctr[K.POOL_USED])
         arrays = {name: getattr(self, name)[:n] for name in MEMO_ARRAYS} | {"pool": self.pool[:used]}
         runs = self.runs | ({run or uuid.uuid4().hex: [int(nodes), float(seconds)]} if nodes or seconds else {})
-        nodes, seconds = runs_total(runs)
-        header = {**self.checkpoint_header(), "nodes": nodes, "seconds": seconds, "runs": runs}
+        all_nodes, all_seconds = runs_total(runs)
+        header = {**self.checkpoint_header(), "nodes": all_nodes, "seconds": all_seconds, "runs": runs}
         if max_bytes is None:
             with atomic_file(path) as f:
                 np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), **arrays)
