@@ -244,12 +244,12 @@ class Searcher:
         """Write the memo (its used part) atomically, with the searches whose work it holds: those
         loaded or merged into it (self.runs) and this one, `run` (an id; a new one by default),
         which spent `nodes` and `seconds` (runs_of). With `max_bytes`, the file takes at most that
-        many bytes (beyond its header): it keeps what is proven of the largest sets (most_valuable), compressed, so that
-        the work of a build longer than one machine's life can be kept in git (runs/) and carried
-        on elsewhere; a resume recomputes the sets dropped. What it saves: at length 8, stopped at
-        4 M nodes (230 MB, 1.78 M entries), the search ends after 3.8 M more nodes from the whole
-        memo, 4.0 M from a file of 27 MB (61 % of the entries), 5.3 M from 11 MB (14 %), 6.2 M
-        from 5 MB (3 %) and 7.2 M from 1.6 MB (a fresh search takes 7.1 M). `root` = (members,
+        many bytes (beyond its header): it keeps what is proven of the largest sets (most_valuable),
+        compressed, so that the work of a build longer than one machine's life can be kept in git
+        (runs/) and carried on elsewhere; a resume recomputes the sets dropped. What it saves: at
+        length 8, stopped at 4 M nodes (230 MB, 1.78 M entries), the search ends after 3.8 M more
+        nodes from the whole memo, 4.0 M from a file of 27 MB (61 % of the entries), 5.3 M from
+        11 MB (14 %), 6.2 M from 5 MB (3 %) and 7.2 M from 1.6 MB (a fresh search takes 7.1 M). `root` = (members,
         strikes) of the search: the entries of its first letters' classes go first, small or not,
         so that the file proves what the whole memo proved of the first letters (--status: the
         letters solved and refuted), which a resume then need not find again."""
@@ -313,7 +313,7 @@ class Searcher:
         self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
         K._memo_rekey(self.letters, self.pool, self.e_hash, self.e_off, self.e_size, self.e_r, n)
         K._memo_rebuild(self.table, self.e_hash, n)
-        self.runs = runs_of(header)
+        self.runs = header["runs"]
         return self.work_done()[0]
 
     def work_done(self) -> tuple[int, float]:
@@ -330,8 +330,8 @@ class Searcher:
         """Add what another search of the same game proved (its checkpoint at `path`) to this memo:
         (entries added or improved, and the nodes and seconds of the runs it adds: the runs both
         memos hold, two copies of one checkpoint resumed apart, say, count once). Every entry is a
-        fact, the least cost of a set or a lower bound on it, whichever search proved it, so two searches of
-        one game, each on its own machine or core (say the whole search and refute_openings on
+        fact, the least cost of a set or a lower bound on it, whichever search proved it, so two
+        searches of one game, each on its own machine or core (say the whole search and refute_openings on
         the first letters it will reach last), pool their work; an exact value replaces a bound,
         a bound only raises a bound. The memo grows within `memory_bytes`; entries beyond that
         are left out (a search finds them again)."""
@@ -350,7 +350,7 @@ class Searcher:
                                 self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.e_letter, self.pool,
                                 self.ctr)
         before = self.work_done()
-        for run, (nodes, seconds) in runs_of(header).items():  # a run saved twice: its later save
+        for run, (nodes, seconds) in header["runs"].items():  # a run saved twice: its later save
             held = self.runs.get(run, [0, 0.0])
             self.runs[run] = [max(nodes, held[0]), max(seconds, held[1])]
         after = self.work_done()
@@ -397,7 +397,7 @@ class Searcher:
             raise UserError(f"{path}: checkpoint of another hangman search (not the same words, weights, lives); "
                             f"{hint}")
         try:
-            runs_of(header)
+            header["runs"] = runs_of(header)  # read once, here, for the callers
         except (AttributeError, TypeError, ValueError):
             raise UserError(f"{path}: not a readable hangman checkpoint "
                             "(its runs are not run id: [nodes, seconds])") from None
