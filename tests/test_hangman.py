@@ -799,11 +799,17 @@ def test_most_valuable_keeps_the_largest_sets_and_the_first_of_the_threshold_siz
 
 
 def test_a_capped_checkpoint_keeps_the_first_letters_classes_and_the_largest_sets_and_resumes_to_the_optimum(
-        tmp_path):
+        tmp_path, monkeypatch):
     """save_memo with max_bytes (build hangman --checkpoint-mb) writes a file of at most that size
-    holding what was proven of the classes of the first letters, then of the largest sets, each
+    holding what was proven of the classes of the first letters and of the smallest sets with an
+    exact value and with a bound (witnesses, WITNESSES of each), then of the largest sets, each
     exactly as the memo had it, and records how many entries it was kept from; a search resumed
     from it still ends at the optimum."""
+    import engine.hangman.search
+
+    witness_count = 4  # fewer than this small memo's exact values and bounds, so the count tells
+    monkeypatch.setattr(engine.hangman.search, "WITNESSES", witness_count)
+
     hw, everyone, fresh, value = solved_sixty(7)
     first = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
     ck, cap = tmp_path / "small.ck", 3000
@@ -820,12 +826,19 @@ def test_a_capped_checkpoint_keeps_the_first_letters_classes_and_the_largest_set
     classes = {(tuple(first.pool[first.e_off[e]:first.e_off[e] + first.e_size[e]]), first.e_r[e])
                for e in first.class_entries(everyone, first.strikes)}
     assert 0 < len(classes) < n
-    rank = {key: (key in classes, len(key[0])) for key in saved}  # what goes first
+    witnesses = set()
+    for exact in (True, False):
+        smallest = sorted((len(key[0]), e, key) for e, (key, (_, is_exact)) in enumerate(saved.items())
+                          if is_exact == exact)
+        assert len(smallest) > witness_count
+        witnesses |= {key for _, _, key in smallest[:witness_count]}
+    rank = {key: (key in classes or key in witnesses, len(key[0])) for key in saved}  # what goes first
     kept_keys = set()
     for e in range(kept):
         members = tuple(loaded.pool[loaded.e_off[e]:loaded.e_off[e] + loaded.e_size[e]])
         assert saved[(members, loaded.e_r[e])] == (loaded.e_val[e], loaded.e_exact[e])
         kept_keys.add((members, loaded.e_r[e]))
+    assert witnesses <= kept_keys
     assert min(rank[key] for key in kept_keys) >= max(rank[key] for key in saved if key not in kept_keys)
     with np.load(ck) as data:
         assert orjson.loads(data["header"].tobytes())["kept_of"] == n and data["pool"].dtype == np.uint16

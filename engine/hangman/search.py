@@ -32,6 +32,7 @@ MEMO_ARRAYS = {"e_hash": np.uint64, "e_off": np.int64, "e_size": np.int32, "e_r"
                "e_exact": np.bool_, "e_letter": np.int8}  # one entry each: the set is in the pool
 FILE_ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values())  # a memo entry in a checkpoint file
 COMPRESSION_GUESS = 6  # a capped checkpoint's first try: its memo compresses about 6 to 1 (length 8)
+WITNESSES = 32  # a capped checkpoint keeps this many of its smallest exact values, and of its bounds, to be checked
 ENTRY_BYTES = FILE_ENTRY_BYTES + 32  # in memory, with its slots in the table
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
 GROUP_NODES = 4_000_000  # partition_bound: node budget (and memo entries) of one part
@@ -252,7 +253,9 @@ class Searcher:
         11 MB (14 %), 6.2 M from 5 MB (3 %) and 7.2 M from 1.6 MB (a fresh search takes 7.1 M). `root` = (members,
         strikes) of the search: the entries of its first letters' classes go first, small or not,
         so that the file proves what the whole memo proved of the first letters (--status: the
-        letters solved and refuted), which a resume then need not find again."""
+        letters solved and refuted), which a resume then need not find again; and the WITNESSES
+        smallest sets with an exact value and with a bound (a few bytes), which a fresh search
+        checks in seconds (tests/test_hangman_trees.py), where the largest sets would take hours."""
         import io
 
         import orjson
@@ -272,6 +275,9 @@ class Searcher:
         first = np.zeros(n, dtype=np.bool_)
         if root is not None:
             first[self.class_entries(*root)] = True
+        for exact in (True, False):
+            entries = np.flatnonzero(arrays["e_exact"] == exact)
+            first[entries[np.argsort(arrays["e_size"][entries], kind="stable")[:WITNESSES]]] = True
         # of uncompressed bytes (at most the whole memo's), scaled until the file nearly fills
         budget = min(COMPRESSION_GUESS * max_bytes, FILE_ENTRY_BYTES * n + self.pool.itemsize * used)
         fitting = None  # the fullest file that fits so far
