@@ -312,10 +312,11 @@ def seven_letter_build(tmp_path):
     return listed, words, p
 
 
-def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys):
+def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys, monkeypatch):
     """A length-7 build that runs out of nodes writes the best tree found and the bound of
     bound_parts(7) (parts agreeing on the first letter), recorded in the file, between the
-    tree's score and the optimum that a full search proves."""
+    tree's score and the optimum that a full search proves; a rebuild keeps the bound of the
+    tree at -o, or of the shipped one."""
     from engine.hangman import bound_parts, cli_build
 
     listed, words, p = seven_letter_build(tmp_path)
@@ -336,6 +337,19 @@ def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys):
         assert cli_build(args) == 0
         again = orjson.loads((tmp_path / "t.json").read_bytes())["result"]["bound"]
         assert (again["seconds"] == -1.0) is kept and again["max_expected_score"] == result["bound"]["max_expected_score"]
+    # and so does a build written elsewhere, from the shipped tree of the game when -o holds none
+    import engine.hangman
+
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    (shipped / words.name).write_bytes(words.read_bytes())  # where the shipped tree's words are found
+    doc = orjson.loads((tmp_path / "t.json").read_bytes())
+    doc["result"]["bound"].update(how=result["bound"]["how"], seconds=-1.0)
+    (shipped / "hangman-7.json").write_bytes(orjson.dumps(doc))
+    monkeypatch.setattr(engine.hangman, "TREE_DIR", shipped)
+    args.output = str(tmp_path / "elsewhere.json")
+    assert cli_build(args) == 0
+    assert orjson.loads((tmp_path / "elsewhere.json").read_bytes())["result"]["bound"]["seconds"] == -1.0
 
 
 def test_cli_bound_only_proves_the_bound_of_a_written_tree_again(tmp_path):

@@ -356,7 +356,7 @@ def tree_at(hw, lives: int, path: Path) -> dict | None:
 
 def best_known_cost(s, doc: dict | None, baselines) -> int:
     """The least cost of a tree at hand: the baseline rules' (their Totals), and the tree of this
-    game already at -o (tree_at's `doc`: the shipped best-found tree, say). The whole search then
+    game already at -o or else the shipped one (tree_at's `doc`). The whole search then
     only has to beat it, so a first letter tried before the optimal one is refuted against it
     instead of being solved exactly (at length 5, `s` covers more words than `e`, the
     best-found tree's opener)."""
@@ -365,7 +365,7 @@ def best_known_cost(s, doc: dict | None, baselines) -> int:
 
 
 def kept_bound(doc: dict | None) -> dict | None:
-    """The proven bound of the best-found tree already at -o (tree_at's `doc`), when it was proven
+    """The proven bound of the best-found tree at hand (tree_at's `doc`), when it was proven
     the way this version proves one (HOW_BOUND): a bound is a fact of the game, not of a tree, so
     a rebuild of a tree (from a longer search's checkpoint, say) keeps it rather than spend the
     36 minutes of the length-5 parts again; --bound-only proves it anew."""
@@ -403,7 +403,9 @@ def build_length(length: int, args, path: Path) -> str:
             return s.rule_letter(members, strategy)
 
     else:
-        at_path = tree_at(hw, lives, path)
+        # the tree at hand: the one at -o, else the shipped one (a resume written elsewhere keeps both
+        # its target and its bound)
+        at_path = tree_at(hw, lives, path) or tree_at(hw, lives, tree_path(length, bool(args.weights)))
         mb = getattr(args, "checkpoint_mb", None)
         cost, finished, nodes = solve_in_slices(s, everyone, s.strikes, max_nodes, getattr(args, "checkpoint", None),
                                                 getattr(args, "resume", False), not getattr(args, "quiet", False),
