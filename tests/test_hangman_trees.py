@@ -61,19 +61,20 @@ def test_exact_search_reproduces_shipped_tree(length):
     assert (20 * len(hw.words) - c, m) == (doc["result"]["total_score"], doc["result"]["total_misses"])
 
 
-def test_the_kept_length_6_search_proves_the_shipped_optimum_and_replays():
-    """runs/hangman-6.npz, the exact search of length 6 that took three runs on two machines
-    (kept within 10 MB, see runs/README.md): a checkpoint of the 6-letter ENABLE words with 10
-    lives that holds the whole set's exact value, the shipped tree's score, and every class of the
-    first letter e solved and adding up to it, and whose smallest exact values a fresh search
-    finds again."""
+@pytest.mark.parametrize("length", [5, 6])
+def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length):
+    """runs/hangman-6.npz and runs/hangman-5.npz, the exact searches of lengths 6 and 5 that took
+    several runs on two machines (each kept within 10 MB, see runs/README.md): a checkpoint of the
+    ENABLE words of that length with 10 lives that holds the whole set's exact value, the shipped
+    tree's score, and every class of the first letter e solved and adding up to it, and whose
+    smallest exact values a fresh search finds again."""
     import numpy as np
 
     from engine.hangman.game import load_hangman_words
     from engine.hangman.search import Searcher
 
-    path = Path(__file__).resolve().parent.parent / "runs" / "hangman-6.npz"
-    hw = load_hangman_words(6)
+    path = Path(__file__).resolve().parent.parent / "runs" / f"hangman-{length}.npz"
+    hw = load_hangman_words(length)
     kept = Searcher(hw, 10, memo_entries=16, pool_words=64)
     assert kept.load_memo(path) > 0
     everyone = np.arange(len(hw.words))
@@ -83,7 +84,7 @@ def test_the_kept_length_6_search_proves_the_shipped_optimum_and_replays():
         assert exact
         return value
 
-    shipped = orjson.loads((TREES[0].parent / "hangman-6.json").read_bytes())["result"]
+    shipped = orjson.loads((TREES[0].parent / f"hangman-{length}.json").read_bytes())["result"]
     assert shipped["optimal"]
     whole = solved(everyone, kept.strikes)
     assert whole == kept._opening_cost(everyone, kept.strikes, ord("e") - ord("a"), solved)
