@@ -66,8 +66,9 @@ def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length):
     """runs/hangman-6.npz and runs/hangman-5.npz, the exact searches of lengths 6 and 5 that took
     several runs on two machines (each kept within 10 MB, see runs/README.md): a checkpoint of the
     ENABLE words of that length with 10 lives that holds the whole set's exact value, the shipped
-    tree's score, and every class of the first letter e solved and adding up to it, and whose
-    smallest exact values a fresh search finds again."""
+    tree's score, every class of the first letter e solved and adding up to it, every other first
+    letter shown no better by what it holds of its classes, and whose smallest exact values a
+    fresh search finds again."""
     import numpy as np
 
     from engine.hangman.game import load_hangman_words
@@ -88,6 +89,9 @@ def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length):
     assert shipped["optimal"]
     whole = solved(everyone, kept.strikes)
     assert whole == kept._opening_cost(everyone, kept.strikes, ord("e") - ord("a"), solved)
+    # the proof itself: what the file holds of every other first letter's classes shows it no better
+    assert all(kept._opening_cost(everyone, kept.strikes, c, lambda part, r: kept.known(part, r)[0]) >= whole
+               for c in kept.useful_letters(everyone))
     assert kept.split_cost(whole) == (20 * shipped["total_weight"] - shipped["total_score"], shipped["total_misses"])
     n = kept.memo_entries
     small = [e for e in np.argsort(kept.e_size[:n], kind="stable") if kept.e_exact[e] and kept.e_size[e] >= 4][:30]
