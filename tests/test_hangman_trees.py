@@ -33,6 +33,29 @@ def test_tree_verifies(path):
         assert "not proven optimal" in summary
 
 
+def test_the_readme_table_is_the_files():
+    """The README's table of the Hangman trees says what each shipped file says: its word count,
+    optimal or best found, expected score, misses, words won, the frequency rule's figures and
+    the proof or bound."""
+    readme = (TREES[0].parent.parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Hangman in depth"):]
+    rows = {}
+    for line in section[section.index("| length |"):].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        rows[int(cells[0])] = cells[1:]
+    assert sorted(rows) == sorted(int(p.stem.split("-")[1]) for p in TREES)
+    for path in TREES:
+        doc = orjson.loads(path.read_bytes())
+        r, rule = doc["result"], doc["baselines"]["frequency"]
+        assert rows[int(path.stem.split("-")[1])] == [
+            str(doc["game"]["words_count"]), "optimal" if r["optimal"] else "best found",
+            f"{r['expected_score']:.4f}", f"{r['expected_misses']:.3f}", f"{r['win_rate'] * 100:.2f} %",
+            f"{rule['expected_score']:.4f} ({rule['expected_misses']:.3f} misses)",
+            "optimal (exhaustive search)" if r["optimal"] else f"score at most {r['bound']['max_expected_score']:.2f}"], path
+
+
 def test_length_nine_matches_the_issue():
     path = [p for p in TREES if p.stem == "hangman-9"]
     if not path:
