@@ -87,7 +87,7 @@ def test_exact_search_reproduces_shipped_tree(length):
 @pytest.mark.parametrize("length", [5, 6])
 def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length):
     """runs/hangman-6.npz and runs/hangman-5.npz, the exact searches of lengths 6 and 5 that took
-    several runs on two machines (each kept within 10 MB, see runs/README.md): a checkpoint of the
+    several runs each (each kept within 10 MB, see runs/README.md): a checkpoint of the
     ENABLE words of that length with 10 lives that holds the whole set's exact value, the shipped
     tree's score, every class of the first letter e solved and adding up to it, every other first
     letter shown no better by what it holds of its classes, and whose smallest exact values a

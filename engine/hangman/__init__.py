@@ -405,12 +405,12 @@ def build_length(length: int, args, path: Path) -> str:
     else:
         # the tree at hand: the one at -o, else the shipped one (a resume written elsewhere keeps both
         # its target and its bound)
-        at_path = tree_at(hw, lives, path) or tree_at(hw, lives, tree_path(length, bool(args.weights)))
+        at_hand = tree_at(hw, lives, path) or tree_at(hw, lives, tree_path(length, bool(args.weights)))
         mb = getattr(args, "checkpoint_mb", None)
         cost, finished, nodes = solve_in_slices(s, everyone, s.strikes, max_nodes, getattr(args, "checkpoint", None),
                                                 getattr(args, "resume", False), not getattr(args, "quiet", False),
                                                 checkpoint_bytes=None if mb is None else mb * 2**20,
-                                                limit=best_known_cost(s, at_path, rule_totals.values()) + 1)
+                                                limit=best_known_cost(s, at_hand, rule_totals.values()) + 1)
         result["search"] = {"nodes": nodes, "max_nodes": max_nodes, "memo_entries": s.memo_entries}
         if finished:
             strategy = "exact"
@@ -425,7 +425,7 @@ def build_length(length: int, args, path: Path) -> str:
             result["search"].update(exact_below=EXACT_BELOW, subtree_nodes=SUBTREE_NODES,
                                     proven_sets="played optimally: the sets whose exact value the search proved",
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
-            result["bound"] = kept_bound(at_path) or proven_bound(s, everyone, length, memory_bytes,
+            result["bound"] = kept_bound(at_hand) or proven_bound(s, everyone, length, memory_bytes,
                                                                   not getattr(args, "quiet", False), threads)
 
             choose = s.best_found_chooser(EXACT_BELOW, SUBTREE_NODES)
