@@ -189,7 +189,7 @@ def checkpoint_status(args) -> list[str]:
 
     everyone = np.arange(len(hw.words))
     lines = [f"{args.checkpoint}: hangman, {args.length} letters, {len(hw.words)} words, {lives} lives: "
-             f"{nodes} search nodes in {s.earlier_seconds:.0f} s, {s.memo_entries} memo entries"]
+             f"{nodes} search nodes in {s.work_done()[1]:.0f} s, {s.memo_entries} memo entries"]
     root, exact = s.known(everyone, s.strikes)
     if exact:
         return lines + [f"proven optimal: expected score {score(root)} (--resume writes the tree)"]
@@ -438,7 +438,7 @@ def build_length(length: int, args, path: Path) -> str:
     if "bound" in result and meets_bound(result["bound"], totals.score, totals.misses):  # a best-found tree
         result.update(optimal=True, proof="bound met")
     result.update(totals.as_dict())
-    result["seconds"] = round(time.perf_counter() - started + s.earlier_seconds, 3)  # and the runs resumed
+    result["seconds"] = round(time.perf_counter() - started + s.work_done()[1], 3)  # and the runs resumed
     game = tree_game(hw, lives)
     doc = {
         "format": FORMAT,

@@ -323,14 +323,9 @@ class Searcher:
         return self.work_done()[0]
 
     def work_done(self) -> tuple[int, float]:
-        """(nodes, seconds) of the searches whose work the memo holds, each counted once."""
+        """(nodes, seconds) of the searches whose work the memo holds, each counted once (a resumed
+        build's `seconds` counts them)."""
         return runs_total(self.runs)
-
-    @property
-    def earlier_seconds(self) -> float:
-        """Search time of the runs loaded or merged into the memo (a resumed build's `seconds`
-        counts them)."""
-        return runs_total(self.runs)[1]
 
     def merge_memo(self, path) -> tuple[int, int, float]:
         """Add what another search of the same game proved (its checkpoint at `path`) to this memo:
