@@ -12,6 +12,8 @@ four minutes in all.
                         # optimum is proven: its expected score against the shipped optimal tree's
     python bench/hangman.py --proof 8   # the whole exact search of a length (median of 3 runs:
                         # about 3 minutes at 8), its nodes per second and peak memory
+    python bench/hangman.py --families 3:300 3:400 4:1500   # random sets of short words
+                        # searched without and with the family bound (one run each: minutes)
 """
 
 from __future__ import annotations
@@ -75,10 +77,35 @@ def rule_switches() -> None:
     hw = load_hangman_words(8)
     part = [p for m, p in split(hw, np.arange(len(hw.words)), 4) if m == 0b1010000][0]
     Searcher(hw, 10, memo_entries=1000, pool_words=100_000).solve(part[:20], 11)  # compile
-    for free_first in (False, True):
-        t, searcher = timed_exact(hw, part, 11, memo_entries=1_000_000, pool_words=20_000_000, free_first=free_first)
-        print(f"exact search, {len(part)} words of ----e-e-: free_first={free_first}: "
+    for free_first, family_bound in ((False, True), (True, False), (True, True)):
+        t, searcher = timed_exact(hw, part, 11, memo_entries=1_000_000, pool_words=20_000_000, free_first=free_first,
+                                  family_bound=family_bound)
+        print(f"exact search, {len(part)} words of ----e-e-: free_first={free_first}, family_bound={family_bound}: "
               f"{t:.2f} s, {searcher.nodes} nodes, {searcher.memo_entries} memo entries")
+
+
+def family_gain(cases: list[str], max_nodes: int = 60_000_000) -> None:
+    """The exact search of random sets of short words (LENGTH:SIZE, each drawn from a fixed seed),
+    10 lives, without and with the family bound (kernels._family_bound): one run each, as the
+    larger ones take minutes; a search that spends max_nodes stops there, unfinished."""
+    for case in cases:
+        length, size = map(int, case.split(":"))
+        hw = load_hangman_words(length)
+        members = np.sort(np.random.default_rng(length * 1000 + size).choice(len(hw.words), size, replace=False))
+        Searcher(hw, 10, memo_entries=1000, pool_words=100_000).solve(members[:20], 11)  # compile
+        found = {}
+        for family_bound in (False, True):
+            searcher = Searcher(hw, 10, memo_entries=8_000_000, pool_words=400_000_000, family_bound=family_bound)
+            t = time.perf_counter()
+            cost, ok, _ = searcher.solve(members, 11, max_nodes=max_nodes)
+            found[family_bound] = (time.perf_counter() - t, searcher.nodes, ok, cost)
+        (t0, n0, ok0, c0), (t1, n1, ok1, c1) = found[False], found[True]
+        if ok0 and ok1:
+            assert c0 == c1
+        state = {True: "", False: f" (stopped at {max_nodes} nodes)"}
+        print(f"exact search, {size} random {length}-letter words: without the family bound {t0:.1f} s, "
+              f"{n0} nodes{state[ok0]}; with it {t1:.1f} s, {n1} nodes{state[ok1]}: "
+              f"nodes {n1 / n0:.2f}x, time {t1 / t0:.2f}x")
 
 
 def seven_below_e() -> None:
@@ -198,6 +225,8 @@ if __name__ == "__main__":
         partition_bounds([int(a) for a in sys.argv[2 if sys.argv[2] != "--threads" else 4 :]], threads)
     elif len(sys.argv) >= 3 and sys.argv[1] == "--proof":
         proofs([int(a) for a in sys.argv[2:]])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "--families":
+        family_gain(sys.argv[2:])
     elif len(sys.argv) >= 3 and sys.argv[1] == "--calibrate":
         calibrate([int(a) for a in sys.argv[2:]])
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "--bot":

@@ -89,3 +89,31 @@ def play_rule(words, answer: str, lives: int, rule: str, weights=None) -> tuple[
     if misses > lives:
         return False, misses
     return True, misses
+
+
+def family_bound(words, lives: int, weights=None) -> list[tuple[int, int]]:
+    """(wrong guesses, lost weight) that the families at each position force, position by position.
+
+    A family at position p: the words spelled alike everywhere but at p, whose letter at p is
+    nowhere else in the word. Only those letters tell the family's words apart, each names one
+    word, so whatever the order they are guessed in, the word whose letter comes k-th (from 0)
+    misses k times, and is lost (at miss lives + 1) when k > lives. Heaviest words first costs
+    least."""
+    weights = weights or {w: 1 for w in words}
+    found = []
+    for p in range(len(words[0])):
+        families: dict[str, list[str]] = {}
+        for w in words:
+            rest = w[:p] + w[p + 1:]
+            if w[p] not in rest:
+                families.setdefault(rest, []).append(w)
+        misses = lost = 0
+        for family in families.values():
+            for k, w in enumerate(sorted(family, key=lambda w: -weights[w])):
+                if k > lives:
+                    misses += (lives + 1) * weights[w]
+                    lost += weights[w]
+                else:
+                    misses += k * weights[w]
+        found.append((misses, lost))
+    return found

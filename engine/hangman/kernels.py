@@ -201,6 +201,73 @@ def _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost,
 
 
 @njit(cache=True, nogil=True)
+def _family_bound(families, rank_weight, fam_keys, members, start, size, r, miss_cost, lost_cost):
+    """A lower bound on the cost of the set from its families: for a position p, the words that
+    agree everywhere but at p, each of whose letters at p is found nowhere else in the word.
+
+    Why it is sound: the least cost is superadditive over any partition of the set (a tree for
+    the set, followed by the words of one part only, is a tree for the part whose every word pays
+    what it paid), so the families' least costs add up to at most the set's. In a family only the
+    letters at p tell the words apart, and each is in one word alone, so the words' letters are
+    first guessed in some order, each word missing every letter guessed before its own: the
+    word whose letter comes j-th makes j misses (lost with r misses if j >= r), heaviest first is
+    the cheapest order. A word whose letter at p is elsewhere in it too is left out (alone, it
+    costs at least 0). The spine bound sums letter covers over the whole set, so one letter seems
+    to find many words at once; here `?at` (bat, cat, fat, ...) costs what it costs in any tree.
+    The bound is the best over the positions.
+
+    families[w, p]: w's family at p (a number below the word count n) shifted left past the bits
+    of a word number, or'ed with w's rank by weight (heaviest first), or -1 if w is left out at
+    p; rank_weight[k]: the weight of the word of rank k. fam_keys (length * n + 1 entries, kept
+    from call to call): when every word weighs the same, the count of the words met in family f
+    at p is in entry p * n + f, tagged with the call's number (its last entry) so that no entry
+    needs clearing; else scratch for sorting."""
+    n = rank_weight.size
+    length = families.shape[1]
+    shift = 0
+    while (1 << shift) < n:
+        shift += 1
+    low = (np.int64(1) << shift) - 1
+    totals = np.zeros(length, dtype=np.int64)
+    if rank_weight[0] == rank_weight[n - 1]:  # every word weighs the same: any order is heaviest first
+        wt = rank_weight[0]
+        tag = fam_keys[length * n] + 1
+        if tag >= np.int64(1) << 30:  # the tags ran out: start again from clear counts
+            fam_keys[:] = 0
+            tag = 1
+        fam_keys[length * n] = tag
+        for i in range(start, start + size):
+            row = families[members[i]]
+            for p in range(length):
+                v = row[p]
+                if v >= 0:
+                    e = p * n + (v >> shift)
+                    old = fam_keys[e]
+                    j = old & 0xFFFFFFFF if old >> 32 == tag else 0
+                    fam_keys[e] = (tag << 32) | (j + 1)
+                    totals[p] += wt * (r * miss_cost + lost_cost) if j >= r else wt * j * miss_cost
+    else:  # sort by family, then by rank, so each family's words come heaviest first
+        for p in range(length):
+            k = 0
+            for i in range(start, start + size):
+                v = families[members[i], p]
+                if v >= 0:
+                    fam_keys[k] = v
+                    k += 1
+            keys = fam_keys[:k]
+            keys.sort()
+            first = 0
+            for i in range(k):
+                if keys[i] >> shift != keys[first] >> shift:
+                    first = i
+                j = i - first
+                wt = rank_weight[keys[i] & low]
+                totals[p] += wt * (r * miss_cost + lost_cost) if j >= r else wt * j * miss_cost
+            keys[:] = 0
+    return totals.max() if length else np.int64(0)
+
+
+@njit(cache=True, nogil=True)
 def _free_letter(miss_w, useful):
     """A useful letter every candidate contains (no miss), or -1."""
     for c in range(26):
@@ -419,7 +486,7 @@ def _child_bound(masks, weights, letters, buf, depth, start, size, r, miss_cost,
 
 @njit(cache=True, nogil=True)
 def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost, lost_cost, free_first,
-           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, order, child_lb,
+           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, fam_keys, order, child_lb,
            table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen):
     """(value, exact) for the set buf[depth][start:start+size] with r lives.
 
@@ -463,6 +530,10 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
                      slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful)
     if sb > lb:
         lb = sb
+    if lb < limit:  # the family bound costs what the spine does: here, once a set, not once a class of each letter
+        fb = _family_bound(families, rank_weight, fam_keys, members, start, size, r, miss_cost, lost_cost)
+        if fb > lb:
+            lb = fb
     if lb >= limit:
         _memo_put(members, start, size, r, h, e, pos, lb, False, -1,
                   table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr)
@@ -525,7 +596,7 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
             child_limit = best - total - rest
             v, ex = _solve(masks, weights, letters, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, child_limit,
                            miss_cost, lost_cost, free_first, slot, cls_mask, cls_start, cls_fill,
-                           stat_miss, stat_useful, order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter,
+                           stat_miss, stat_useful, families, rank_weight, fam_keys, order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter,
                            pool, ctr, chosen)
             if ctr[ABORTED]:
                 return np.int64(0), False
@@ -552,7 +623,7 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
 
 @njit(cache=True, nogil=True)
 def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cost, lost_cost, free_first,
-           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
+           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, fam_keys,
            table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool):
     """A lower bound on the cost of the set, `levels` guesses deep: the least, over every useful
     first letter, of its misses plus the children's bounds (a level below, or the memo's, or the
@@ -574,8 +645,9 @@ def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cos
         if e_exact[e]:
             return e_val[e]
         known = e_val[e]
-    sb = _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
-                     slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful)
+    sb = max(_node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
+                         slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful),
+             _family_bound(families, rank_weight, fam_keys, members, start, size, r, miss_cost, lost_cost))
     if levels == 0:
         return max(sb, known)
     best = INF
@@ -590,7 +662,7 @@ def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cos
             rr = r - 1 if cls_mask[depth, q] == 0 else r
             total += _bound(masks, weights, letters, buf, depth + 1, cls_start[depth, q],
                             cls_start[depth, q + 1] - cls_start[depth, q], rr, levels - 1, miss_cost, lost_cost,
-                            free_first, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
+                            free_first, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, fam_keys,
                             table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool)
         if total < best:
             best = total

@@ -153,15 +153,37 @@ def runs_total(runs: dict[str, list]) -> tuple[int, float]:
     return sum(n for n, _ in runs.values()), sum(t for _, t in runs.values())
 
 
+def word_families(hw: HangmanWords, weights) -> tuple[np.ndarray, np.ndarray]:
+    """(families, rank_weight) for kernels._family_bound: families[w, p] is the family of w at p
+    (the first word, in order, spelled as w everywhere but at p) shifted left past the bits of a
+    word number, or'ed with w's rank by weight (heaviest first, ties in word order), or -1 where
+    w's letter at p is elsewhere in w too; rank_weight[k] is the weight of the word of rank k."""
+    n = len(hw.words)
+    shift = max(0, n - 1).bit_length()
+    rank = np.empty(n, dtype=np.int64)
+    by_weight = np.argsort(-np.asarray(weights), kind="stable")
+    rank[by_weight] = np.arange(n)
+    families = np.full((n, hw.length), -1, dtype=np.int64)
+    for p in range(hw.length):
+        first: dict[str, int] = {}
+        for w, word in enumerate(hw.words):
+            rest = word[:p] + word[p + 1:]
+            family = first.setdefault(rest, w)
+            if word[p] not in rest:
+                families[w, p] = family << shift | rank[w]
+    return families, np.ascontiguousarray(np.asarray(weights, dtype=np.int64)[by_weight])
+
+
 class Searcher:
     """Scratch, memo and costs for one word length; the public, validating face of kernels.py."""
 
     def __init__(self, hw: HangmanWords, lives: int, memo_entries: int = 4_000_000, pool_words: int = 60_000_000,
-                 free_first: bool = True, memory_bytes: float | None = None):
+                 free_first: bool = True, memory_bytes: float | None = None, family_bound: bool = True):
         """free_first: try only a free letter where there is one, and bound through it (see
         kernels._solve and kernels._node_bound); switchable so the tests can show that it changes
-        no value (and bench/hangman.py what it saves). memory_bytes: what a loaded checkpoint may
-        grow the memo to (default half of this machine's memory, see load_memo)."""
+        no value (and bench/hangman.py what it saves). family_bound: bound each set by its families
+        too (kernels._family_bound), switchable for the same reasons. memory_bytes: what a loaded
+        checkpoint may grow the memo to (default half of this machine's memory, see load_memo)."""
         if lives < 0:
             from ..errors import UserError
 
@@ -195,6 +217,10 @@ class Searcher:
         self.child_lb = np.zeros((DEPTH, n_cls), dtype=np.int64)
         self.ctr = np.zeros(5, dtype=np.int64)
         self.chosen = np.full(DEPTH, -1, dtype=np.int64)
+        self.families, self.rank_weight = word_families(hw, self.weights)
+        if not family_bound:
+            self.families = np.ascontiguousarray(self.families[:, :0])
+        self.fam_keys = np.zeros(hw.length * n_words + 1, dtype=np.int64)
         self.memory_bytes = memory_bytes
         self.compactions = 0
         self.runs: dict[str, list] = {}  # the searches whose work the memo holds (runs_of)
@@ -448,7 +474,7 @@ class Searcher:
         value, exact = K._solve(
             self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, limit, self.miss_cost, self.lost_cost,
             self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill,
-            self.stat_miss, self.stat_useful,
+            self.stat_miss, self.stat_useful, self.families, self.rank_weight, self.fam_keys,
             self.order, self.child_lb, self.table, self.e_hash, self.e_off, self.e_size, self.e_r,
             self.e_val, self.e_exact, self.e_letter, self.pool, self.ctr, self.chosen,
         )
@@ -460,7 +486,7 @@ class Searcher:
         return int(K._bound(
             self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, levels, self.miss_cost, self.lost_cost,
             self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill, self.stat_miss,
-            self.stat_useful,
+            self.stat_useful, self.families, self.rank_weight, self.fam_keys,
             self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.pool,
         ))
 
