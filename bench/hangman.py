@@ -84,7 +84,7 @@ def rule_switches() -> None:
               f"{t:.2f} s, {searcher.nodes} nodes, {searcher.memo_entries} memo entries")
 
 
-def family_gain(cases: list[str], max_nodes: int = 60_000_000) -> None:
+def family_gain(cases: list[str], max_nodes: int = 30_000_000) -> None:
     """The exact search of random sets of short words (LENGTH:SIZE, each drawn from a fixed seed),
     10 lives, without and with the family bound (kernels._family_bound): one run each, as the
     larger ones take minutes; a search that spends max_nodes stops there, unfinished."""

@@ -48,7 +48,8 @@ def test_feedback_text_and_masks():
 RULE_SWITCHES = [dict(free_first=f, family_bound=b) for f in (False, True) for b in (False, True)]
 
 
-@pytest.mark.parametrize("switches", RULE_SWITCHES, ids=lambda d: f"free_first={d['free_first']},family={d['family_bound']}")
+@pytest.mark.parametrize("switches", RULE_SWITCHES,
+                         ids=lambda d: f"free_first={d['free_first']},families={d['family_bound']}")
 @pytest.mark.parametrize("seed", range(25))
 def test_exact_search_matches_brute_force(seed, switches):
     rng = random.Random(seed)
@@ -663,6 +664,36 @@ def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
     with pytest.raises(UserError, match="not a readable hangman checkpoint"):
         Searcher(hw, 3).load_memo(tmp_path / "junk.ck")
     assert Searcher(hw, 3).load_memo(tmp_path / "absent.ck") is None
+
+
+def test_a_ctrl_c_stops_the_slice_under_way_and_the_checkpoint_counts_it(tmp_path):
+    """Slices grow to minutes and hours, and the kernel holds the thread it runs on: a Ctrl-C (or
+    TERM, which the build turns into one) must stop the slice under way at once, not when it
+    ends. One slice as large as the whole search, interrupted a third of a second in: the kernel
+    must have been aborted (it takes seconds to finish), the memo saved then counts the nodes
+    spent, and a resume from it ends at the uninterrupted value."""
+    import _thread
+    import threading
+
+    from engine.hangman import kernels as K
+    from engine.hangman.search import Slices
+
+    hw = load_hangman_words(3)
+    members = np.sort(np.random.default_rng(3).choice(len(hw.words), 220, replace=False))  # 182 k nodes
+    s = Searcher(hw, 10, memo_entries=500_000, pool_words=20_000_000)
+    s.solve(members[:30], s.strikes)  # compiled before the clock starts
+    ck = tmp_path / "memo.ck"
+    slices = Slices(s, 10**12, (members, s.strikes), ck, progress=False, slice_nodes=10**12)
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    with pytest.raises(KeyboardInterrupt):
+        slices.run(members, s.strikes)
+    slices.close()
+    assert s.ctr[K.ABORTED] == 1 and slices.spent > 0
+    resumed = Searcher(hw, 10, memo_entries=500_000, pool_words=20_000_000)
+    assert resumed.load_memo(ck) == slices.spent
+    fresh = Searcher(hw, 10, memo_entries=500_000, pool_words=20_000_000)
+    value, ok, _ = fresh.solve(members, fresh.strikes)
+    assert ok and resumed.solve(members, resumed.strikes)[:2] == (value, True)
 
 
 def opening_costs(hw, lives: int) -> dict[int, int]:

@@ -486,8 +486,8 @@ def _child_bound(masks, weights, letters, buf, depth, start, size, r, miss_cost,
 
 @njit(cache=True, nogil=True)
 def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost, lost_cost, free_first,
-           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, fam_keys, order, child_lb,
-           table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen):
+           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, fam_keys,
+           order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen):
     """(value, exact) for the set buf[depth][start:start+size] with r lives.
 
     exact: value is the least cost of any tree (and chosen[depth] its first letter).
@@ -596,8 +596,8 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
             child_limit = best - total - rest
             v, ex = _solve(masks, weights, letters, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, child_limit,
                            miss_cost, lost_cost, free_first, slot, cls_mask, cls_start, cls_fill,
-                           stat_miss, stat_useful, families, rank_weight, fam_keys, order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter,
-                           pool, ctr, chosen)
+                           stat_miss, stat_useful, families, rank_weight, fam_keys, order, child_lb,
+                           table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen)
             if ctr[ABORTED]:
                 return np.int64(0), False
             total += v
@@ -662,8 +662,8 @@ def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cos
             rr = r - 1 if cls_mask[depth, q] == 0 else r
             total += _bound(masks, weights, letters, buf, depth + 1, cls_start[depth, q],
                             cls_start[depth, q + 1] - cls_start[depth, q], rr, levels - 1, miss_cost, lost_cost,
-                            free_first, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, fam_keys,
-                            table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool)
+                            free_first, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
+                            families, rank_weight, fam_keys, table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool)
         if total < best:
             best = total
     return max(best, known)

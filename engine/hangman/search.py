@@ -823,9 +823,11 @@ class Slices:
         while self.spent < self.max_nodes:
             step = min(self.slice_nodes, self.max_nodes - self.spent)
             entries = s.memo_entries
-            found = s.solve_below(members, strikes, limit, max_nodes=step)
-            self.spent += min(s.nodes, step)
-            self.bar.update(min(s.nodes, step))
+            try:
+                found = self._slice(members, strikes, limit, step)
+            finally:  # also the nodes of a slice cut short by Ctrl-C, which the memo saved then holds
+                self.spent += min(s.nodes, step)
+                self.bar.update(min(s.nodes, step))
             self.bar.set_postfix(memo=s.memo_entries)
             if found is not None:
                 return found
@@ -841,6 +843,41 @@ class Slices:
                 self.last_save = time.monotonic()
                 self.save_every = max(self.save_every, 20 * (self.last_save - started))
         return None
+
+    def _slice(self, members, strikes: int, limit: int, step: int) -> tuple[int, bool] | None:
+        """One slice, Searcher.solve_below, run by a thread while this one waits for it. Why: the
+        kernel holds the main thread until it returns, so a Ctrl-C (or TERM) would wait for the end
+        of the slice, and slices grow (see run) to minutes and hours. Here it is raised at once,
+        and the kernel is made to stop at its next node (its node budget set to 0, as if spent:
+        nothing half-searched is recorded), before the interrupt goes on up to be saved."""
+        import threading
+
+        outcome: list = []
+        done = threading.Event()  # not Thread.join: a join that Ctrl-C interrupts can leave a live thread seen as stopped
+
+        def search() -> None:
+            try:
+                outcome.append(self.s.solve_below(members, strikes, limit, max_nodes=step))
+            except BaseException as error:  # handed to the waiting thread
+                outcome.append(error)
+            finally:
+                done.set()
+
+        threading.Thread(target=search, name="slice", daemon=True).start()
+        try:
+            while not done.wait(0.2):
+                pass
+        except KeyboardInterrupt:
+            while not done.is_set():
+                try:
+                    self.s.ctr[K.MAX_NODES] = 0  # again until it stops: the slice may not have set its own yet
+                    done.wait(0.05)
+                except KeyboardInterrupt:  # a second one changes nothing: the memo is not saved under the kernel
+                    pass
+            raise
+        if isinstance(outcome[0], BaseException):
+            raise outcome[0]
+        return outcome[0]
 
     def close(self) -> None:
         """The bar closed and the memo saved: finished or not, the file then holds all there is
