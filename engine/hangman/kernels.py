@@ -218,7 +218,7 @@ def _family_bound(families, rank_weight, fam_keys, members, start, size, r, miss
 
     families[w, p]: w's family at p (a number below the word count n) shifted left past the bits
     of a word number, or'ed with w's rank by weight (heaviest first), or -1 if w is left out at
-    p; rank_weight[k]: the weight of the word of rank k. fam_keys (length * n + 1 entries, kept
+    p (or alone in its family among all the words: it can only ever add 0); rank_weight[k]: the weight of the word of rank k. fam_keys (length * n + 1 entries, kept
     from call to call): when every word weighs the same, the count of the words met in family f
     at p is in entry p * n + f, tagged with the call's number (its last entry) so that no entry
     needs clearing; else scratch for sorting."""

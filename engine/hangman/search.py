@@ -155,9 +155,10 @@ def runs_total(runs: dict[str, list]) -> tuple[int, float]:
 
 def word_families(hw: HangmanWords, weights) -> tuple[np.ndarray, np.ndarray]:
     """(families, rank_weight) for kernels._family_bound: families[w, p] is the family of w at p
-    (the first word, in order, spelled as w everywhere but at p) shifted left past the bits of a
-    word number, or'ed with w's rank by weight (heaviest first, ties in word order), or -1 where
-    w's letter at p is elsewhere in w too; rank_weight[k] is the weight of the word of rank k."""
+    (the first word, in order, spelled as w everywhere but at p, with its letter at p nowhere
+    else) shifted left past the bits of a word number, or'ed with w's rank by weight (heaviest
+    first, ties in word order), or -1 where w's letter at p is elsewhere in w too or no other
+    word is in its family; rank_weight[k] is the weight of the word of rank k."""
     n = len(hw.words)
     shift = max(0, n - 1).bit_length()
     rank = np.empty(n, dtype=np.int64)
@@ -165,12 +166,14 @@ def word_families(hw: HangmanWords, weights) -> tuple[np.ndarray, np.ndarray]:
     rank[by_weight] = np.arange(n)
     families = np.full((n, hw.length), -1, dtype=np.int64)
     for p in range(hw.length):
-        first: dict[str, int] = {}
+        members: dict[str, list[int]] = {}
         for w, word in enumerate(hw.words):
             rest = word[:p] + word[p + 1:]
-            family = first.setdefault(rest, w)
             if word[p] not in rest:
-                families[w, p] = family << shift | rank[w]
+                members.setdefault(rest, []).append(w)
+        for family in members.values():
+            if len(family) > 1:  # a word alone in its family among all the words never adds to the bound
+                families[family, p] = family[0] << shift | rank[family]
     return families, np.ascontiguousarray(np.asarray(weights, dtype=np.int64)[by_weight])
 
 
