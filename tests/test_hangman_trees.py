@@ -84,14 +84,14 @@ def test_exact_search_reproduces_shipped_tree(length):
     assert (20 * len(hw.words) - c, m) == (doc["result"]["total_score"], doc["result"]["total_misses"])
 
 
-@pytest.mark.parametrize("length", [5, 6])
-def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length):
-    """runs/hangman-6.npz and runs/hangman-5.npz, the exact searches of lengths 6 and 5 that took
+@pytest.mark.parametrize(("length", "opener"), [(3, "a"), (5, "e"), (6, "e")])
+def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length, opener):
+    """runs/hangman-6.npz, -5.npz and -3.npz, the exact searches of lengths 6, 5 and 3 that took
     several runs each (each kept within 10 MB, see runs/README.md): a checkpoint of the
     ENABLE words of that length with 10 lives that holds the whole set's exact value, the shipped
-    tree's score, every class of the first letter e solved and adding up to it, every other first
-    letter shown no better by what it holds of its classes, and whose smallest exact values a
-    fresh search finds again."""
+    tree's score, every class of the optimal first letter solved and adding up to it, every other
+    first letter shown no better by what it holds of its classes, and whose smallest exact values
+    a fresh search finds again."""
     import numpy as np
 
     from engine.hangman.game import load_hangman_words
@@ -111,7 +111,7 @@ def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length):
     shipped = orjson.loads((TREES[0].parent / f"hangman-{length}.json").read_bytes())["result"]
     assert shipped["optimal"]
     whole = solved(everyone, kept.strikes)
-    assert whole == kept._opening_cost(everyone, kept.strikes, ord("e") - ord("a"), solved)
+    assert whole == kept._opening_cost(everyone, kept.strikes, ord(opener) - ord("a"), solved)
     # the proof itself: what the file holds of every other first letter's classes shows it no better
     assert all(kept._opening_cost(everyone, kept.strikes, c, lambda part, r: kept.known(part, r)[0]) >= whole
                for c in kept.useful_letters(everyone))
