@@ -91,22 +91,29 @@ def play_rule(words, answer: str, lives: int, rule: str, weights=None) -> tuple[
     return True, misses
 
 
-def family_bound(words, lives: int, weights=None) -> list[tuple[int, int]]:
+def family_bound(words, lives: int, weights=None, other_misses: bool = True) -> list[tuple[int, int]]:
     """(wrong guesses, lost weight) that the families at each position force, position by position.
 
     A family at position p: the words spelled alike everywhere but at p, whose letter at p is
-    nowhere else in the word. Only those letters tell the family's words apart, each names one
-    word, so whatever the order they are guessed in, the word whose letter comes k-th (from 0)
-    misses k times, and is lost (at miss lives + 1) when k > lives. Heaviest words first costs
-    least."""
+    nowhere else in the word (a word whose letter at p is elsewhere in it too is a family alone).
+    Only those letters tell the family's words apart, each names one word, so whatever the order
+    they are guessed in, the word whose letter comes k-th (from 0) misses k times, and is lost (at
+    miss lives + 1) when k > lives. Heaviest words first costs least.
+
+    other_misses: add the misses at other letters along the path where every guess misses, of
+    the words that can still be won, each family standing there for its lives + 1 lightest words:
+    after guesses c1..cj, at least their weight less the j largest covers meets cj without a
+    letter of the word or of its family at p, a letter covering the families it is in (in one
+    word, or in common)."""
     weights = weights or {w: 1 for w in words}
+    useful = [ch for ch in map(chr, range(97, 123)) if len({feedback(ch, w) for w in words}) > 1]
+    heaviest = max(weights[w] for w in words)
     found = []
     for p in range(len(words[0])):
         families: dict[str, list[str]] = {}
         for w in words:
             rest = w[:p] + w[p + 1:]
-            if w[p] not in rest:
-                families.setdefault(rest, []).append(w)
+            families.setdefault(rest if w[p] not in rest else w, []).append(w)
         misses = lost = 0
         for family in families.values():
             for k, w in enumerate(sorted(family, key=lambda w: -weights[w])):
@@ -115,5 +122,16 @@ def family_bound(words, lives: int, weights=None) -> list[tuple[int, int]]:
                     lost += weights[w]
                 else:
                     misses += k * weights[w]
+        if other_misses:
+            standing = {tuple(f): sum(sorted(weights[w] for w in f)[: lives + 1]) for f in families.values()}
+            covers = sorted((sum(g for f, g in standing.items() if ch in "".join(f)) for ch in useful), reverse=True)
+            left = sum(standing.values())
+            for cover in covers[: lives + 1]:
+                if left <= heaviest:
+                    break
+                left -= cover
+                if left <= 0:
+                    break
+                misses += left
         found.append((misses, lost))
     return found

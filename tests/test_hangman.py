@@ -121,14 +121,35 @@ def test_family_bound_matches_its_reference_and_stays_below_brute_force(seed):
     for _ in range(3):  # one after another: what a call leaves in its scratch must not leak into the next
         subset = sorted(rng.sample(range(len(words)), rng.randint(2, len(words))))
         members = np.array(subset, dtype=np.int32)
-        got = K._family_bound(s.families, s.rank_weight, s.fam_keys, members, 0, len(subset), s.strikes,
-                              s.miss_cost, s.lost_cost)
+        useful = np.zeros(26, dtype=np.uint8)
+        useful[s.useful_letters(members)] = 1
+        got = K._family_bound(s.families, s.rank_weight, s.rank_word, s.spelled, s.letters, useful, s.fam_keys,
+                              members, 0, len(subset), s.strikes, s.miss_cost, s.lost_cost)
         chosen = [words[i] for i in subset]
-        forced = ref.family_bound(chosen, s.lives, weights)
+        forced = ref.family_bound(chosen, s.lives, weights, other_misses=s.lives * s.miss_cost <= s.lost_cost)
         assert got == max(m * s.miss_cost + lost * s.lost_cost for m, lost in forced), (chosen, s.lives, weights)
         score, wrong = ref.optimal(chosen, s.lives, weights)
         weight = sum((weights or {}).get(w, 1) for w in chosen)
         assert got <= (20 * weight - score) * s.key + wrong
+
+
+@pytest.mark.parametrize("length", [3, 4])
+def test_the_misses_between_families_raise_the_family_bound(length):
+    """Not dead weight: on 120 real words of 3 and 4 letters, the kernel's family bound must be
+    its reference's with the misses outside the families added, and above it without them."""
+    from engine.hangman import kernels as K
+
+    hw = load_hangman_words(length)
+    s = Searcher(hw, 10, memo_entries=16, pool_words=64)
+    members = np.sort(np.random.default_rng(length).choice(len(hw.words), 120, replace=False)).astype(np.int32)
+    useful = np.zeros(26, dtype=np.uint8)
+    useful[s.useful_letters(members)] = 1
+    got = K._family_bound(s.families, s.rank_weight, s.rank_word, s.spelled, s.letters, useful, s.fam_keys,
+                          members, 0, len(members), s.strikes, s.miss_cost, s.lost_cost)
+    chosen = [hw.words[i] for i in members]
+    with_them, without = (max(m * s.miss_cost + lost * s.lost_cost
+                              for m, lost in ref.family_bound(chosen, s.lives, None, other)) for other in (True, False))
+    assert got == with_them > without
 
 
 def test_family_bound_cuts_the_search_of_short_words():

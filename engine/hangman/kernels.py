@@ -201,9 +201,22 @@ def _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost,
 
 
 @njit(cache=True, nogil=True)
-def _family_bound(families, rank_weight, fam_keys, members, start, size, r, miss_cost, lost_cost):
+def _cover_letters(covers, p, bits, g):
+    """Add g to the covers at p of each letter in the bit set `bits`."""
+    while bits:
+        c = 0
+        while not (bits >> c) & 1:
+            c += 1
+        covers[p, c] += g
+        bits &= bits - 1
+
+
+@njit(cache=True, nogil=True)
+def _family_bound(families, rank_weight, rank_word, spelled, letters, useful, fam_keys, members, start, size, r,
+                  miss_cost, lost_cost):
     """A lower bound on the cost of the set from its families: for a position p, the words that
-    agree everywhere but at p, each of whose letters at p is found nowhere else in the word.
+    agree everywhere but at p, each of whose letters at p is found nowhere else in the word;
+    and from the other misses, those that tell the families apart.
 
     Why it is sound: the least cost is superadditive over any partition of the set (a tree for
     the set, followed by the words of one part only, is a tree for the part whose every word pays
@@ -211,59 +224,112 @@ def _family_bound(families, rank_weight, fam_keys, members, start, size, r, miss
     letters at p tell the words apart, and each is in one word alone, so the words' letters are
     first guessed in some order, each word missing every letter guessed before its own: the
     word whose letter comes j-th makes j misses (lost with r misses if j >= r), heaviest first is
-    the cheapest order. A word whose letter at p is elsewhere in it too is left out (alone, it
-    costs at least 0). The spine bound sums letter covers over the whole set, so one letter seems
-    to find many words at once; here `?at` (bat, cat, fat, ...) costs what it costs in any tree.
-    The bound is the best over the positions.
+    the cheapest order. A word whose letter at p is elsewhere in it too is a family of its own.
+    The spine bound sums letter covers over the whole set, so one letter seems to find many
+    words at once; here `?at` (bat, cat, fat, ...) costs what it costs in any tree.
 
-    families[w, p]: w's family at p (a number below the word count n) shifted left past the bits
-    of a word number, or'ed with w's rank by weight (heaviest first), or -1 if w is left out at
-    p (or alone in its family among all the words: it can only ever add 0); rank_weight[k]: the weight of the word of rank k. fam_keys (length * n + 1 entries, kept
-    from call to call): when every word weighs the same, the count of the words met in family f
-    at p is in entry p * n + f, tagged with the call's number (its last entry) so that no entry
-    needs clearing; else scratch for sorting."""
+    The other misses, at letters outside a word and its family's letters at p, are counted
+    apart, for the words that can still be won (j < r; in any order, each family's min(size, r)
+    lightest words weigh at least as much as those), like the miss spine (_static_bound): along
+    the path where every guess misses, the guesses c1, c2, ... are distinct useful letters, and
+    the words that meet cj there outside their family's letters weigh at least the winnable
+    weight less the j largest covers, a word covering its letters and its family's letters at p.
+    Every family's words miss alike there, so the lightest words stand for whichever can still
+    be won. A word may be charged its family misses (below r) and these (at most r) together,
+    while a lost word pays r misses and a loss: this part counts when (r - 1) misses cost no
+    more than a loss. The bound is the best over the positions.
+
+    families[w, p]: w's family at p (a word number: its first word, or w itself, alone in its
+    family) shifted left past the bits of a word number, or'ed with w's rank by weight (heaviest
+    first); rank_weight[k], rank_word[k]: the weight and the number of the word of rank k;
+    spelled[w, p]: w's letter at p; letters[w]: the bit set of w's letters (below bit 26);
+    useful: the set's useful letters. fam_keys (length * n + 1 entries, kept from call to call):
+    when every word weighs the same, the count of the words met in family f at p is in entry
+    p * n + f, tagged with the call's number (its last entry) so that no entry needs clearing;
+    else scratch for sorting."""
     n = rank_weight.size
     length = families.shape[1]
     shift = 0
     while (1 << shift) < n:
         shift += 1
     low = (np.int64(1) << shift) - 1
-    totals = np.zeros(length, dtype=np.int64)
+    all_letters = (np.int64(1) << 26) - 1
+    totals = np.zeros(length, dtype=np.int64)  # at each p: the family misses and losses
+    winnable = np.zeros(length, dtype=np.int64)  # the weight that stands for the words still winnable
+    covers = np.zeros((length, 26), dtype=np.int64)  # and its covers
+    heaviest = np.int64(0)
     if rank_weight[0] == rank_weight[n - 1]:  # every word weighs the same: any order is heaviest first
-        wt = rank_weight[0]
+        wt = heaviest = rank_weight[0]
         tag = fam_keys[length * n] + 1
-        if tag >= np.int64(1) << 30:  # the tags ran out: start again from clear counts
+        if tag + 1 >= np.int64(1) << 30:  # the tags ran out: start again from clear counts
             fam_keys[:] = 0
             tag = 1
-        fam_keys[length * n] = tag
+        fam_keys[length * n] = tag + 1  # tag: counted; tag + 1: the family's covers added
         for i in range(start, start + size):
             row = families[members[i]]
             for p in range(length):
-                v = row[p]
-                if v >= 0:
-                    e = p * n + (v >> shift)
-                    old = fam_keys[e]
-                    j = old & 0xFFFFFFFF if old >> 32 == tag else 0
-                    fam_keys[e] = (tag << 32) | (j + 1)
-                    totals[p] += wt * (r * miss_cost + lost_cost) if j >= r else wt * j * miss_cost
+                e = p * n + (row[p] >> shift)
+                old = fam_keys[e]
+                j = old & 0xFFFFFFFF if old >> 32 == tag else 0
+                fam_keys[e] = (tag << 32) | (j + 1)
+                totals[p] += wt * (r * miss_cost + lost_cost) if j >= r else wt * j * miss_cost
+        for i in range(start, start + size):
+            w = members[i]
+            row = families[w]
+            for p in range(length):
+                e = p * n + (row[p] >> shift)
+                old = fam_keys[e]
+                g = wt * min(old & 0xFFFFFFFF, r)
+                covers[p, spelled[w, p]] += g
+                if old >> 32 == tag:  # the family's first word here: its weight and common letters
+                    fam_keys[e] = ((tag + 1) << 32) | (old & 0xFFFFFFFF)
+                    winnable[p] += g
+                    _cover_letters(covers, p, letters[w] & all_letters & ~(np.int64(1) << spelled[w, p]), g)
     else:  # sort by family, then by rank, so each family's words come heaviest first
         for p in range(length):
-            k = 0
             for i in range(start, start + size):
-                v = families[members[i], p]
-                if v >= 0:
-                    fam_keys[k] = v
-                    k += 1
-            keys = fam_keys[:k]
+                fam_keys[i - start] = families[members[i], p]
+            keys = fam_keys[:size]
             keys.sort()
             first = 0
-            for i in range(k):
+            for i in range(size):
                 if keys[i] >> shift != keys[first] >> shift:
                     first = i
                 j = i - first
                 wt = rank_weight[keys[i] & low]
+                heaviest = max(heaviest, wt)
                 totals[p] += wt * (r * miss_cost + lost_cost) if j >= r else wt * j * miss_cost
+                if i + 1 == size or keys[i + 1] >> shift != keys[first] >> shift:  # the family's last word
+                    g = np.int64(0)
+                    for t in range(max(first, i + 1 - r), i + 1):
+                        g += rank_weight[keys[t] & low]
+                    winnable[p] += g
+                    w = rank_word[keys[first] & low]
+                    _cover_letters(covers, p, letters[w] & all_letters & ~(np.int64(1) << spelled[w, p]), g)
+                    for t in range(first, i + 1):
+                        covers[p, spelled[rank_word[keys[t] & low], p]] += g
             keys[:] = 0
+    if (r - 1) * miss_cost <= lost_cost:
+        ranked = np.empty(26, dtype=np.int64)
+        for p in range(length):
+            k = 0
+            for c in range(26):
+                if useful[c]:
+                    v = covers[p, c]
+                    j = k
+                    while j > 0 and ranked[j - 1] < v:
+                        ranked[j] = ranked[j - 1]
+                        j -= 1
+                    ranked[j] = v
+                    k += 1
+            left = winnable[p]
+            for step in range(min(r, k)):
+                if left <= heaviest:  # perhaps a single word is left: the path may stop here
+                    break
+                left -= ranked[step]
+                if left <= 0:
+                    break
+                totals[p] += left * miss_cost
     return totals.max() if length else np.int64(0)
 
 
@@ -486,8 +552,8 @@ def _child_bound(masks, weights, letters, buf, depth, start, size, r, miss_cost,
 
 @njit(cache=True, nogil=True)
 def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost, lost_cost, free_first,
-           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, fam_keys,
-           order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen):
+           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, rank_word, spelled,
+           fam_keys, order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen):
     """(value, exact) for the set buf[depth][start:start+size] with r lives.
 
     exact: value is the least cost of any tree (and chosen[depth] its first letter).
@@ -531,7 +597,8 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
     if sb > lb:
         lb = sb
     if lb < limit:  # the family bound costs what the spine does: here, once a set, not once a class of each letter
-        fb = _family_bound(families, rank_weight, fam_keys, members, start, size, r, miss_cost, lost_cost)
+        fb = _family_bound(families, rank_weight, rank_word, spelled, letters, stat_useful[depth], fam_keys, members,
+                           start, size, r, miss_cost, lost_cost)
         if fb > lb:
             lb = fb
     if lb >= limit:
@@ -596,7 +663,7 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
             child_limit = best - total - rest
             v, ex = _solve(masks, weights, letters, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, child_limit,
                            miss_cost, lost_cost, free_first, slot, cls_mask, cls_start, cls_fill,
-                           stat_miss, stat_useful, families, rank_weight, fam_keys, order, child_lb,
+                           stat_miss, stat_useful, families, rank_weight, rank_word, spelled, fam_keys, order, child_lb,
                            table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen)
             if ctr[ABORTED]:
                 return np.int64(0), False
@@ -623,8 +690,8 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
 
 @njit(cache=True, nogil=True)
 def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cost, lost_cost, free_first,
-           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, fam_keys,
-           table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool):
+           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, rank_word, spelled,
+           fam_keys, table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool):
     """A lower bound on the cost of the set, `levels` guesses deep: the least, over every useful
     first letter, of its misses plus the children's bounds (a level below, or the memo's, or the
     static bound). Sound: every tree starts with some useful letter (a free one, with free_first)
@@ -647,7 +714,8 @@ def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cos
         known = e_val[e]
     sb = max(_node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
                          slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful),
-             _family_bound(families, rank_weight, fam_keys, members, start, size, r, miss_cost, lost_cost))
+             _family_bound(families, rank_weight, rank_word, spelled, letters, stat_useful[depth], fam_keys, members,
+                           start, size, r, miss_cost, lost_cost))
     if levels == 0:
         return max(sb, known)
     best = INF
@@ -663,7 +731,8 @@ def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cos
             total += _bound(masks, weights, letters, buf, depth + 1, cls_start[depth, q],
                             cls_start[depth, q + 1] - cls_start[depth, q], rr, levels - 1, miss_cost, lost_cost,
                             free_first, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
-                            families, rank_weight, fam_keys, table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool)
+                            families, rank_weight, rank_word, spelled, fam_keys, table, e_hash, e_off, e_size, e_r,
+                            e_val, e_exact, pool)
         if total < best:
             best = total
     return max(best, known)
