@@ -104,7 +104,8 @@ def family_bound(words, lives: int, weights=None, other_misses: bool = True) -> 
     the words that can still be won, each family standing there for its lives + 1 lightest words:
     after guesses c1..cj, at least their weight less the j largest covers meets cj without a
     letter of the word or of its family at p, a letter covering the families it is in (in one
-    word, or in common)."""
+    word, or in common). Only where some family has two words or more: elsewhere that is the miss
+    spine less its losses."""
     weights = weights or {w: 1 for w in words}
     useful = [ch for ch in map(chr, range(97, 123)) if len({feedback(ch, w) for w in words}) > 1]
     heaviest = max(weights[w] for w in words)
@@ -122,7 +123,7 @@ def family_bound(words, lives: int, weights=None, other_misses: bool = True) -> 
                     lost += weights[w]
                 else:
                     misses += k * weights[w]
-        if other_misses:
+        if other_misses and any(len(f) > 1 for f in families.values()):  # else the miss spine's count
             standing = {tuple(f): sum(sorted(weights[w] for w in f)[: lives + 1]) for f in families.values()}
             covers = sorted((sum(g for f, g in standing.items() if ch in "".join(f)) for ch in useful), reverse=True)
             left = sum(standing.values())

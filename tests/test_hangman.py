@@ -117,14 +117,14 @@ def test_family_bound_matches_its_reference_and_stays_below_brute_force(seed):
     hw = make(words, weights)
     s = Searcher(hw, rng.randint(0, 3), memo_entries=16, pool_words=64)
     if seed % 3 == 0:  # the counts' tags about to run out: the kernel must clear them and count afresh
-        s.fam_keys[-1] = (1 << 30) - 1
+        s.fam_keys[len(words) * length] = (1 << 30) - 1
     for _ in range(3):  # one after another: what a call leaves in its scratch must not leak into the next
         subset = sorted(rng.sample(range(len(words)), rng.randint(2, len(words))))
         members = np.array(subset, dtype=np.int32)
-        useful = np.zeros(26, dtype=np.uint8)
-        useful[s.useful_letters(members)] = 1
-        got = K._family_bound(s.families, s.rank_weight, s.rank_word, s.spelled, s.letters, useful, s.fam_keys,
-                              members, 0, len(subset), s.strikes, s.miss_cost, s.lost_cost)
+        miss_w, useful = np.zeros(26, dtype=np.int64), np.zeros(26, dtype=np.uint8)
+        K._letter_stats(s.masks, s.weights, members, 0, len(members), miss_w, useful)
+        got = K._family_bound(s.families, s.weights, s.rank_weight, s.rank_word, s.spelled, miss_w, useful,
+                              s.fam_keys, s.fam_sums, members, 0, len(subset), s.strikes, s.miss_cost, s.lost_cost)
         chosen = [words[i] for i in subset]
         forced = ref.family_bound(chosen, s.lives, weights, other_misses=s.lives * s.miss_cost <= s.lost_cost)
         assert got == max(m * s.miss_cost + lost * s.lost_cost for m, lost in forced), (chosen, s.lives, weights)
@@ -142,10 +142,10 @@ def test_the_misses_between_families_raise_the_family_bound(length):
     hw = load_hangman_words(length)
     s = Searcher(hw, 10, memo_entries=16, pool_words=64)
     members = np.sort(np.random.default_rng(length).choice(len(hw.words), 120, replace=False)).astype(np.int32)
-    useful = np.zeros(26, dtype=np.uint8)
-    useful[s.useful_letters(members)] = 1
-    got = K._family_bound(s.families, s.rank_weight, s.rank_word, s.spelled, s.letters, useful, s.fam_keys,
-                          members, 0, len(members), s.strikes, s.miss_cost, s.lost_cost)
+    miss_w, useful = np.zeros(26, dtype=np.int64), np.zeros(26, dtype=np.uint8)
+    K._letter_stats(s.masks, s.weights, members, 0, len(members), miss_w, useful)
+    got = K._family_bound(s.families, s.weights, s.rank_weight, s.rank_word, s.spelled, miss_w, useful,
+                          s.fam_keys, s.fam_sums, members, 0, len(members), s.strikes, s.miss_cost, s.lost_cost)
     chosen = [hw.words[i] for i in members]
     with_them, without = (max(m * s.miss_cost + lost * s.lost_cost
                               for m, lost in ref.family_bound(chosen, s.lives, None, other)) for other in (True, False))

@@ -29,6 +29,9 @@ RULE_FREQUENCY = 0
 RULE_ENTROPY = 1
 # ctr slots
 NODES, MAX_NODES, ABORTED, ENTRIES, POOL_USED = 0, 1, 2, 3, 4
+# the index of a 32-bit number's only set bit b, at (b * 0x077CB531 mod 2**32) >> 27 (a de Bruijn sequence)
+_BIT_INDEX = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                       31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -201,19 +204,20 @@ def _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost,
 
 
 @njit(cache=True, nogil=True)
-def _cover_letters(covers, p, bits, g):
-    """Add g to the covers at p of each letter in the bit set `bits`."""
-    while bits:
-        c = 0
-        while not (bits >> c) & 1:
-            c += 1
-        covers[p, c] += g
-        bits &= bits - 1
+def _cover_common_letters(covers, p, word, g):
+    """Add g to the covers at p of each letter of `word` (its letters, position by position) but its
+    letter at p, which is nowhere else in it: the letters its family has in common. Each once."""
+    seen = np.int64(0)
+    for q in range(word.size):
+        c = word[q]
+        if q != p and not (seen >> c) & 1:
+            seen |= np.int64(1) << c
+            covers[p, c] += g
 
 
 @njit(cache=True, nogil=True)
-def _family_bound(families, rank_weight, rank_word, spelled, letters, useful, fam_keys, members, start, size, r,
-                  miss_cost, lost_cost):
+def _family_bound(families, weights, rank_weight, rank_word, spelled, miss_w, useful, fam_keys, fam_sums, members,
+                  start, size, r, miss_cost, lost_cost):
     """A lower bound on the cost of the set from its families: for a position p, the words that
     agree everywhere but at p, each of whose letters at p is found nowhere else in the word;
     and from the other misses, those that tell the families apart.
@@ -239,98 +243,156 @@ def _family_bound(families, rank_weight, rank_word, spelled, letters, useful, fa
     while a lost word pays r misses and a loss: this part counts when (r - 1) misses cost no
     more than a loss. The bound is the best over the positions.
 
-    families[w, p]: w's family at p (a word number: its first word, or w itself, alone in its
-    family) shifted left past the bits of a word number, or'ed with w's rank by weight (heaviest
-    first); rank_weight[k], rank_word[k]: the weight and the number of the word of rank k;
-    spelled[w, p]: w's letter at p; letters[w]: the bit set of w's letters (below bit 26);
-    useful: the set's useful letters. fam_keys (length * n + 1 entries, kept from call to call):
-    when every word weighs the same, the count of the words met in family f at p is in entry
-    p * n + f, tagged with the call's number (its last entry) so that no entry needs clearing;
-    else scratch for sorting."""
+    families[w, p]: w's family at p (the number of its first word) shifted left past the bits
+    of a word number, or'ed with w's rank by weight (heaviest first), or -1 if w is a family of
+    its own at p wherever it is (its letter at p is elsewhere in it, or no other word is in its
+    family); rank_weight[k], rank_word[k]: the weight and the number of the word of rank k;
+    spelled[w]: w's letters, position by position; miss_w, useful: the set's _letter_stats.
+    fam_keys (2 * length * n + 1 entries, kept from call to call): when every word weighs the
+    same, the count of the words met in family f at p, and the bit set of their letters at p, are
+    in entry p * n + f, tagged with the call's number (entry length * n) so that no entry needs
+    clearing, and the entries after the tag list the families met twice or more; else scratch for
+    sorting. fam_sums: scratch of length + 1 rows of 28 entries.
+
+    The covers start as the whole set's, every word standing for itself, and only a family of
+    two or more words here changes them (of more than r, its common letters too): so a word in
+    no such family costs no more than before, and the other misses are counted only at the
+    positions with such a family (elsewhere they are the miss spine's, less its losses)."""
     n = rank_weight.size
     length = families.shape[1]
     shift = 0
     while (1 << shift) < n:
         shift += 1
     low = (np.int64(1) << shift) - 1
-    all_letters = (np.int64(1) << 26) - 1
-    totals = np.zeros(length, dtype=np.int64)  # at each p: the family misses and losses
-    winnable = np.zeros(length, dtype=np.int64)  # the weight that stands for the words still winnable
-    covers = np.zeros((length, 26), dtype=np.int64)  # and its covers
-    heaviest = np.int64(0)
+    covers = fam_sums[:length, :26]  # at each p: the covers of the weight standing for the winnable words,
+    winnable = fam_sums[:length, 26]  # that weight,
+    totals = fam_sums[:length, 27]  # and the family misses and losses, then the other misses
+    totals[:] = 0
+    shared = 0  # the bit set of the positions with a family of two or more words here
     if rank_weight[0] == rank_weight[n - 1]:  # every word weighs the same: any order is heaviest first
         wt = heaviest = rank_weight[0]
         tag = fam_keys[length * n] + 1
-        if tag + 1 >= np.int64(1) << 30:  # the tags ran out: start again from clear counts
-            fam_keys[:] = 0
+        if tag >= np.int64(1) << 30:  # the tags ran out: start again from clear counts
+            fam_keys[: length * n] = 0
             tag = 1
-        fam_keys[length * n] = tag + 1  # tag: counted; tag + 1: the family's covers added
-        for i in range(start, start + size):
-            row = families[members[i]]
-            for p in range(length):
-                e = p * n + (row[p] >> shift)
-                old = fam_keys[e]
-                j = old & 0xFFFFFFFF if old >> 32 == tag else 0
-                fam_keys[e] = (tag << 32) | (j + 1)
-                totals[p] += wt * (r * miss_cost + lost_cost) if j >= r else wt * j * miss_cost
+        fam_keys[length * n] = tag
+        grown = fam_keys[length * n + 1:]  # the entries of the families that reached two words
+        m = 0
         for i in range(start, start + size):
             w = members[i]
             row = families[w]
             for p in range(length):
-                e = p * n + (row[p] >> shift)
-                old = fam_keys[e]
-                g = wt * min(old & 0xFFFFFFFF, r)
-                covers[p, spelled[w, p]] += g
-                if old >> 32 == tag:  # the family's first word here: its weight and common letters
-                    fam_keys[e] = ((tag + 1) << 32) | (old & 0xFFFFFFFF)
-                    winnable[p] += g
-                    _cover_letters(covers, p, letters[w] & all_letters & ~(np.int64(1) << spelled[w, p]), g)
+                v = row[p]
+                if v >= 0:
+                    e = p * n + (v >> shift)
+                    old = fam_keys[e]
+                    if old >> 32 != tag:
+                        old = 0
+                    j = old & 31  # the count; above it, the bit set of the family's letters at p
+                    fam_keys[e] = (tag << 32) | (old & ~np.int64(31)) | (np.int64(1) << (5 + spelled[w, p])) | (j + 1)
+                    if j > 0:
+                        totals[p] += wt * (r * miss_cost + lost_cost) if j >= r else wt * j * miss_cost
+                        if j == 1:
+                            grown[m] = e
+                            m += 1
+        if m == 0 or (r - 1) * miss_cost > lost_cost:
+            return totals.max() if length else np.int64(0)
+        for i in range(m):
+            e = grown[i]
+            p = e // n
+            if not (shared >> p) & 1:
+                shared |= 1 << p
+                _whole_set_covers(covers[p], winnable, p, miss_w, wt * size)
+            count = fam_keys[e] & 31
+            g = wt * min(count, r)  # the family's weight as it stands for its winnable words
+            letters_at_p = (fam_keys[e] >> 5) & ((np.int64(1) << 26) - 1)
+            while letters_at_p:  # each of its letters at p covers the whole family
+                lowest = letters_at_p & -letters_at_p
+                covers[p, _BIT_INDEX[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27]] += g - wt
+                letters_at_p ^= lowest
+            if count > r:  # its common letters, and its weight, are those of r words
+                winnable[p] += g - wt * count
+                _cover_common_letters(covers, p, spelled[e - p * n], g - wt * count)
     else:  # sort by family, then by rank, so each family's words come heaviest first
+        total = np.int64(0)
+        heaviest = np.int64(0)
+        for i in range(start, start + size):
+            total += weights[members[i]]
+            heaviest = max(heaviest, weights[members[i]])
+        others = (r - 1) * miss_cost <= lost_cost
         for p in range(length):
+            k = 0
             for i in range(start, start + size):
-                fam_keys[i - start] = families[members[i], p]
-            keys = fam_keys[:size]
+                v = families[members[i], p]
+                if v >= 0:
+                    fam_keys[k] = v
+                    k += 1
+            keys = fam_keys[:k]
             keys.sort()
             first = 0
-            for i in range(size):
+            for i in range(k):
                 if keys[i] >> shift != keys[first] >> shift:
                     first = i
                 j = i - first
                 wt = rank_weight[keys[i] & low]
-                heaviest = max(heaviest, wt)
                 totals[p] += wt * (r * miss_cost + lost_cost) if j >= r else wt * j * miss_cost
-                if i + 1 == size or keys[i + 1] >> shift != keys[first] >> shift:  # the family's last word
-                    g = np.int64(0)
-                    for t in range(max(first, i + 1 - r), i + 1):
-                        g += rank_weight[keys[t] & low]
-                    winnable[p] += g
-                    w = rank_word[keys[first] & low]
-                    _cover_letters(covers, p, letters[w] & all_letters & ~(np.int64(1) << spelled[w, p]), g)
-                    for t in range(first, i + 1):
-                        covers[p, spelled[rank_word[keys[t] & low], p]] += g
+                if not others or j == 0 or (i + 1 < k and keys[i + 1] >> shift == keys[first] >> shift):
+                    continue
+                # the last word of a family of two or more: its weight, and its min(size, r) lightest words'
+                if not (shared >> p) & 1:
+                    shared |= 1 << p
+                    _whole_set_covers(covers[p], winnable, p, miss_w, total)
+                family_w = np.int64(0)
+                g = np.int64(0)
+                for t in range(first, i + 1):
+                    family_w += rank_weight[keys[t] & low]
+                    g += rank_weight[keys[t] & low] if t > i - r else 0
+                if i + 1 - first > r:  # else every word of it can be won: it stands for itself
+                    winnable[p] += g - family_w
+                    _cover_common_letters(covers, p, spelled[rank_word[keys[first] & low]], g - family_w)
+                for t in range(first, i + 1):
+                    covers[p, spelled[rank_word[keys[t] & low], p]] += g - rank_weight[keys[t] & low]
             keys[:] = 0
-    if (r - 1) * miss_cost <= lost_cost:
-        ranked = np.empty(26, dtype=np.int64)
-        for p in range(length):
-            k = 0
-            for c in range(26):
-                if useful[c]:
-                    v = covers[p, c]
-                    j = k
-                    while j > 0 and ranked[j - 1] < v:
-                        ranked[j] = ranked[j - 1]
-                        j -= 1
-                    ranked[j] = v
-                    k += 1
-            left = winnable[p]
-            for step in range(min(r, k)):
-                if left <= heaviest:  # perhaps a single word is left: the path may stop here
-                    break
-                left -= ranked[step]
-                if left <= 0:
-                    break
-                totals[p] += left * miss_cost
+    for p in range(length):
+        if (shared >> p) & 1:
+            totals[p] += _spine_misses(covers[p], winnable[p], heaviest, useful, r, fam_sums[length]) * miss_cost
     return totals.max() if length else np.int64(0)
+
+
+@njit(cache=True, nogil=True)
+def _whole_set_covers(covers, winnable, p, miss_w, total):
+    """Start the covers (of position p) and the winnable weight at p as the whole set's, every
+    word standing for itself: the families of two or more words then change their own."""
+    winnable[p] = total
+    for c in range(26):
+        covers[c] = total - miss_w[c]
+
+
+@njit(cache=True, nogil=True)
+def _spine_misses(covers, weight, heaviest, useful, r, ranked):
+    """The least weight of misses along the path where every guess misses, over at most r steps,
+    of words weighing `weight` whose letters cover `covers` (see _static_bound); `ranked`: scratch
+    of 26 entries."""
+    k = 0
+    for c in range(26):
+        if useful[c]:
+            v = covers[c]
+            j = k
+            while j > 0 and ranked[j - 1] < v:
+                ranked[j] = ranked[j - 1]
+                j -= 1
+            ranked[j] = v
+            k += 1
+    misses = np.int64(0)
+    left = weight
+    for step in range(min(r, k)):
+        if left <= heaviest:  # perhaps a single word is left: the path may stop here
+            break
+        left -= ranked[step]
+        if left <= 0:
+            break
+        misses += left
+    return misses
 
 
 @njit(cache=True, nogil=True)
@@ -553,7 +615,8 @@ def _child_bound(masks, weights, letters, buf, depth, start, size, r, miss_cost,
 @njit(cache=True, nogil=True)
 def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, rank_word, spelled,
-           fam_keys, order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen):
+           fam_keys, fam_sums, order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr,
+           chosen):
     """(value, exact) for the set buf[depth][start:start+size] with r lives.
 
     exact: value is the least cost of any tree (and chosen[depth] its first letter).
@@ -597,8 +660,8 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
     if sb > lb:
         lb = sb
     if lb < limit:  # the family bound costs what the spine does: here, once a set, not once a class of each letter
-        fb = _family_bound(families, rank_weight, rank_word, spelled, letters, stat_useful[depth], fam_keys, members,
-                           start, size, r, miss_cost, lost_cost)
+        fb = _family_bound(families, weights, rank_weight, rank_word, spelled, stat_miss[depth], stat_useful[depth],
+                           fam_keys, fam_sums, members, start, size, r, miss_cost, lost_cost)
         if fb > lb:
             lb = fb
     if lb >= limit:
@@ -663,7 +726,8 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
             child_limit = best - total - rest
             v, ex = _solve(masks, weights, letters, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, child_limit,
                            miss_cost, lost_cost, free_first, slot, cls_mask, cls_start, cls_fill,
-                           stat_miss, stat_useful, families, rank_weight, rank_word, spelled, fam_keys, order, child_lb,
+                           stat_miss, stat_useful, families, rank_weight, rank_word, spelled, fam_keys, fam_sums,
+                           order, child_lb,
                            table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen)
             if ctr[ABORTED]:
                 return np.int64(0), False
@@ -691,7 +755,7 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
 @njit(cache=True, nogil=True)
 def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, rank_word, spelled,
-           fam_keys, table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool):
+           fam_keys, fam_sums, table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool):
     """A lower bound on the cost of the set, `levels` guesses deep: the least, over every useful
     first letter, of its misses plus the children's bounds (a level below, or the memo's, or the
     static bound). Sound: every tree starts with some useful letter (a free one, with free_first)
@@ -714,8 +778,8 @@ def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cos
         known = e_val[e]
     sb = max(_node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
                          slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful),
-             _family_bound(families, rank_weight, rank_word, spelled, letters, stat_useful[depth], fam_keys, members,
-                           start, size, r, miss_cost, lost_cost))
+             _family_bound(families, weights, rank_weight, rank_word, spelled, stat_miss[depth], stat_useful[depth],
+                           fam_keys, fam_sums, members, start, size, r, miss_cost, lost_cost))
     if levels == 0:
         return max(sb, known)
     best = INF
@@ -731,8 +795,8 @@ def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cos
             total += _bound(masks, weights, letters, buf, depth + 1, cls_start[depth, q],
                             cls_start[depth, q + 1] - cls_start[depth, q], rr, levels - 1, miss_cost, lost_cost,
                             free_first, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
-                            families, rank_weight, rank_word, spelled, fam_keys, table, e_hash, e_off, e_size, e_r,
-                            e_val, e_exact, pool)
+                            families, rank_weight, rank_word, spelled, fam_keys, fam_sums, table, e_hash, e_off,
+                            e_size, e_r, e_val, e_exact, pool)
         if total < best:
             best = total
     return max(best, known)

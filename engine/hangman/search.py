@@ -156,28 +156,28 @@ def runs_total(runs: dict[str, list]) -> tuple[int, float]:
 def word_families(hw: HangmanWords, weights) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(families, rank_weight, rank_word, spelled) for kernels._family_bound: families[w, p] is the
     family of w at p (the first word, in order, spelled as w everywhere but at p, with its letter
-    at p nowhere else; or w itself, where its letter at p is elsewhere in w too or no other word
-    is in its family) shifted left past the bits of a word number, or'ed with w's rank by weight
-    (heaviest first, ties in word order); rank_weight[k] and rank_word[k] are the weight and the
-    number of the word of rank k; spelled[w, p] is w's letter at p (0 for a)."""
+    at p nowhere else) shifted left past the bits of a word number, or'ed with w's rank by weight
+    (heaviest first, ties in word order), or -1 where w's letter at p is elsewhere in w too or no
+    other word is in its family; rank_weight[k] and rank_word[k] are the weight and the number of
+    the word of rank k; spelled[w, p] is w's letter at p (0 for a)."""
     n = len(hw.words)
     shift = max(0, n - 1).bit_length()
     rank = np.empty(n, dtype=np.int64)
     by_weight = np.argsort(-np.asarray(weights), kind="stable")
     rank[by_weight] = np.arange(n)
-    families = np.empty((n, hw.length), dtype=np.int64)
-    spelled = np.array([[ord(ch) - ord("a") for ch in word] for word in hw.words], dtype=np.int64).reshape(n, hw.length)
+    families = np.full((n, hw.length), -1, dtype=np.int64)
     for p in range(hw.length):
         members: dict[str, list[int]] = {}
         for w, word in enumerate(hw.words):
-            families[w, p] = w << shift | rank[w]
             rest = word[:p] + word[p + 1:]
             if word[p] not in rest:
                 members.setdefault(rest, []).append(w)
         for family in members.values():
-            families[family, p] = family[0] << shift | rank[family]
+            if len(family) > 1:  # a word alone in its family wherever it is counts as any word does
+                families[family, p] = family[0] << shift | rank[family]
+    spelled = np.array([[ord(ch) - ord("a") for ch in word] for word in hw.words], dtype=np.int64)
     return (families, np.ascontiguousarray(np.asarray(weights, dtype=np.int64)[by_weight]),
-            np.ascontiguousarray(by_weight.astype(np.int64)), spelled)
+            np.ascontiguousarray(by_weight.astype(np.int64)), spelled.reshape(n, hw.length))
 
 
 class Searcher:
@@ -226,7 +226,8 @@ class Searcher:
         self.families, self.rank_weight, self.rank_word, self.spelled = word_families(hw, self.weights)
         if not family_bound:
             self.families = np.ascontiguousarray(self.families[:, :0])
-        self.fam_keys = np.zeros(hw.length * n_words + 1, dtype=np.int64)
+        self.fam_keys = np.zeros(2 * hw.length * n_words + 1, dtype=np.int64)
+        self.fam_sums = np.zeros((hw.length + 1, 28), dtype=np.int64)
         self.memory_bytes = memory_bytes
         self.compactions = 0
         self.runs: dict[str, list] = {}  # the searches whose work the memo holds (runs_of)
@@ -481,8 +482,8 @@ class Searcher:
             self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, limit, self.miss_cost, self.lost_cost,
             self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill,
             self.stat_miss, self.stat_useful, self.families, self.rank_weight, self.rank_word, self.spelled,
-            self.fam_keys, self.order, self.child_lb, self.table, self.e_hash, self.e_off, self.e_size, self.e_r,
-            self.e_val, self.e_exact, self.e_letter, self.pool, self.ctr, self.chosen,
+            self.fam_keys, self.fam_sums, self.order, self.child_lb, self.table, self.e_hash, self.e_off, self.e_size,
+            self.e_r, self.e_val, self.e_exact, self.e_letter, self.pool, self.ctr, self.chosen,
         )
         return int(value), bool(exact) and not self.ctr[K.ABORTED], size
 
@@ -493,7 +494,8 @@ class Searcher:
             self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, levels, self.miss_cost, self.lost_cost,
             self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill, self.stat_miss,
             self.stat_useful, self.families, self.rank_weight, self.rank_word, self.spelled, self.fam_keys,
-            self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.pool,
+            self.fam_sums, self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact,
+            self.pool,
         ))
 
     def partition(self, members, pooled_below: int = POOLED_BELOW, part_size: int = 0,
