@@ -156,6 +156,16 @@ def _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost):
 
 
 @njit(cache=True, nogil=True)
+def _insert_descending(ranked, k, v):
+    """Put v into ranked[:k] (largest first), which then has k + 1 entries."""
+    j = k
+    while j > 0 and ranked[j - 1] < v:
+        ranked[j] = ranked[j - 1]
+        j -= 1
+    ranked[j] = v
+
+
+@njit(cache=True, nogil=True)
 def _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful):
     """A lower bound on the cost of a set of two or more words with r >= 1 strikes left: the cost of
     its "miss spine", the path a tree follows while every guess misses.
@@ -180,12 +190,7 @@ def _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost,
     k = 0
     for c in range(26):
         if useful[c]:
-            v = total - miss_w[c]
-            j = k
-            while j > 0 and covers[j - 1] < v:
-                covers[j] = covers[j - 1]
-                j -= 1
-            covers[j] = v
+            _insert_descending(covers, k, total - miss_w[c])
             k += 1
     bound = np.int64(0)
     covered = np.int64(0)
@@ -376,12 +381,7 @@ def _spine_misses(covers, weight, heaviest, useful, r, ranked):
     k = 0
     for c in range(26):
         if useful[c]:
-            v = covers[c]
-            j = k
-            while j > 0 and ranked[j - 1] < v:
-                ranked[j] = ranked[j - 1]
-                j -= 1
-            ranked[j] = v
+            _insert_descending(ranked, k, covers[c])
             k += 1
     misses = np.int64(0)
     left = weight
