@@ -17,14 +17,15 @@ PROOF_NODES = {6: 1_000_000_000, 7: 150_000_000, 8: 30_000_000}
 EXACT_BELOW = 150  # best-found trees search subsets up to this size exactly (Searcher.best_found_chooser)
 SUBTREE_NODES = 5_000  # and give each such subset this many search nodes
 # Searcher.partition_bound's parameters where the search does not finish: at lengths 3-6 the groups
-# (by vowel pattern; at length 3 by middle letter, none pooled) packed into parts of at most
+# (by vowel pattern; at length 3 by middle letter, none pooled; at length 4 by last letter, which gave
+# 14.31 against 14.96 by vowels, as a part then pays for finding its vowels) packed into parts of at most
 # `part_size` words, each part's search given `group_nodes` nodes. Elsewhere every large group alone
 # in 4 M nodes, the parts then made to agree on the first letter (levels=1, which over large parts
 # would search each again for every first letter: hours). The parts are as large as still solve in
 # their nodes: at lengths 5 and 6, 1800 words (pairs of large groups) gave 15.96 and 16.73 against
 # 16.05 and 16.79 with 900, while a part of 2685 words (three groups) at length 6 did not solve in 40 M
 BOUND_PARTS = {3: {"group_by": 1, "pooled_below": 1, "part_size": 330, "group_nodes": 40_000_000, "levels": 0},
-               4: {"group_by": None, "pooled_below": 96, "part_size": 600, "group_nodes": 40_000_000, "levels": 0},
+               4: {"group_by": 3, "pooled_below": 96, "part_size": 600, "group_nodes": 40_000_000, "levels": 0},
                5: {"group_by": None, "pooled_below": 96, "part_size": 1800, "group_nodes": 40_000_000, "levels": 0},
                6: {"group_by": None, "pooled_below": 96, "part_size": 1800, "group_nodes": 40_000_000, "levels": 0}}
 

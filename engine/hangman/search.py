@@ -569,9 +569,9 @@ class Searcher:
         to `members`, so that subsets of one set share every part that loses no word to them;
         `solved`: a dict, kept across calls with one `group_nodes`, of each part's outcome, found
         there again instead of searched (refute_openings with `parts`: the miss classes of two
-        letters share the parts that hold neither letter, as three of the four parts at length 4
-        hold no q; at length 5 each rare letter is in all three parts, and each miss class costs a
-        whole partition bound)."""
+        letters share the parts that hold neither letter, as three of the four vowel parts at
+        length 4 held no q; by last letter, each of j, x and z is in all seven parts, as each rare
+        letter is in all three at length 5, and each miss class costs a whole partition bound)."""
         from tqdm import tqdm
 
         members = np.unique(np.asarray(members))
