@@ -14,6 +14,9 @@ four minutes in all.
                         # about 3 minutes at 8), its nodes per second and peak memory
     python bench/hangman.py --families 3:300 3:400 4:1500   # random sets of short words
                         # searched without and with the family bound (one run each: minutes)
+    python bench/hangman.py --groupings 4 j 600 40000000 3 vowels   # the partition bound of
+                        # the words without j (9 lives) with the words grouped by the letter at
+                        # position 3, then by vowels, in parts of 600 words of 40 M nodes
 """
 
 from __future__ import annotations
@@ -175,6 +178,26 @@ def partition_bounds(lengths: list[int], threads: int) -> None:
               f"({'optimal' if shipped['optimal'] else 'best found'})")
 
 
+def groupings(length: int, letter: str, part_size: int, group_nodes: int, keys: list[str]) -> None:
+    """Searcher.partition_bound of the words of a length without `letter` (the miss class of that
+    first letter: 9 lives), parts of at most `part_size` words in `group_nodes` nodes, the groups
+    under 96 words pooled, for each grouping in `keys` (a position, or "vowels"): which grouping
+    makes the larger bound, the cost a word (misses, and 20 for a word lost)."""
+    hw = load_hangman_words(length)
+    s = Searcher(hw, 10, memo_entries=16, pool_words=64)
+    everyone = np.arange(len(hw.words))
+    missed = np.array([i for i, w in enumerate(hw.words) if letter not in w])
+    for key in keys:
+        group_by = None if key == "vowels" else int(key)
+        t = time.perf_counter()
+        bound = s.partition_bound(missed, s.strikes - 1, group_nodes=group_nodes, pooled_below=96,
+                                  part_size=part_size, group_by=group_by, within=everyone)
+        parts = [len(part) for part in s.partition(everyone, 96, part_size, group_by)]
+        print(f"partition bound, the {len(missed)} {length}-letter words without {letter}, grouped by "
+              f"{key}, parts of {parts} words: {s.split_cost(bound)[0] / len(missed):.4f} a word in "
+              f"{time.perf_counter() - t:.0f} s")
+
+
 def proofs(lengths: list[int]) -> None:
     """The exact search over every word of each length, 10 lives, in a memo sized as the build
     sizes it for the length's proof budget."""
@@ -227,6 +250,8 @@ if __name__ == "__main__":
         proofs([int(a) for a in sys.argv[2:]])
     elif len(sys.argv) >= 3 and sys.argv[1] == "--families":
         family_gain(sys.argv[2:])
+    elif len(sys.argv) >= 7 and sys.argv[1] == "--groupings":
+        groupings(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6:])
     elif len(sys.argv) >= 3 and sys.argv[1] == "--calibrate":
         calibrate([int(a) for a in sys.argv[2:]])
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "--bot":
