@@ -690,22 +690,31 @@ def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
 def test_a_ctrl_c_stops_the_slice_under_way_and_the_checkpoint_counts_it(tmp_path):
     """Slices grow to minutes and hours, and the kernel holds the thread it runs on: a Ctrl-C (or
     TERM, which the build turns into one) must stop the slice under way at once, not when it
-    ends. One slice as large as the whole search, interrupted a third of a second in: the kernel
-    must have been aborted (it takes seconds to finish), the memo saved then counts the nodes
-    spent, and a resume from it ends at the uninterrupted value."""
+    ends. One slice as large as the whole search, interrupted once its kernel has visited a
+    thousand of the search's 169 k nodes (not after a fixed time, which a busy machine can make
+    too short or too long): the kernel must have been aborted (it takes seconds to finish), the
+    memo saved then counts the nodes spent, and a resume from it ends at the uninterrupted value."""
     import _thread
     import threading
+    import time
 
     from engine.hangman import kernels as K
     from engine.hangman.search import Slices
 
     hw = load_hangman_words(3)
-    members = np.sort(np.random.default_rng(3).choice(len(hw.words), 220, replace=False))  # 182 k nodes
+    members = np.sort(np.random.default_rng(3).choice(len(hw.words), 220, replace=False))  # 169 k nodes
     s = Searcher(hw, 10, memo_entries=500_000, pool_words=20_000_000)
     s.solve(members[:30], s.strikes)  # compiled before the clock starts
     ck = tmp_path / "memo.ck"
     slices = Slices(s, 10**12, (members, s.strikes), ck, progress=False, slice_nodes=10**12)
-    threading.Timer(0.3, _thread.interrupt_main).start()
+    s.ctr[K.NODES] = 0  # the warm-up's count: the watcher waits for the slice's own
+
+    def interrupt_under_way() -> None:
+        while s.ctr[K.NODES] < 1000:
+            time.sleep(0.005)
+        _thread.interrupt_main()
+
+    threading.Thread(target=interrupt_under_way, daemon=True).start()
     with pytest.raises(KeyboardInterrupt):
         slices.run(members, s.strikes)
     slices.close()
