@@ -714,8 +714,8 @@ def test_a_ctrl_c_stops_the_slice_under_way_and_the_checkpoint_counts_it(tmp_pat
     def interrupt_under_way() -> None:
         while s.ctr[K.NODES] < 1000:
             time.sleep(0.005)
-        # again until the kernel stops: in a long test session an interrupt that lands while the
-        # main thread runs a finalizer is ignored there (a second one the slice ignores itself)
+        # again until the kernel stops: in the full test session one was lost (perhaps landing in
+        # a finalizer, where it is ignored); a second one the slice ignores itself
         while not s.ctr[K.ABORTED] and not returned.is_set():
             _thread.interrupt_main()
             returned.wait(0.5)
