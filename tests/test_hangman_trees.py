@@ -84,6 +84,21 @@ def test_exact_search_reproduces_shipped_tree(length):
     assert (20 * len(hw.words) - c, m) == (doc["result"]["total_score"], doc["result"]["total_misses"])
 
 
+KEPT = sorted((Path(__file__).resolve().parent.parent / "runs").glob("hangman-*.npz"))
+
+
+def kept_search(path: Path):
+    """(the words, a Searcher holding the kept search at `path`): a Hangman checkpoint in runs/
+    of the ENABLE words of its length (hangman-N.npz) with 10 lives."""
+    from engine.hangman.game import load_hangman_words
+    from engine.hangman.search import Searcher
+
+    hw = load_hangman_words(int(path.stem.split("-")[1]))
+    kept = Searcher(hw, 10, memo_entries=16, pool_words=64)
+    assert kept.load_memo(path) > 0
+    return hw, kept
+
+
 @pytest.mark.parametrize(("length", "opener"), [(3, "a"), (5, "e"), (6, "e")])
 def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length, opener):
     """runs/hangman-6.npz, -5.npz and -3.npz, the exact searches of lengths 6, 5 and 3 that took
@@ -94,13 +109,9 @@ def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length, o
     a fresh search finds again."""
     import numpy as np
 
-    from engine.hangman.game import load_hangman_words
     from engine.hangman.search import Searcher
 
-    path = Path(__file__).resolve().parent.parent / "runs" / f"hangman-{length}.npz"
-    hw = load_hangman_words(length)
-    kept = Searcher(hw, 10, memo_entries=16, pool_words=64)
-    assert kept.load_memo(path) > 0
+    hw, kept = kept_search(Path(__file__).resolve().parent.parent / "runs" / f"hangman-{length}.npz")
     everyone = np.arange(len(hw.words))
 
     def solved(part, strikes: int) -> int:
@@ -125,9 +136,6 @@ def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length, o
         assert ok and value == kept.e_val[e]
 
 
-KEPT = sorted((Path(__file__).resolve().parent.parent / "runs").glob("hangman-*.npz"))
-
-
 @pytest.mark.parametrize("path", KEPT, ids=[p.stem for p in KEPT])
 def test_a_kept_search_holds_only_facts(path):
     """Every Hangman checkpoint kept in runs/ (runs/README.md), finished or not: a search of the
@@ -137,13 +145,10 @@ def test_a_kept_search_holds_only_facts(path):
     misses plus its classes' values or bounds, what --status reads) is at most the tree's."""
     import numpy as np
 
-    from engine.hangman.game import load_hangman_words
     from engine.hangman.search import Searcher, Totals
 
-    length = int(path.stem.split("-")[1])
-    hw = load_hangman_words(length)
-    kept = Searcher(hw, 10, memo_entries=16, pool_words=64)
-    assert kept.load_memo(path) > 0
+    hw, kept = kept_search(path)
+    length = len(hw.words[0])
     n = kept.memo_entries
     fresh = Searcher(hw, 10, memo_entries=200_000, pool_words=4_000_000)
     checked = {True: 0, False: 0}
@@ -174,13 +179,9 @@ def test_the_bounds_stay_under_every_exact_value_kept(path):
     between families) give for that set, computed afresh with an empty memo."""
     import numpy as np
 
-    from engine.hangman.game import load_hangman_words
     from engine.hangman.search import Searcher
 
-    length = int(path.stem.split("-")[1])
-    hw = load_hangman_words(length)
-    kept = Searcher(hw, 10, memo_entries=16, pool_words=64)
-    kept.load_memo(path)
+    hw, kept = kept_search(path)
     fresh = Searcher(hw, 10, memo_entries=16, pool_words=64)
     exact = np.flatnonzero(kept.e_exact[:kept.memo_entries])
     for e in exact:
