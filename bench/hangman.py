@@ -40,7 +40,7 @@ from timing import median_seconds  # noqa: E402
 
 def main() -> None:
     hw = load_hangman_words(3)
-    s = Searcher(hw, 10, memo_entries=16, pool_words=16)
+    s = Searcher(hw, 10, memo_entries=16)
     s.rule_totals("frequency")  # compile
     sample = hw.words[:100]
     fast = median_seconds(lambda: s.rule_totals("frequency"), runs=5)
@@ -51,7 +51,7 @@ def main() -> None:
     for length in (15, 13, 12, 11):
         hw = load_hangman_words(length)
         everyone = np.arange(len(hw.words))
-        t, searcher = timed_exact(hw, everyone, 11, memo_entries=500_000, pool_words=20_000_000)
+        t, searcher = timed_exact(hw, everyone, 11, memo_entries=500_000)
         nodes = searcher.nodes
         c, m = searcher.split_cost(searcher.solve(everyone, searcher.strikes)[0])
         print(f"exact search, {length} letters ({len(hw.words)} words): {t:.2f} s, {nodes} nodes, "
@@ -79,9 +79,9 @@ def rule_switches() -> None:
     `e`s stand at positions 5 and 7 (`----e-e-`, the class of a first guess `e`), 11 strikes."""
     hw = load_hangman_words(8)
     part = [p for m, p in split(hw, np.arange(len(hw.words)), 4) if m == 0b1010000][0]
-    Searcher(hw, 10, memo_entries=1000, pool_words=100_000).solve(part[:20], 11)  # compile
+    Searcher(hw, 10, memo_entries=1000).solve(part[:20], 11)  # compile
     for free_first, family_bound in ((False, True), (True, False), (True, True)):
-        t, searcher = timed_exact(hw, part, 11, memo_entries=1_000_000, pool_words=20_000_000, free_first=free_first,
+        t, searcher = timed_exact(hw, part, 11, memo_entries=1_000_000, free_first=free_first,
                                   family_bound=family_bound)
         print(f"exact search, {len(part)} words of ----e-e-: free_first={free_first}, family_bound={family_bound}: "
               f"{t:.2f} s, {searcher.nodes} nodes, {searcher.memo_entries} memo entries")
@@ -95,10 +95,10 @@ def family_gain(cases: list[str], max_nodes: int = 30_000_000) -> None:
         length, size = map(int, case.split(":"))
         hw = load_hangman_words(length)
         members = np.sort(np.random.default_rng(length * 1000 + size).choice(len(hw.words), size, replace=False))
-        Searcher(hw, 10, memo_entries=1000, pool_words=100_000).solve(members[:20], 11)  # compile
+        Searcher(hw, 10, memo_entries=1000).solve(members[:20], 11)  # compile
         found = {}
         for family_bound in (False, True):
-            searcher = Searcher(hw, 10, memo_entries=8_000_000, pool_words=400_000_000, family_bound=family_bound)
+            searcher = Searcher(hw, 10, memo_entries=8_000_000, family_bound=family_bound)
             t = time.perf_counter()
             cost, ok, _ = searcher.solve(members, 11, max_nodes=max_nodes)
             found[family_bound] = (time.perf_counter() - t, searcher.nodes, ok, cost)
@@ -119,7 +119,7 @@ def seven_below_e() -> None:
     classes = dict(split(hw, np.arange(len(hw.words)), 4))
     for mask in (0b0000010, 0b0100010, 0b1000000, 0b0010000):
         part = classes[mask]
-        t, searcher = timed_exact(hw, part, 11, memo_entries=4_000_000, pool_words=200_000_000)
+        t, searcher = timed_exact(hw, part, 11, memo_entries=4_000_000)
         print(f"exact search, the {len(part)} seven-letter words {mask_text(mask, 'e', 7)}: {t:.2f} s, "
               f"{searcher.nodes} nodes ({searcher.nodes / t / 1000:.0f}k nodes/s)")
 
@@ -166,7 +166,7 @@ def partition_bounds(lengths: list[int], threads: int) -> None:
 
     for length in lengths:
         hw = load_hangman_words(length)
-        s = Searcher(hw, 10, memo_entries=16, pool_words=64)
+        s = Searcher(hw, 10, memo_entries=16)
         t = time.perf_counter()
         c, _ = s.split_cost(s.partition_bound(np.arange(len(hw.words)), s.strikes, **bound_parts(length),
                                               threads=threads))
@@ -184,7 +184,7 @@ def groupings(length: int, letter: str, part_size: int, group_nodes: int, keys: 
     under 96 words pooled, for each grouping in `keys` (a position, or "vowels"): which grouping
     makes the larger bound, the cost a word (misses, and 20 for a word lost)."""
     hw = load_hangman_words(length)
-    s = Searcher(hw, 10, memo_entries=16, pool_words=64)
+    s = Searcher(hw, 10, memo_entries=16)
     everyone = np.arange(len(hw.words))
     missed = np.array([i for i, w in enumerate(hw.words) if letter not in w])
     for key in keys:
@@ -202,13 +202,13 @@ def proofs(lengths: list[int]) -> None:
     """The exact search over every word of each length, 10 lives, in a memo sized as the build
     sizes it for the length's proof budget."""
     from engine.hangman import DEFAULT_MAX_NODES, PROOF_NODES
-    from engine.hangman.search import memo_capacity, pool_word
+    from engine.hangman.search import memo_capacity
 
     for length in lengths:
         hw = load_hangman_words(length)
-        entries, pool = memo_capacity(PROOF_NODES.get(length, DEFAULT_MAX_NODES), None, pool_word(len(hw.words)).itemsize)
-        Searcher(hw, 10, memo_entries=1000, pool_words=100_000).solve(np.arange(20), 11)  # compile
-        t, searcher = timed_exact(hw, np.arange(len(hw.words)), 11, memo_entries=entries, pool_words=pool)
+        entries = memo_capacity(PROOF_NODES.get(length, DEFAULT_MAX_NODES))
+        Searcher(hw, 10, memo_entries=1000).solve(np.arange(20), 11)  # compile
+        t, searcher = timed_exact(hw, np.arange(len(hw.words)), 11, memo_entries=entries)
         nodes = searcher.nodes
         c, m = searcher.split_cost(searcher.solve(np.arange(len(hw.words)), 11)[0])
         print(f"exact search, all {len(hw.words)} words of {length} letters: {t:.1f} s (median of 3), "

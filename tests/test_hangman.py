@@ -58,7 +58,7 @@ def test_exact_search_matches_brute_force(seed, switches):
     lives = rng.randint(0, 3)
     weights = {w: rng.randint(1, 5) for w in words} if seed % 3 == 0 else None
     hw = make(words, weights)
-    s = Searcher(hw, lives, memo_entries=1000, pool_words=100_000, **switches)
+    s = Searcher(hw, lives, memo_entries=1000, **switches)
     cost, ok, _ = s.solve(np.arange(len(words)), s.strikes)
     assert ok
     c, m = s.split_cost(cost)
@@ -85,7 +85,7 @@ def test_free_letters_and_families_match_brute_force(seed):
     expected = ref.optimal(words, lives)
     values = set()
     for switches in RULE_SWITCHES:
-        s = Searcher(make(words), lives, memo_entries=1000, pool_words=100_000, **switches)
+        s = Searcher(make(words), lives, memo_entries=1000, **switches)
         cost, ok, _ = s.solve(np.arange(len(words)), s.strikes)
         c, m = s.split_cost(cost)
         assert ok and (20 * len(words) - c, m) == expected, (words, lives, switches)
@@ -115,7 +115,7 @@ def test_family_bound_matches_its_reference_and_stays_below_brute_force(seed):
     words = sorted(words)
     weights = {w: rng.randint(1, 5) for w in words} if seed % 2 else None
     hw = make(words, weights)
-    s = Searcher(hw, rng.randint(0, 3), memo_entries=16, pool_words=64)
+    s = Searcher(hw, rng.randint(0, 3), memo_entries=16)
     if seed % 3 == 0:  # the counts' tags about to run out: the kernel must clear them and count afresh
         s.fam_keys[len(words) * length] = (1 << 30) - 1
     for _ in range(3):  # one after another: what a call leaves in its scratch must not leak into the next
@@ -140,7 +140,7 @@ def test_the_misses_between_families_raise_the_family_bound(length):
     from engine.hangman import kernels as K
 
     hw = load_hangman_words(length)
-    s = Searcher(hw, 10, memo_entries=16, pool_words=64)
+    s = Searcher(hw, 10, memo_entries=16)
     members = np.sort(np.random.default_rng(length).choice(len(hw.words), 120, replace=False)).astype(np.int32)
     miss_w, useful = np.zeros(26, dtype=np.int64), np.zeros(26, dtype=np.uint8)
     K._letter_stats(s.masks, s.weights, members, 0, len(members), miss_w, useful)
@@ -159,7 +159,7 @@ def test_family_bound_cuts_the_search_of_short_words():
     members = np.sort(np.random.default_rng(1).choice(len(hw.words), 150, replace=False))
     found = {}
     for family in (False, True):
-        s = Searcher(hw, 10, memo_entries=200_000, pool_words=10_000_000, family_bound=family)
+        s = Searcher(hw, 10, memo_entries=200_000, family_bound=family)
         cost, ok, _ = s.solve(members, s.strikes)
         found[family] = (ok, cost, s.nodes)
     assert found[True][:2] == found[False][:2] and found[True][0]
@@ -175,7 +175,7 @@ def test_pairs_are_solved_without_a_search_as_brute_force_solves_them(seed):
     weights = {w: rng.randint(1, 4) for w in words} if seed % 2 else None
     lives = rng.randint(0, 3)
     hw = make(words, weights)
-    s = Searcher(hw, lives, memo_entries=16, pool_words=64)
+    s = Searcher(hw, lives, memo_entries=16)
     cost, ok, letter = s.solve(np.arange(2), s.strikes)
     c, m = s.split_cost(cost)
     assert ok and s.nodes == 0 and (20 * hw.total_weight - c, m) == ref.optimal(words, lives, weights)
@@ -195,7 +195,7 @@ def test_strikes_beyond_the_most_misses_of_a_set_are_one_state(seed):
     rng = random.Random(700 + seed)
     words = tiny_words(rng, rng.randint(2, 6), 3, "abcdef"[: rng.randint(3, 6)])
     hw = make(words)
-    s = Searcher(hw, 0, memo_entries=16, pool_words=64)
+    s = Searcher(hw, 0, memo_entries=16)
     everyone = np.arange(len(words), dtype=np.int32)
     most = max(len(set("".join(words)) - set(w)) for w in words)
     for r in range(1, most + 4):
@@ -210,7 +210,7 @@ def test_free_first_searches_fewer_nodes_on_a_family():
     words = ["catch", "hatch", "batch", "latch", "match", "patch", "watch", "natch", "ketch", "retch"]
     nodes = {}
     for free in (False, True):
-        s = Searcher(make(sorted(words)), 10, memo_entries=10_000, pool_words=100_000, free_first=free)
+        s = Searcher(make(sorted(words)), 10, memo_entries=10_000, free_first=free)
         cost, ok, _ = s.solve(np.arange(len(words)), s.strikes)
         nodes[free] = (s.nodes, cost)
     assert nodes[True][1] == nodes[False][1] and nodes[True][0] < nodes[False][0]
@@ -218,12 +218,12 @@ def test_free_first_searches_fewer_nodes_on_a_family():
 
 def test_search_with_tiny_budget_never_claims_a_result():
     words = load_hangman_words(3).words[:200]
-    s = Searcher(make(list(words)), 10, memo_entries=10_000, pool_words=1_000_000)
+    s = Searcher(make(list(words)), 10, memo_entries=10_000)
     _, ok, _ = s.solve(np.arange(200), s.strikes, max_nodes=50)
     assert not ok
     cost, ok, _ = s.solve(np.arange(30), s.strikes)  # a smaller set still solves exactly after the abort
     assert ok
-    fresh = Searcher(make(list(words)), 10, memo_entries=10_000, pool_words=1_000_000)
+    fresh = Searcher(make(list(words)), 10, memo_entries=10_000)
     assert fresh.solve(np.arange(30), fresh.strikes)[0] == cost
 
 
@@ -232,7 +232,7 @@ def test_lower_bound_is_below_optimum(seed):
     rng = random.Random(100 + seed)
     words = tiny_words(rng, rng.randint(3, 14), 3, "abcdefgh")
     hw = make(words)
-    s = Searcher(hw, rng.randint(1, 3), memo_entries=1000, pool_words=100_000)
+    s = Searcher(hw, rng.randint(1, 3), memo_entries=1000)
     everyone = np.arange(len(words))
     bounds = [s.lower_bound(everyone, s.strikes, levels) for levels in (0, 1, 2)]
     cost, ok, _ = s.solve(everyone, s.strikes)
@@ -248,7 +248,7 @@ def test_rules_match_reference(rule, seed):
     lives = rng.randint(1, 6)
     weights = {w: rng.randint(1, 9) for w in words} if seed % 2 else None
     hw = make(words, weights)
-    t = Searcher(hw, lives, memo_entries=16, pool_words=16).rule_totals(rule)
+    t = Searcher(hw, lives, memo_entries=16).rule_totals(rule)
     w = weights or {x: 1 for x in words}
     games = {x: ref.play_rule(words, x, lives, rule, weights) for x in words}
     assert t.lost == sum(w[x] for x, (won, _) in games.items() if not won)
@@ -257,7 +257,7 @@ def test_rules_match_reference(rule, seed):
 
 def test_frequency_rule_on_enable_2_matches_reference():
     words = load_hangman_words(2).words
-    t = Searcher(make(list(words)), 10, memo_entries=16, pool_words=16).rule_totals("frequency")
+    t = Searcher(make(list(words)), 10, memo_entries=16).rule_totals("frequency")
     games = [ref.play_rule(words, x, 10, "frequency") for x in words]
     assert t.lost == sum(not won for won, _ in games)
     assert t.misses == sum(m for _, m in games)
@@ -270,7 +270,7 @@ ISSUE_FIGURES = {2: (90.6, 6.00), 3: (77.3, 7.26), 4: (92.2, 6.16), 5: (98.2, 4.
 @pytest.mark.parametrize("length", sorted(ISSUE_FIGURES))
 def test_frequency_rule_reproduces_issue_figures(length):
     hw = load_hangman_words(length)
-    t = Searcher(hw, 10, memo_entries=16, pool_words=16).rule_totals("frequency").as_dict()
+    t = Searcher(hw, 10, memo_entries=16).rule_totals("frequency").as_dict()
     win, misses = ISSUE_FIGURES[length]
     assert round(100 * t["win_rate"], 1) == win
     assert round(t["expected_misses"], 2) == misses
@@ -278,7 +278,7 @@ def test_frequency_rule_reproduces_issue_figures(length):
 
 def test_entropy_rule_does_worse_from_four_letters():
     for length in (4, 5, 8):
-        s = Searcher(load_hangman_words(length), 10, memo_entries=16, pool_words=16)
+        s = Searcher(load_hangman_words(length), 10, memo_entries=16)
         assert s.rule_totals("entropy").score < s.rule_totals("frequency").score
 
 
@@ -397,7 +397,7 @@ def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys, monke
     assert cli_build(args) == 0 and "not proven optimal" in capsys.readouterr().out
     result = orjson.loads((tmp_path / "t.json").read_bytes())["result"]
     assert result["bound"]["parts"] == bound_parts(7) and bound_parts(7)["levels"] == 1
-    s = Searcher(make(listed), 3, memo_entries=100_000, pool_words=1_000_000)
+    s = Searcher(make(listed), 3, memo_entries=100_000)
     optimum, ok, _ = s.solve(np.arange(len(listed)), s.strikes)
     best_score = 20 - s.split_cost(optimum)[0] / len(listed)
     assert ok and result["expected_score"] <= best_score <= result["bound"]["max_expected_score"] + 1e-6
@@ -461,7 +461,7 @@ def test_partition_bound_is_below_optimum(seed):
     rng = random.Random(300 + seed)
     words = tiny_words(rng, rng.randint(4, 10), rng.choice([2, 3]), "abcdef"[: rng.randint(3, 6)])
     lives = rng.randint(0, 4)
-    s = Searcher(make(words), lives, memo_entries=10_000, pool_words=100_000)
+    s = Searcher(make(words), lives, memo_entries=10_000)
     options = dict(group_nodes=rng.choice([1, 3, 10**6]), pooled_below=rng.choice([1, 2, 24]),
                    part_size=rng.choice([0, 3, 100]), group_by=rng.choice([None, 0, 1]), levels=rng.choice([0, 1]))
     bound = s.partition_bound(np.arange(len(words)), s.strikes, **options)
@@ -475,7 +475,7 @@ def test_partition_bound_of_one_group_is_its_optimum():
     """Words without vowels make one group: solved whole, the bound is the optimum itself; split
     (a budget of one node), it is lower but still a bound."""
     words = ["bc", "cb", "bd", "db", "cd", "dc", "bf", "fb", "cf", "fc"]
-    s = Searcher(make(words), 2, memo_entries=10_000, pool_words=100_000)
+    s = Searcher(make(words), 2, memo_entries=10_000)
     optimum, ok, _ = s.solve(np.arange(len(words)), s.strikes)
     assert ok and s.partition_bound(np.arange(len(words)), s.strikes, pooled_below=1) == optimum
     assert 0 < s.partition_bound(np.arange(len(words)), s.strikes, group_nodes=1, pooled_below=1) < optimum
@@ -499,7 +499,7 @@ def test_partition_bound_shows_the_words_of_its_parts_as_they_are_solved(monkeyp
 
     monkeypatch.setattr(tqdm, "tqdm", Drawn)
     words = ["bc", "cb", "bd", "db", "cd", "dc", "bf", "fb", "cf", "fc", "ab", "ba"]
-    s = Searcher(make(words), 2, memo_entries=10_000, pool_words=100_000)
+    s = Searcher(make(words), 2, memo_entries=10_000)
     everyone = np.arange(len(words))
     quiet = s.partition_bound(everyone, s.strikes, group_nodes=3, pooled_below=1)
     assert drawn.getvalue() == ""
@@ -512,7 +512,7 @@ def test_partition_bound_on_two_threads_is_the_same_sum():
     """Many parts solved two at a time (some too large for their nodes, so halved) add up to
     exactly the bound of one thread, with the openings of levels=1 too."""
     words = tiny_words(random.Random(8), 160, 5, "abcdefghijkl")
-    s = Searcher(make(words), 4, memo_entries=16, pool_words=64)
+    s = Searcher(make(words), 4, memo_entries=16)
     everyone = np.arange(len(words))
     for options in (dict(pooled_below=1, part_size=30, group_nodes=400), dict(group_by=0, group_nodes=50, levels=1)):
         assert s.partition_bound(everyone, s.strikes, **options, threads=2) == s.partition_bound(
@@ -523,7 +523,7 @@ def test_partition_bound_packs_groups_into_parts():
     """Two vowel groups packed into one part are solved together, vowel search and all: the
     bound is then the optimum of the whole set, above the sum of the groups solved alone."""
     words = ["bad", "cab", "dab", "bod", "cob", "dob", "bud", "cub", "dub"]
-    s = Searcher(make(words), 3, memo_entries=10_000, pool_words=100_000)
+    s = Searcher(make(words), 3, memo_entries=10_000)
     everyone = np.arange(len(words))
     optimum, ok, _ = s.solve(everyone, s.strikes)
     apart = s.partition_bound(everyone, s.strikes, pooled_below=1)
@@ -537,7 +537,7 @@ def test_partition_bound_one_letter_deep():
     below the optimum; here larger, as `?a?` and `?o?` alone each open with their own best
     consonant. Brute force for the optimum."""
     words = ["bat", "bad", "cat", "had", "lot", "cod", "cog", "hog"]
-    s = Searcher(make(words), 2, memo_entries=10_000, pool_words=100_000)
+    s = Searcher(make(words), 2, memo_entries=10_000)
     everyone = np.arange(len(words))
     apart = s.partition_bound(everyone, s.strikes, pooled_below=1)
     deep = s.partition_bound(everyone, s.strikes, pooled_below=1, levels=1)
@@ -550,7 +550,7 @@ def test_partition_bound_groups_by_a_position():
     bounds. Grouped by the first letter, each group holds every vowel; a position out of range
     is refused."""
     words = ["bad", "cab", "dab", "bod", "cob", "dob", "bud", "cub", "dub"]
-    s = Searcher(make(words), 3, memo_entries=10_000, pool_words=100_000)
+    s = Searcher(make(words), 3, memo_entries=10_000)
     everyone = np.arange(len(words))
     for part_size in (0, 6, 9):
         assert (s.partition_bound(everyone, s.strikes, pooled_below=1, part_size=part_size, group_by=1)
@@ -586,7 +586,7 @@ def test_rollout_letter_with_exact_classes_is_an_optimal_first_letter(seed):
     rng = random.Random(500 + seed)
     words = tiny_words(rng, rng.randint(3, 9), rng.choice([2, 3]), "abcdef"[: rng.randint(3, 6)])
     lives = rng.randint(0, 3)
-    s = Searcher(make(words), lives, memo_entries=10_000, pool_words=100_000)
+    s = Searcher(make(words), lives, memo_entries=10_000)
     letter = chr(97 + s.rollout_letter(np.arange(len(words)), s.strikes, exact_below=len(words), subtree_nodes=10**6))
     score, wrong = ref.optimal(words, lives)
     assert rollout_reference(words, lives, letter, ref.optimal) == (20 * len(words) - score, wrong), (words, letter)
@@ -599,7 +599,7 @@ def test_rollout_letter_over_the_frequency_rule_matches_reference(seed):
     rng = random.Random(600 + seed)
     words = tiny_words(rng, rng.randint(3, 30), rng.choice([3, 4]), "abcdefgh"[: rng.randint(3, 8)])
     lives = rng.randint(0, 4)
-    s = Searcher(make(words), lives, memo_entries=10_000, pool_words=100_000)
+    s = Searcher(make(words), lives, memo_entries=10_000)
 
     def frequency(part, left):
         plays = [ref.play_rule(part, w, left, "frequency") for w in part]
@@ -617,7 +617,7 @@ def test_search_in_tiny_slices_matches_brute_force(seed):
     rng = random.Random(900 + seed)
     words = tiny_words(rng, rng.randint(3, 8), rng.choice([2, 3]), "abcdefg"[: rng.randint(3, 7)])
     lives = rng.randint(0, 3)
-    s = Searcher(make(words), lives, memo_entries=1000, pool_words=100_000)
+    s = Searcher(make(words), lives, memo_entries=1000)
     cost, finished, spent = solve_in_slices(s, np.arange(len(words)), s.strikes, 10**6, progress=False, slice_nodes=1)
     assert finished and spent >= 1
     c, m = s.split_cost(cost)
@@ -630,7 +630,7 @@ def solved_sixty(seed):
     (words, all of them, the searcher, the least cost)."""
     hw = make(tiny_words(random.Random(seed), 60, 4, "abcdefghij"))
     everyone = np.arange(len(hw.words))
-    s = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    s = Searcher(hw, 3, memo_entries=100_000)
     value, ok, _ = s.solve(everyone, s.strikes)
     assert ok
     return hw, everyone, s, value
@@ -647,13 +647,13 @@ def test_a_search_given_a_tree_to_beat_finds_the_same_optimum(seed):
     words = tiny_words(rng, rng.randint(10, 40), 4, "abcdefghij")
     lives = rng.randint(1, 3)
     hw = make(words)
-    s = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
+    s = Searcher(hw, lives, memo_entries=100_000)
     optimum, ok, _ = s.solve(np.arange(len(words)), s.strikes)
     rules = [s.rule_totals(rule) for rule in ("frequency", "entropy")]
     known = best_known_cost(s, None, rules)
     assert ok and known >= optimum and known == min(s.totals_cost(t) for t in rules)
     for limit, finished in ((known + 1, True), (optimum + 1, True), (optimum, False)):
-        fresh = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
+        fresh = Searcher(hw, lives, memo_entries=100_000)
         cost, done, _ = solve_in_slices(fresh, np.arange(len(words)), fresh.strikes, 10**9, progress=False, limit=limit)
         assert done == finished and cost == (optimum if finished else 0)
 
@@ -665,17 +665,17 @@ def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
     hw, everyone, fresh, value = solved_sixty(7)
     assert fresh.nodes > 200  # long enough to stop in slices of 40
     ck = tmp_path / "memo.ck"
-    first = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    first = Searcher(hw, 3, memo_entries=100_000)
     budget = fresh.nodes // 3
     _, finished, spent = solve_in_slices(first, everyone, first.strikes, budget, ck, progress=False, slice_nodes=40)
     assert not finished and spent == budget and ck.exists()
     saved_entries = first.memo_entries
-    loaded = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    loaded = Searcher(hw, 3, memo_entries=100_000)
     assert loaded.load_memo(ck) == spent and loaded.memo_entries == saved_entries
     assert loaded.work_done()[1] > 0  # a resumed build's time counts the runs before it
     value_again, ok, _ = loaded.solve(everyone, loaded.strikes)
     assert ok and value_again == value and loaded.nodes < fresh.nodes  # the saved work is used
-    again = Searcher(hw, 3, memo_entries=16, pool_words=64)
+    again = Searcher(hw, 3, memo_entries=16)
     cost, finished, total = solve_in_slices(again, everyone, again.strikes, 10**9, ck, resume=True, progress=False)
     assert finished and cost == value and total > spent
     assert again.memo_entries >= saved_entries
@@ -704,7 +704,7 @@ def test_a_ctrl_c_stops_the_slice_under_way_and_the_checkpoint_counts_it(tmp_pat
 
     hw = load_hangman_words(3)
     members = np.sort(np.random.default_rng(3).choice(len(hw.words), 220, replace=False))  # 169 k nodes
-    s = Searcher(hw, 10, memo_entries=500_000, pool_words=20_000_000)
+    s = Searcher(hw, 10, memo_entries=500_000)
     s.solve(members[:30], s.strikes)  # compiled before the clock starts
     ck = tmp_path / "memo.ck"
     slices = Slices(s, 10**12, (members, s.strikes), ck, progress=False, slice_nodes=10**12)
@@ -730,9 +730,9 @@ def test_a_ctrl_c_stops_the_slice_under_way_and_the_checkpoint_counts_it(tmp_pat
         signal.signal(signal.SIGINT, previous)
     slices.close()
     assert s.ctr[K.ABORTED] == 1 and slices.spent > 0
-    resumed = Searcher(hw, 10, memo_entries=500_000, pool_words=20_000_000)
+    resumed = Searcher(hw, 10, memo_entries=500_000)
     assert resumed.load_memo(ck) == slices.spent
-    fresh = Searcher(hw, 10, memo_entries=500_000, pool_words=20_000_000)
+    fresh = Searcher(hw, 10, memo_entries=500_000)
     value, ok, _ = fresh.solve(members, fresh.strikes)
     assert ok and resumed.solve(members, resumed.strikes)[:2] == (value, True)
 
@@ -741,10 +741,10 @@ def opening_costs(hw, lives: int) -> dict[int, int]:
     """Each useful first letter's exact cost (its misses and its classes solved exactly, each by a
     search of its own): the plain answer refute_openings must agree with."""
     everyone = np.arange(len(hw.words))
-    s = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
+    s = Searcher(hw, lives, memo_entries=100_000)
 
     def exact(part, r):
-        value, ok, _ = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000).solve(part, r)
+        value, ok, _ = Searcher(hw, lives, memo_entries=100_000).solve(part, r)
         assert ok
         return value
 
@@ -765,7 +765,7 @@ def test_refute_openings_finds_each_letter_below_the_target_or_proves_it_no_bett
     assert (20 * len(words) - c, m) == ref.optimal(words, lives)
     ranked = sorted(costs.values())
     for target in (ranked[0], ranked[0] + 1, ranked[len(ranked) // 2]):
-        s = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
+        s = Searcher(hw, lives, memo_entries=100_000)
         found, nodes = refute_openings(s, np.arange(len(words)), s.strikes, sorted(costs), target, 10**9,
                                        progress=False)
         assert sorted(found) == sorted(costs) and nodes >= 0
@@ -790,7 +790,7 @@ def test_refuting_by_parts_is_sound_and_records_its_bounds(seed):
     costs = opening_costs(hw, lives)
     everyone = np.arange(len(words))
     target = sorted(costs.values())[0] + 1
-    s = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000)
+    s = Searcher(hw, lives, memo_entries=100_000)
     parts = {"pooled_below": 1, "part_size": 8, "group_nodes": 10**6}
     found, _ = refute_openings(s, everyone, s.strikes, sorted(costs), target, 10**9, progress=False, parts=parts)
     assert sorted(found) == sorted(costs)
@@ -807,8 +807,8 @@ def test_refuting_by_parts_is_sound_and_records_its_bounds(seed):
     del s.partition_bound
     recorded = 0
     for e in range(s.memo_entries):
-        members = s.pool[s.e_off[e]:s.e_off[e] + s.e_size[e]].astype(np.int64)
-        value, ok, _ = Searcher(hw, lives, memo_entries=100_000, pool_words=1_000_000).solve(members, int(s.e_r[e]))
+        members = s.entry_set(e).astype(np.int64)
+        value, ok, _ = Searcher(hw, lives, memo_entries=100_000).solve(members, int(s.e_r[e]))
         assert ok and (s.e_val[e] == value if s.e_exact[e] else s.e_val[e] <= value)
         recorded += 2 * len(members) > len(words)
     assert recorded >= 1
@@ -827,7 +827,7 @@ def test_partition_bound_within_a_superset_shares_its_parts():
     for dropped in (whole[1][0], whole[2][0]):  # two sets that differ in two parts
         members = everyone[everyone != dropped]
         bound = s.partition_bound(members, 2, **options, within=everyone, solved=cache)
-        exact, ok, _ = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000).solve(members, 2)
+        exact, ok, _ = Searcher(hw, 3, memo_entries=100_000).solve(members, 2)
         assert ok and bound <= exact and bound == s.partition_bound(members, 2, **options, within=everyone)
         made.append({tuple(m for m in part if m != dropped) for part in whole})
         assert len(cache) == len({part for part in set().union(*made) if len(part) >= 2})
@@ -843,24 +843,24 @@ def test_a_merged_refutation_spares_the_whole_search_its_letters(tmp_path):
     no file is a UserError."""
     hw, everyone, fresh, value = solved_sixty(21)
     whole, refuted = tmp_path / "whole.ck", tmp_path / "refuted.ck"
-    first = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    first = Searcher(hw, 3, memo_entries=100_000)
     _, finished, _ = solve_in_slices(first, everyone, first.strikes, fresh.nodes // 3, whole, progress=False,
                                      slice_nodes=20)
     assert not finished
-    helper = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    helper = Searcher(hw, 3, memo_entries=100_000)
     letters = helper.useful_letters(everyone)
     found, _ = refute_openings(helper, everyone, helper.strikes, letters, value + 1, 10**9, refuted, progress=False)
     assert sum(exact for _, exact in found.values()) >= 1 and any(v > value for v, _ in found.values())
-    alone = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    alone = Searcher(hw, 3, memo_entries=100_000)
     alone.load_memo(whole)
-    merged = Searcher(hw, 3, memo_entries=16, pool_words=64)  # grows to hold both
+    merged = Searcher(hw, 3, memo_entries=16)  # grows to hold both
     merged.load_memo(whole)
     changed, nodes, _ = merged.merge_memo(refuted)
     assert changed > 0 and nodes > 0 and merged.memo_entries > alone.memo_entries
     assert merged.merge_memo(refuted)[0] == 0
-    truth = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    truth = Searcher(hw, 3, memo_entries=100_000)
     for e in range(helper.memo_entries):  # each fact kept as proven: an exact value, or a bound no higher
-        members = helper.pool[helper.e_off[e]:helper.e_off[e] + helper.e_size[e]].astype(np.int64)
+        members = helper.entry_set(e).astype(np.int64)
         got = merged._memo_entry(merged._load(members), int(helper.e_r[e]))
         assert got >= 0 and merged.e_val[got] >= helper.e_val[e]
         if merged.e_exact[got]:
@@ -885,16 +885,16 @@ def test_merged_checkpoints_count_each_run_once(tmp_path):
 
     hw, everyone, fresh, _ = solved_sixty(21)
     base, mine, other = (tmp_path / name for name in ("base.ck", "mine.ck", "other.ck"))
-    s = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    s = Searcher(hw, 3, memo_entries=100_000)
     _, _, first = solve_in_slices(s, everyone, s.strikes, fresh.nodes // 4, base, progress=False, slice_nodes=20)
     spent = {}
     for path, more in ((mine, fresh.nodes // 8), (other, fresh.nodes // 5)):
         path.write_bytes(base.read_bytes())
-        resumed = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+        resumed = Searcher(hw, 3, memo_entries=100_000)
         _, _, spent[path] = solve_in_slices(resumed, everyone, resumed.strikes, first + more, path, resume=True,
                                             progress=False, slice_nodes=20)
         assert spent[path] == first + more
-    merged = Searcher(hw, 3, memo_entries=16, pool_words=64)
+    merged = Searcher(hw, 3, memo_entries=16)
     assert merged.load_memo(mine) == spent[mine]
     _, added, seconds = merged.merge_memo(other)
     assert added == spent[other] - first and seconds > 0
@@ -914,24 +914,22 @@ def test_merged_checkpoints_count_each_run_once(tmp_path):
 
 def test_most_valuable_keeps_the_largest_sets_and_the_first_of_the_threshold_size():
     """Against the obvious rule (sort by size, largest first, then by position; take while the
-    counts and the bytes allow): the largest sets are kept wherever they stand in the memo (the
+    count and the bytes allow): the largest sets are kept wherever they stand in the memo (the
     largest finish last, at the end), not the first sets at or above the threshold size."""
     from engine.hangman.search import FILE_ENTRY_BYTES, most_valuable
 
     rng = np.random.default_rng(5)
     for trial in range(300):
         sizes = rng.integers(1, 12, size=int(rng.integers(1, 40)))
-        max_entries, max_pool = int(rng.integers(0, 45)), int(rng.integers(0, 300))
+        max_entries = int(rng.integers(0, 45))
         max_bytes = None if trial % 2 else float(rng.integers(0, 2000))
         order = sorted(range(len(sizes)), key=lambda e: (-sizes[e], e))
-        want, words = set(), 0
+        want = set()
         for count, e in enumerate(order, 1):
-            words += sizes[e]
-            if count > max_entries or words > max_pool or (
-                    max_bytes is not None and FILE_ENTRY_BYTES * count + 2 * words > max_bytes):
+            if count > max_entries or (max_bytes is not None and FILE_ENTRY_BYTES * count > max_bytes):
                 break
             want.add(e)
-        assert set(np.flatnonzero(most_valuable(sizes, max_entries, max_pool, max_bytes))) == want
+        assert set(np.flatnonzero(most_valuable(sizes, max_entries, max_bytes))) == want
 
 
 def test_a_capped_checkpoint_keeps_the_first_letters_classes_and_the_largest_sets_and_resumes_to_the_optimum(
@@ -947,19 +945,19 @@ def test_a_capped_checkpoint_keeps_the_first_letters_classes_and_the_largest_set
     monkeypatch.setattr(engine.hangman.search, "WITNESSES", witness_count)
 
     hw, everyone, fresh, value = solved_sixty(7)
-    first = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    first = Searcher(hw, 3, memo_entries=100_000)
     ck, cap = tmp_path / "small.ck", 3000
     _, finished, spent = solve_in_slices(first, everyone, first.strikes, fresh.nodes // 2, ck, progress=False,
                                          slice_nodes=40, checkpoint_bytes=cap)
     n = first.memo_entries
     assert not finished and cap / 2 < ck.stat().st_size <= cap
-    saved = {(tuple(first.pool[first.e_off[e]:first.e_off[e] + first.e_size[e]]), first.e_r[e]):
+    saved = {(tuple(first.entry_set(e)), first.e_r[e]):
              (first.e_val[e], first.e_exact[e]) for e in range(n)}
-    loaded = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    loaded = Searcher(hw, 3, memo_entries=100_000)
     assert loaded.load_memo(ck) == spent
     kept = loaded.memo_entries
     assert 0 < kept < n
-    classes = {(tuple(first.pool[first.e_off[e]:first.e_off[e] + first.e_size[e]]), first.e_r[e])
+    classes = {(tuple(first.entry_set(e)), first.e_r[e])
                for e in first.class_entries(everyone, first.strikes)}
     assert 0 < len(classes) < n
     witnesses = set()
@@ -971,13 +969,13 @@ def test_a_capped_checkpoint_keeps_the_first_letters_classes_and_the_largest_set
     rank = {key: (key in classes or key in witnesses, len(key[0])) for key in saved}  # what goes first
     kept_keys = set()
     for e in range(kept):
-        members = tuple(loaded.pool[loaded.e_off[e]:loaded.e_off[e] + loaded.e_size[e]])
+        members = tuple(loaded.entry_set(e))
         assert saved[(members, loaded.e_r[e])] == (loaded.e_val[e], loaded.e_exact[e])
         kept_keys.add((members, loaded.e_r[e]))
     assert witnesses <= kept_keys
     assert min(rank[key] for key in kept_keys) >= max(rank[key] for key in saved if key not in kept_keys)
     with np.load(ck) as data:
-        assert orjson.loads(data["header"].tobytes())["kept_of"] == n and data["pool"].dtype == np.uint16
+        assert orjson.loads(data["header"].tobytes())["kept_of"] == n and np.array_equal(data["universe"], everyone)
     cost, finished, total = solve_in_slices(loaded, everyone, loaded.strikes, 10**9, ck, resume=True,
                                             progress=False, checkpoint_bytes=cap)
     assert finished and cost == value and total > spent and ck.stat().st_size <= cap
@@ -1001,7 +999,7 @@ def test_a_best_found_tree_plays_what_the_memo_proved_optimally():
         return s.totals_cost(Totals(counts["misses"], counts["lost"], s.total_weight))
 
     assert cost_of(s.best_found_chooser(0, 1)) == value
-    fresh = Searcher(hw, 3, memo_entries=100_000, pool_words=1_000_000)
+    fresh = Searcher(hw, 3, memo_entries=100_000)
     assert cost_of(lambda m, r: fresh.rollout_letter(m, r, 0, 1)) > value
 
 
@@ -1014,17 +1012,17 @@ def test_a_best_found_tree_scores_what_the_memo_proved_of_a_first_letter(n, leng
     class down to its proven value, solving again what the memo dropped (on these games the
     heuristic would not: each scores worse without it)."""
     from engine.hangman import kernels as K
-    from engine.hangman.search import Totals, split
+    from engine.hangman.search import MEMO_ARRAYS, Totals, split
     from engine.hangman.tree import build_tree
 
     hw = make(tiny_words(random.Random(seed), n, length, letters))
     everyone = np.arange(len(hw.words))
-    s = Searcher(hw, 3, memo_entries=400_000, pool_words=4_000_000)
+    s = Searcher(hw, 3, memo_entries=400_000)
     value, _, letter = s.solve(everyone, s.strikes)
     keep = np.zeros(s.memo_entries, dtype=np.bool_)
     for mask, part in split(hw, everyone, letter):
         keep[max(s._memo_entry(s._load(part), s.strikes - (mask == 0)), 0)] = len(part) > 2  # pairs: never stored
-    K._memo_compact(keep, s.e_hash, s.e_off, s.e_size, s.e_r, s.e_val, s.e_exact, s.e_letter, s.pool, s.table, s.ctr)
+    K._memo_compact(keep, *(getattr(s, name) for name in MEMO_ARRAYS), s.table, s.ctr)
     assert s.memo_entries == keep.sum() >= 2 and not s.known(everyone, s.strikes)[1]
 
     def cost_of(choose):
@@ -1044,17 +1042,17 @@ def test_a_checkpoint_larger_than_the_memory_allows_keeps_what_fits(tmp_path):
     ck = tmp_path / "memo.ck"
     roomy.save_memo(ck, roomy.nodes)
     n = roomy.memo_entries
-    saved = {(tuple(roomy.pool[roomy.e_off[e]:roomy.e_off[e] + roomy.e_size[e]]), roomy.e_r[e]):
+    saved = {(tuple(roomy.entry_set(e)), roomy.e_r[e]):
              (roomy.e_val[e], roomy.e_exact[e]) for e in range(n)}
-    small = Searcher(hw, 3, memo_entries=40, pool_words=400, memory_bytes=1)
+    small = Searcher(hw, 3, memo_entries=40, memory_bytes=1)
     assert small.load_memo(ck) == roomy.nodes and n > 40
     kept = small.memo_entries
-    assert 0 < kept <= 20 and small.ctr[4] <= 200 and small.e_hash.size == 40
+    assert 0 < kept <= 20 and small.e_hash.size == 40
     sizes = small.e_size[:kept]
     assert sizes.min() >= np.sort(roomy.e_size[:n])[::-1][kept - 1]
     assert 0 < small.e_exact[:kept].sum() < kept  # bounds kept too
     for e in range(kept):
-        members = small.pool[small.e_off[e]:small.e_off[e] + sizes[e]]
+        members = small.entry_set(e)
         assert saved[(tuple(members), small.e_r[e])] == (small.e_val[e], small.e_exact[e])
         found, ok, _ = small.solve(members, int(small.e_r[e]), limit=None if small.e_exact[e] else int(small.e_val[e]))
         assert ok == bool(small.e_exact[e]) and (found == small.e_val[e] or not ok) and small.nodes == 1
@@ -1226,7 +1224,7 @@ def test_a_letter_with_more_than_256_classes():
     import itertools
 
     words = sorted({"".join(p) for p in itertools.product("ab", repeat=9)} | {x + "a" * 8 for x in "cde"})
-    s = Searcher(make(words), 10, memo_entries=100_000, pool_words=1_000_000)
+    s = Searcher(make(words), 10, memo_entries=100_000)
     cost, ok, letter = s.solve(np.arange(len(words)), s.strikes)
     assert ok
     c, m = s.split_cost(cost)
@@ -1234,12 +1232,12 @@ def test_a_letter_with_more_than_256_classes():
 
 
 def test_the_memo_fits_the_memory_it_is_given():
-    """With room to spare the memo has its full size for the budget; with less it shrinks to fit
-    (entries and pool together), never below a working minimum."""
-    assert memo_capacity(10**8, 10**12) == (25_000_000, 800_000_000)
-    entries, pool = memo_capacity(10**8, 2**30)
-    assert entries * ENTRY_BYTES + pool * 4 <= 2**30 and entries > 10**6
-    assert memo_capacity(10**8, 1) == (16, 64)
+    """With room to spare the memo has its full size for the budget; with less it shrinks to fit,
+    never below a working minimum."""
+    assert memo_capacity(10**8, 10**12) == 25_000_000
+    entries = memo_capacity(10**8, 2**30)
+    assert entries * ENTRY_BYTES <= 2**30 and entries > 10**7
+    assert memo_capacity(10**8, 1) == 16
 
 
 def test_a_memo_much_too_small_is_compacted_and_the_optimum_still_found():
@@ -1249,7 +1247,7 @@ def test_a_memo_much_too_small_is_compacted_and_the_optimum_still_found():
     hw, everyone, roomy, value = solved_sixty(13)
     assert roomy.memo_entries > 150  # far more than the tiny memo below holds
     n = roomy.memo_entries
-    small_room = Searcher(hw, 3, memo_entries=n, pool_words=int(roomy.ctr[4]) + 10)
+    small_room = Searcher(hw, 3, memo_entries=n)
     small_room.solve(everyone, small_room.strikes)
     sizes = small_room.e_size[:small_room.memo_entries].copy()
     small_room.compact_memo()
@@ -1258,6 +1256,6 @@ def test_a_memo_much_too_small_is_compacted_and_the_optimum_still_found():
     assert small_room.e_size[:kept].min() >= np.sort(sizes)[::-1][kept - 1]
     again, ok, _ = small_room.solve(everyone, small_room.strikes)
     assert ok and again == value and small_room.nodes < roomy.nodes
-    tiny = Searcher(hw, 3, memo_entries=48, pool_words=600)
+    tiny = Searcher(hw, 3, memo_entries=48)
     cost, finished, _ = solve_in_slices(tiny, everyone, tiny.strikes, 10**8, progress=False, slice_nodes=25)
     assert finished and cost == value and tiny.compactions > 0

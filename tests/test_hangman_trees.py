@@ -76,8 +76,8 @@ def test_exact_search_reproduces_shipped_tree(length):
 
     doc = orjson.loads((TREES[0].parent / f"hangman-{length}.json").read_bytes())
     hw = load_hangman_words(length)
-    entries, pool = {7: (37_500_000, 1_200_000_000), 8: (7_500_000, 240_000_000)}.get(length, (500_000, 20_000_000))
-    s = Searcher(hw, doc["game"]["lives"], memo_entries=entries, pool_words=pool)
+    entries = {7: 37_500_000, 8: 7_500_000}.get(length, 500_000)
+    s = Searcher(hw, doc["game"]["lives"], memo_entries=entries)
     cost, ok, _ = s.solve(np.arange(len(hw.words)), s.strikes)
     c, m = s.split_cost(cost)
     assert ok and doc["result"]["optimal"]
@@ -94,7 +94,7 @@ def kept_search(path: Path):
     from engine.hangman.search import Searcher
 
     hw = load_hangman_words(int(path.stem.split("-")[1]))
-    kept = Searcher(hw, 10, memo_entries=16, pool_words=64)
+    kept = Searcher(hw, 10, memo_entries=16)
     assert kept.load_memo(path) > 0
     return hw, kept
 
@@ -129,9 +129,9 @@ def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length, o
     assert kept.split_cost(whole) == (20 * shipped["total_weight"] - shipped["total_score"], shipped["total_misses"])
     n = kept.memo_entries
     small = [e for e in np.argsort(kept.e_size[:n], kind="stable") if kept.e_exact[e] and kept.e_size[e] >= 4][:30]
-    fresh = Searcher(hw, 10, memo_entries=100_000, pool_words=1_000_000)
+    fresh = Searcher(hw, 10, memo_entries=100_000)
     for e in small:
-        members = kept.pool[kept.e_off[e]:kept.e_off[e] + kept.e_size[e]]
+        members = kept.entry_set(e)
         value, ok, _ = fresh.solve(members, int(kept.e_r[e]))
         assert ok and value == kept.e_val[e]
 
@@ -150,13 +150,13 @@ def test_a_kept_search_holds_only_facts(path):
     hw, kept = kept_search(path)
     length = len(hw.words[0])
     n = kept.memo_entries
-    fresh = Searcher(hw, 10, memo_entries=200_000, pool_words=4_000_000)
+    fresh = Searcher(hw, 10, memo_entries=200_000)
     checked = {True: 0, False: 0}
     for e in np.argsort(kept.e_size[:n], kind="stable")[:400]:
         exact = bool(kept.e_exact[e])
         if checked[exact] == 15:
             continue
-        members = kept.pool[kept.e_off[e]:kept.e_off[e] + kept.e_size[e]].astype(np.int64)
+        members = kept.entry_set(e).astype(np.int64)
         # exact: nothing below the value, and the value itself found; a bound: nothing below it
         found = fresh.solve_below(members, int(kept.e_r[e]), int(kept.e_val[e]) + exact, max_nodes=200_000)
         if found is not None:
@@ -182,9 +182,9 @@ def test_the_bounds_stay_under_every_exact_value_kept(path):
     from engine.hangman.search import Searcher
 
     hw, kept = kept_search(path)
-    fresh = Searcher(hw, 10, memo_entries=16, pool_words=64)
+    fresh = Searcher(hw, 10, memo_entries=16)
     exact = np.flatnonzero(kept.e_exact[:kept.memo_entries])
     for e in exact:
-        members = kept.pool[kept.e_off[e]:kept.e_off[e] + kept.e_size[e]]
+        members = kept.entry_set(e)
         assert fresh.lower_bound(members, int(kept.e_r[e]), levels=0) <= kept.e_val[e], (path.stem, e)
     assert len(exact) >= 100 and kept.e_size[exact].max() >= len(hw.words) // 2

@@ -51,12 +51,12 @@ def parts_within(length: int, memory_bytes: float | None, threads: int) -> dict:
     """bound_parts(length), each part's node budget cut to what `threads` memos of parts at once
     can have within `memory_bytes` (default half of the memory): a smaller machine gets a
     smaller bound, never a wrong one."""
-    from .search import GROUP_NODE_BYTES, half_of_memory
+    from .search import ENTRY_BYTES, half_of_memory
 
     parts = bound_parts(length)
     cap = half_of_memory() if memory_bytes is None else memory_bytes
     if cap is not None:
-        parts["group_nodes"] = min(parts["group_nodes"], int(cap / threads / GROUP_NODE_BYTES))
+        parts["group_nodes"] = min(parts["group_nodes"], int(cap / threads / ENTRY_BYTES))
     return parts
 
 
@@ -180,7 +180,7 @@ def checkpoint_status(args) -> list[str]:
     if getattr(args, "length", None) is None or getattr(args, "all_lengths", False):
         raise UsageError("build hangman --status needs --length N (and the --checkpoint of that build)")
     hw, lives, memory_bytes, _ = build_options(args, args.length)
-    s = Searcher(hw, lives, memo_entries=16, pool_words=64, memory_bytes=memory_bytes)
+    s = Searcher(hw, lives, memo_entries=16, memory_bytes=memory_bytes)
     nodes = s.load_memo(args.checkpoint)
     if nodes is None:
         raise UserError(f"{args.checkpoint}: no such checkpoint")
@@ -248,7 +248,7 @@ def merge_checkpoint(length: int, args, path: Path) -> str:
     from .search import Searcher
 
     hw, lives, memory_bytes, _ = build_options(args, length)
-    s = Searcher(hw, lives, memo_entries=16, pool_words=64, memory_bytes=memory_bytes)
+    s = Searcher(hw, lives, memo_entries=16, memory_bytes=memory_bytes)
     s.load_memo(args.checkpoint)
     changed, _, _ = s.merge_memo(args.merge)
     mb = getattr(args, "checkpoint_mb", None)
@@ -267,7 +267,7 @@ def refute_letters(length: int, args, path: Path) -> str:
     import numpy as np
 
     from .game import WIN_POINTS
-    from .search import Searcher, memo_capacity, pool_word, refute_openings
+    from .search import Searcher, memo_capacity, refute_openings
 
     hw, lives, memory_bytes, threads = build_options(args, length)
     letters = sorted({ord(c) - ord("a") for c in args.refute.lower()})
@@ -277,8 +277,8 @@ def refute_letters(length: int, args, path: Path) -> str:
     # the parts' memos, apart from the search's (which holds only small classes when a refutation
     # goes by parts): each within --memory
     parts = parts_within(length, memory_bytes, threads) if getattr(args, "by_parts", False) else None
-    entries, pool = memo_capacity(min(max_nodes, 10**11), memory_bytes, pool_word(len(hw.words)).itemsize)
-    s = Searcher(hw, lives, memo_entries=entries, pool_words=pool, memory_bytes=memory_bytes)
+    entries = memo_capacity(min(max_nodes, 10**11), memory_bytes)
+    s = Searcher(hw, lives, memo_entries=entries, memory_bytes=memory_bytes)
     target = tree_cost(s, doc["result"])
     everyone = np.arange(len(hw.words))
     useful = set(s.useful_letters(everyone))
@@ -328,7 +328,7 @@ def rebound_file(length: int, args, path: Path) -> str:
     doc = read_tree_of(hw, lives, path, "--bound-only needs the tree to bound there")
     if doc["result"].get("optimal"):
         raise UserError(f"{path}: proven optimal already; there is no bound to improve")
-    s = Searcher(hw, lives, memo_entries=16, pool_words=64)
+    s = Searcher(hw, lives, memo_entries=16)
     progress = not getattr(args, "quiet", False)
     doc["result"]["bound"] = proven_bound(s, np.arange(len(hw.words)), length, memory_bytes, progress, threads)
     write_document(path, doc)
@@ -381,14 +381,14 @@ def build_length(length: int, args, path: Path) -> str:
     import numpy as np
 
     from .. import ENGINE
-    from .search import RULES, Searcher, Totals, memo_capacity, pool_word, solve_in_slices
+    from .search import RULES, Searcher, Totals, memo_capacity, solve_in_slices
     from .tree import FORMAT, build_tree, meets_bound, sources_for, verify_file, write_document
 
     started = time.perf_counter()
     hw, lives, memory_bytes, threads = build_options(args, length)
     max_nodes = getattr(args, "max_nodes", None) or PROOF_NODES.get(length, DEFAULT_MAX_NODES)
-    entries, pool = memo_capacity(max_nodes, memory_bytes, pool_word(len(hw.words)).itemsize)
-    s = Searcher(hw, lives, memo_entries=entries, pool_words=pool, memory_bytes=memory_bytes)
+    entries = memo_capacity(max_nodes, memory_bytes)
+    s = Searcher(hw, lives, memo_entries=entries, memory_bytes=memory_bytes)
     everyone = np.arange(len(hw.words))
     rule_totals = {rule: s.rule_totals(rule) for rule in RULES}
     baselines = {rule: t.as_dict() for rule, t in rule_totals.items()}

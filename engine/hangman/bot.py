@@ -139,7 +139,7 @@ class Player:
 
         hw = HangmanWords(len(cands[0]), tuple(cands), np.ones(len(cands), dtype=np.int64),
                           mask_table(cands, len(cands[0])), {})
-        s = Searcher(hw, max(0, strikes_left - 1), memo_entries=100_000, pool_words=2_000_000)
+        s = Searcher(hw, max(0, strikes_left - 1), memo_entries=100_000)
         _, ok, letter = s.solve(np.arange(len(cands)), strikes_left, max_nodes=50_000)
         return LETTERS[letter] if ok and letter >= 0 else None
 

@@ -28,7 +28,7 @@ INF = np.int64(1) << np.int64(62)
 RULE_FREQUENCY = 0
 RULE_ENTROPY = 1
 # ctr slots
-NODES, MAX_NODES, ABORTED, ENTRIES, POOL_USED = 0, 1, 2, 3, 4
+NODES, MAX_NODES, ABORTED, ENTRIES = 0, 1, 2, 3
 # the index of a 32-bit number's only set bit b, at (b * 0x077CB531 mod 2**32) >> 27 (a de Bruijn sequence)
 _BIT_INDEX = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
@@ -438,8 +438,13 @@ def _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost
 
 
 # ----------------------------------------------------------------------------------------------
-# memo: (candidate set, lives) -> exact value or lower bound; the set itself is stored and
-# compared on every hit, so a hash collision can never return another state's value
+# memo: (candidate set, lives) -> exact value or lower bound. A hash collision can never return
+# another state's value: each entry keeps what the words of its set have in common, the bit set
+# of its letters of one mask (fixed) and one of its words (which shows where they stand), and a
+# set found must fit those and have the entry's size (_same_set). Why not the words themselves:
+# these take 8 bytes where the words took 2 each (95 of them on average at length 4), and a memo
+# that holds more finishes much sooner (a search of 1000 four-letter words in a memo half the
+# size it needs took 27 times as long).
 # ----------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def _hash(members, start, size, r):
@@ -459,7 +464,58 @@ def _slot_tag(h):
 
 
 @njit(cache=True, nogil=True)
-def _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool):
+def _fixed_of(useful):
+    """The bit set of the letters that do not split a set (_letter_stats): of one mask in all its words."""
+    fixed = np.int64(0)
+    for c in range(26):
+        if not useful[c]:
+            fixed |= np.int64(1) << c
+    return fixed
+
+
+@njit(cache=True, nogil=True)
+def _fixed_letters(masks, members, start, size):
+    """_fixed_of the set, found afresh."""
+    first = masks[members[start]]
+    useful = np.zeros(26, dtype=np.uint8)
+    for i in range(start + 1, start + size):
+        row = masks[members[i]]
+        for c in range(26):
+            useful[c] |= row[c] != first[c]
+    return _fixed_of(useful)
+
+
+@njit(cache=True, nogil=True)
+def _fits(spelled, w, fixed, model):
+    """Whether word w has the masks of the `fixed` letters that word `model` has: at each place,
+    model's letter if it is fixed, else no fixed letter."""
+    for p in range(spelled.shape[1]):
+        c = spelled[w, p]
+        d = spelled[model, p]
+        if (fixed >> d) & 1:
+            if c != d:
+                return False
+        elif (fixed >> c) & 1:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _same_set(members, start, size, fixed, model, spelled):
+    """Whether the set is that of an entry of the same size whose letters of one mask are `fixed`,
+    `model` one of its words. Why that suffices: every set in the memo is closed in one universe
+    U (it is U's words with its fixed letters' masks, as every set a search of U reaches is:
+    U's words with the masks seen so far), and a set looked up is within U (see Searcher's
+    `universe`). A set within U whose every word fits is within the entry's set, and a subset
+    of the same size is that set."""
+    for i in range(start, start + size):
+        if not _fits(spelled, members[i], fixed, model):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, e_model, spelled):
     """(entry, table slot): entry -1 when absent, slot then being where it would go."""
     mask = np.uint64(table.size - 1)
     pos = np.int64(h & mask)
@@ -471,25 +527,28 @@ def _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, po
             return -1, pos
         if slot & ~low == tag:
             e = (slot & low) - 1
-            if e_hash[e] == h and e_size[e] == size and e_r[e] == r:
-                off = e_off[e]
-                same = True
-                for i in range(size):
-                    if pool[off + i] != members[start + i]:
-                        same = False
-                        break
-                if same:
-                    return e, pos
+            if (e_hash[e] == h and e_size[e] == size and e_r[e] == r
+                    and _same_set(members, start, size, e_fixed[e], e_model[e], spelled)):
+                return e, pos
         pos = (pos + 1) & np.int64(mask)
 
 
 @njit(cache=True, nogil=True)
-def _memo_put(members, start, size, r, h, e, pos, value, exact, letter,
-              table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr):
-    """Record a value (exact) or a lower bound; a full memo simply stops growing. The slot is
-    looked up again: entries made since `pos` was found may have taken it."""
+def _memo_put(members, start, size, r, h, e, pos, value, exact, letter, fixed,
+              table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr):
+    """Record a value (exact) or a lower bound of the set, whose letters of one mask are `fixed`
+    (_fixed_letters); a full memo simply stops growing. The slot is looked up again: entries
+    made since `pos` was found may have taken it."""
     if e < 0:
-        e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
+        e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, e_model, spelled)
+    _memo_record(e, pos, h, size, r, value, exact, letter, fixed, members[start],
+                 table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, ctr)
+
+
+@njit(cache=True, nogil=True)
+def _memo_record(e, pos, h, size, r, value, exact, letter, fixed, model,
+                 table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, ctr):
+    """Entry e made better by the value (exact) or bound, or, e < 0, a new entry at table slot pos."""
     if e >= 0:
         if exact or (not e_exact[e] and value > e_val[e]):
             e_val[e] = value
@@ -497,19 +556,16 @@ def _memo_put(members, start, size, r, h, e, pos, value, exact, letter,
             e_letter[e] = letter
         return
     n = ctr[ENTRIES]
-    if n >= e_hash.size or 2 * (n + 1) > table.size or ctr[POOL_USED] + size > pool.size:
+    if n >= e_hash.size or 2 * (n + 1) > table.size:
         return
-    off = ctr[POOL_USED]
-    for i in range(size):
-        pool[off + i] = members[start + i]
-    ctr[POOL_USED] = off + size
     e_hash[n] = h
-    e_off[n] = off
     e_size[n] = size
     e_r[n] = r
     e_val[n] = value
     e_exact[n] = exact
     e_letter[n] = letter
+    e_fixed[n] = fixed
+    e_model[n] = model
     table[pos] = _slot_tag(h) | (n + 1)
     ctr[ENTRIES] = n + 1
 
@@ -528,62 +584,102 @@ def _memo_rebuild(table, e_hash, n):
 
 
 @njit(cache=True, nogil=True)
-def _memo_rekey(letters, pool, e_hash, e_off, e_size, e_r, n):
-    """Key entries 0..n-1 by the strikes that count (_strikes_that_count), as the search looks them
-    up: a checkpoint written before the search did so holds (set, strikes) entries that are true of
-    every count of strikes over the set's most misses, and would otherwise never be found. Index
-    them again afterwards."""
-    for e in range(n):
-        r = _strikes_that_count(letters, pool, e_off[e], e_size[e], e_r[e])
-        if r != e_r[e]:
-            e_r[e] = r
-            e_hash[e] = _hash(pool, e_off[e], e_size[e], r)
-
-
-@njit(cache=True, nogil=True)
-def _memo_merge(o_hash, o_off, o_size, o_r, o_val, o_exact, o_letter, o_pool, n,
-                table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr):
-    """Put another memo's entries 0..n-1 (keyed as this version keys them, see _memo_rekey) into
-    this one, as the search would have put them; how many were added or made better."""
+def _memo_merge(o_hash, o_size, o_r, o_val, o_exact, o_letter, o_fixed, o_model, n,
+                table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr):
+    """Put another memo's entries 0..n-1 (of the same universe) into this one, as the search would
+    have put them; how many were added or made better. Two closed sets of one universe are the
+    same when their letters of one mask are, and stand where they do."""
     changed = 0
+    mask = np.uint64(table.size - 1)
+    low = (np.int64(1) << np.int64(32)) - 1
     for i in range(n):
+        h = o_hash[i]
+        pos = np.int64(h & mask)
+        tag = _slot_tag(h)
+        e = -1
+        while table[pos] != 0:
+            slot = table[pos]
+            if slot & ~low == tag:
+                f = (slot & low) - 1
+                if (e_hash[f] == h and e_size[f] == o_size[i] and e_r[f] == o_r[i] and e_fixed[f] == o_fixed[i]
+                        and _fits(spelled, e_model[f], o_fixed[i], o_model[i])):
+                    e = f
+                    break
+            pos = (pos + 1) & np.int64(mask)
         before = ctr[ENTRIES]
-        e, pos = _memo_find(o_pool, o_off[i], o_size[i], o_r[i], o_hash[i], table, e_hash, e_off, e_size, e_r, pool)
         old_val = e_val[e] if e >= 0 else np.int64(-1)
         old_exact = e_exact[e] if e >= 0 else False
-        _memo_put(o_pool, o_off[i], o_size[i], o_r[i], o_hash[i], e, pos, o_val[i], o_exact[i], o_letter[i],
-                  table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr)
+        _memo_record(e, pos, h, o_size[i], o_r[i], o_val[i], o_exact[i], o_letter[i], o_fixed[i], o_model[i],
+                     table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, ctr)
         if ctr[ENTRIES] > before or (e >= 0 and (e_exact[e] != old_exact or e_val[e] != old_val)):
             changed += 1
     return changed
 
 
 @njit(cache=True, nogil=True)
-def _memo_compact(keep, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, table, ctr):
-    """Keep only the entries marked in `keep`, moved to the front (with their sets, to the front
-    of the pool) in their order, and index them again. Entries were appended with growing pool
-    offsets, so each kept set moves left and never over a set still to be moved."""
+def _closed_size(spelled, by_place, place_start, universe, fixed, model):
+    """How many words of the universe fit the letters `fixed` as `model` has them (_fits): the
+    set's size when it is closed in the universe. Only the words with model's letter at one of
+    its fixed places are read, the fewest such (by_place[place_start[p * 26 + c]:][:...]: the
+    universe's words with c at p), or the whole universe where it has none."""
+    best = -1
+    fewest = universe.size
+    for p in range(spelled.shape[1]):
+        d = spelled[model, p]
+        if (fixed >> d) & 1:
+            k = p * 26 + d
+            if place_start[k + 1] - place_start[k] < fewest:
+                fewest = place_start[k + 1] - place_start[k]
+                best = k
+    n = 0
+    if best < 0:
+        for i in range(universe.size):
+            n += _fits(spelled, universe[i], fixed, model)
+        return n
+    for i in range(place_start[best], place_start[best + 1]):
+        n += _fits(spelled, by_place[i], fixed, model)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _pooled_entries(masks, spelled, letters, by_place, place_start, universe, pool, e_off, e_size, e_r, e_hash,
+                    e_fixed, e_model, n):
+    """Entries of an older memo that kept each set's words (pool[e_off[e]:][:e_size[e]]) made
+    entries of this one: each keyed by the strikes that count (_strikes_that_count, which that
+    memo may predate), its letters of one mask and first word written to e_fixed and e_model;
+    whether each is closed in the universe (see _closed_size), the only ones this memo keeps."""
+    closed = np.zeros(n, dtype=np.bool_)
+    for e in range(n):
+        off = e_off[e]
+        size = e_size[e]
+        r = _strikes_that_count(letters, pool, off, size, e_r[e])
+        if r != e_r[e]:
+            e_r[e] = r
+            e_hash[e] = _hash(pool, off, size, r)
+        e_fixed[e] = _fixed_letters(masks, pool, off, size)
+        e_model[e] = pool[off]
+        closed[e] = _closed_size(spelled, by_place, place_start, universe, e_fixed[e], e_model[e]) == size
+    return closed
+
+
+@njit(cache=True, nogil=True)
+def _memo_compact(keep, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, table, ctr):
+    """Keep only the entries marked in `keep`, moved to the front in their order, and index them again."""
     n = ctr[ENTRIES]
     m = 0
-    used = 0
     for e in range(n):
         if not keep[e]:
             continue
-        off = e_off[e]
-        size = e_size[e]
-        for i in range(size):
-            pool[used + i] = pool[off + i]
         e_hash[m] = e_hash[e]
-        e_off[m] = used
-        e_size[m] = size
+        e_size[m] = e_size[e]
         e_r[m] = e_r[e]
         e_val[m] = e_val[e]
         e_exact[m] = e_exact[e]
         e_letter[m] = e_letter[e]
-        used += size
+        e_fixed[m] = e_fixed[e]
+        e_model[m] = e_model[e]
         m += 1
     ctr[ENTRIES] = m
-    ctr[POOL_USED] = used
     _memo_rebuild(table, e_hash, m)
 
 
@@ -593,7 +689,7 @@ def _memo_compact(keep, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, po
 @njit(cache=True, nogil=True)
 def _child_bound(masks, weights, letters, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
                  slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
-                 table, e_hash, e_off, e_size, e_r, e_val, pool):
+                 table, e_hash, e_size, e_r, e_val, e_fixed, e_model, spelled):
     """The best known lower bound of the child buf[depth][start:start+size]: exact if trivial,
     the memo's if recorded, else _node_bound."""
     members = buf[depth]
@@ -605,7 +701,7 @@ def _child_bound(masks, weights, letters, buf, depth, start, size, r, miss_cost,
         return _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost)[0]
     r = _strikes_that_count(letters, members, start, size, r)
     h = _hash(members, start, size, r)
-    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
+    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, e_model, spelled)
     if e >= 0:
         return e_val[e]
     return _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
@@ -615,8 +711,8 @@ def _child_bound(masks, weights, letters, buf, depth, start, size, r, miss_cost,
 @njit(cache=True, nogil=True)
 def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, rank_word, spelled,
-           fam_keys, fam_sums, order, child_lb, table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr,
-           chosen):
+           fam_keys, fam_sums, order, child_lb, table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model,
+           ctr, chosen):
     """(value, exact) for the set buf[depth][start:start+size] with r lives.
 
     exact: value is the least cost of any tree (and chosen[depth] its first letter).
@@ -644,7 +740,7 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
         return np.int64(0), False
     r = _strikes_that_count(letters, members, start, size, r)
     h = _hash(members, start, size, r)
-    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
+    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, e_model, spelled)
     lb = np.int64(0)
     if e >= 0:
         if e_exact[e]:
@@ -665,8 +761,8 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
         if fb > lb:
             lb = fb
     if lb >= limit:
-        _memo_put(members, start, size, r, h, e, pos, lb, False, -1,
-                  table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr)
+        _memo_put(members, start, size, r, h, e, pos, lb, False, -1, _fixed_of(useful),
+                  table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr)
         return lb, False
     # useful letters, fewest missing words first (the frequency rule's order); a free letter alone
     k = 0
@@ -702,7 +798,7 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
             rr = r - 1 if cm[q] == 0 else r
             clb[q] = _child_bound(masks, weights, letters, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, miss_cost,
                                   lost_cost, free_first, slot, cls_mask, cls_start, cls_fill, stat_miss,
-                                  stat_useful, table, e_hash, e_off, e_size, e_r, e_val, pool)
+                                  stat_useful, table, e_hash, e_size, e_r, e_val, e_fixed, e_model, spelled)
             total_lb += clb[q]
             if total_lb >= best:  # refuted already: the rest of the bounds would only add to it
                 break
@@ -728,7 +824,7 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
                            miss_cost, lost_cost, free_first, slot, cls_mask, cls_start, cls_fill,
                            stat_miss, stat_useful, families, rank_weight, rank_word, spelled, fam_keys, fam_sums,
                            order, child_lb,
-                           table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr, chosen)
+                           table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, ctr, chosen)
             if ctr[ABORTED]:
                 return np.int64(0), False
             total += v
@@ -741,21 +837,21 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
             best = total
             best_letter = c
     if best_letter >= 0:
-        _memo_put(members, start, size, r, h, e, pos, best, True, best_letter,
-                  table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr)
+        _memo_put(members, start, size, r, h, e, pos, best, True, best_letter, _fixed_of(useful),
+                  table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr)
         chosen[depth] = best_letter
         return best, True
     if bound < lb:
         bound = lb
-    _memo_put(members, start, size, r, h, e, pos, bound, False, -1,
-              table, e_hash, e_off, e_size, e_r, e_val, e_exact, e_letter, pool, ctr)
+    _memo_put(members, start, size, r, h, e, pos, bound, False, -1, _fixed_of(useful),
+              table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr)
     return bound, False
 
 
 @njit(cache=True, nogil=True)
 def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, rank_word, spelled,
-           fam_keys, fam_sums, table, e_hash, e_off, e_size, e_r, e_val, e_exact, pool):
+           fam_keys, fam_sums, table, e_hash, e_size, e_r, e_val, e_exact, e_fixed, e_model):
     """A lower bound on the cost of the set, `levels` guesses deep: the least, over every useful
     first letter, of its misses plus the children's bounds (a level below, or the memo's, or the
     static bound). Sound: every tree starts with some useful letter (a free one, with free_first)
@@ -770,7 +866,7 @@ def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cos
         return _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost)[0]
     r = _strikes_that_count(letters, members, start, size, r)
     h = _hash(members, start, size, r)
-    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_off, e_size, e_r, pool)
+    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, e_model, spelled)
     known = np.int64(0)
     if e >= 0:
         if e_exact[e]:
@@ -795,8 +891,8 @@ def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cos
             total += _bound(masks, weights, letters, buf, depth + 1, cls_start[depth, q],
                             cls_start[depth, q + 1] - cls_start[depth, q], rr, levels - 1, miss_cost, lost_cost,
                             free_first, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
-                            families, rank_weight, rank_word, spelled, fam_keys, fam_sums, table, e_hash, e_off,
-                            e_size, e_r, e_val, e_exact, pool)
+                            families, rank_weight, rank_word, spelled, fam_keys, fam_sums, table, e_hash,
+                            e_size, e_r, e_val, e_exact, e_fixed, e_model)
         if total < best:
             best = total
     return max(best, known)

@@ -27,17 +27,16 @@ import numpy as np
 from . import kernels as K
 from .game import WIN_POINTS, HangmanWords
 
-CHECKPOINT_FORMAT = "wordtree-hangman-checkpoint/1"
-MEMO_ARRAYS = {"e_hash": np.uint64, "e_off": np.int64, "e_size": np.int32, "e_r": np.int8, "e_val": np.int64,
-               "e_exact": np.bool_, "e_letter": np.int8}  # one entry each: the set is in the pool
+CHECKPOINT_FORMAT = "wordtree-hangman-checkpoint/2"
+POOLED_FORMAT = "wordtree-hangman-checkpoint/1"  # each set's words kept: read, and made entries of this one
+MEMO_ARRAYS = {"e_hash": np.uint64, "e_size": np.int32, "e_r": np.int8, "e_val": np.int64, "e_exact": np.bool_,
+               "e_letter": np.int8, "e_fixed": np.int32, "e_model": np.int32}  # one entry each (kernels: memo)
 FILE_ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values())  # a memo entry in a checkpoint file
-COMPRESSION_GUESS = 6  # a capped checkpoint's first try: its memo compresses about 6 to 1 (length 8)
+COMPRESSION_GUESS = 3  # a capped checkpoint's first try: its memo compresses about 3 to 1 (length 4)
 WITNESSES = 32  # a capped checkpoint keeps this many of its smallest exact values, and of its bounds, to be checked
 ENTRY_BYTES = FILE_ENTRY_BYTES + 32  # in memory, with its slots in the table
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
 GROUP_NODES = 4_000_000  # partition_bound: node budget (and memo entries) of one part
-GROUP_POOL_WORDS = 16  # partition_bound: set-pool words per node of that budget
-GROUP_NODE_BYTES = ENTRY_BYTES + 4 * GROUP_POOL_WORDS  # partition_bound's memo per node of that budget
 POOLED_BELOW = 96  # partition_bound: the groups under this many words make one part
 RULES = {"frequency": K.RULE_FREQUENCY, "entropy": K.RULE_ENTROPY}
 INF_COST = 2**63  # above every cost
@@ -52,63 +51,43 @@ def half_of_memory() -> float | None:
         return None
 
 
-def pool_word(n_words: int) -> np.dtype:
-    """The type of a word number in the memo's pool of sets: 2 bytes where the words allow (every
-    ENABLE length: at most 28420 words), which makes the memo about a third smaller."""
-    return np.dtype(np.uint16 if n_words <= 1 << 16 else np.int32)
+def memo_capacity(max_nodes: int, memory_bytes: float | None = None) -> int:
+    """Memo entries for a search of `max_nodes` nodes within `memory_bytes` (by default half of
+    this machine's memory). The memo grows with the budget (length 8: one entry per 2 nodes); a
+    budget that needs more than the memory gets a smaller memo, which solve_in_slices compacts
+    when it fills: slower, never wrong, and never killed for want of memory."""
+    return max(16, fit_in_memory(max(4_000_000, max_nodes // 4), memory_bytes))
 
 
-def memo_capacity(max_nodes: int, memory_bytes: float | None = None, word_bytes: int = 4) -> tuple[int, int]:
-    """(memo entries, pool words) for a search of `max_nodes` nodes within `memory_bytes` (by
-    default half of this machine's memory). The memo grows with the budget (length 8: one entry
-    per 2 nodes, 44 pool words per entry); a budget that needs more than the memory gets a
-    smaller memo, which solve_in_slices compacts when it fills: slower, never wrong, and never
-    killed for want of memory."""
-    entries, pool = fit_in_memory(max(4_000_000, max_nodes // 4), max(60_000_000, 8 * max_nodes), memory_bytes,
-                                  word_bytes)
-    return max(16, entries), max(64, pool)
-
-
-def fit_in_memory(entries: int, pool: int, memory_bytes: float | None = None, word_bytes: int = 4) -> tuple[int, int]:
-    """(memo entries, pool words of `word_bytes` each), scaled down together to fit `memory_bytes`
-    (by default half of this machine's memory; as they are where the system does not say)."""
+def fit_in_memory(entries: int, memory_bytes: float | None = None) -> int:
+    """Memo entries, cut down to fit `memory_bytes` (by default half of this machine's memory; as
+    many as asked where the system does not say)."""
     memory_bytes = half_of_memory() if memory_bytes is None else memory_bytes
-    if memory_bytes is None:
-        return entries, pool
-    scale = min(1.0, memory_bytes / (entries * ENTRY_BYTES + pool * word_bytes))
-    return int(entries * scale), int(pool * scale)
+    return entries if memory_bytes is None else min(entries, int(memory_bytes / ENTRY_BYTES))
 
 
-def most_valuable(sizes: np.ndarray, max_entries: int, max_pool: int, max_bytes: float | None = None,
-                  word_bytes: int = 2, first: np.ndarray | None = None) -> np.ndarray:
+def most_valuable(sizes: np.ndarray, max_entries: int, max_bytes: float | None = None,
+                  first: np.ndarray | None = None) -> np.ndarray:
     """Which memo entries to keep when they do not all fit: those of the largest sets (the dearest
-    to find again), exact values and lower bounds alike, at most `max_entries` of them holding at
-    most `max_pool` set words (and, with `max_bytes`, taking at most that many bytes in a
-    checkpoint file, FILE_ENTRY_BYTES each and `word_bytes` a set word); among sets of one size,
-    the first ones; the entries marked in `first` before all others. The bounds are what a
+    to find again), exact values and lower bounds alike, at most `max_entries` of them (and, with
+    `max_bytes`, taking at most that many bytes in a checkpoint file, FILE_ENTRY_BYTES each);
+    among sets of one size, the first ones; the entries marked in `first` before all others. The bounds are what a
     refutation has proven, and a search that refutes the same letters again after the compaction
     needs them: at length 8 in a memo of 0.4 GB (a third of what the search needs), keeping only
     exact values took 161 M nodes, 7 compactions and 633 s, keeping bounds too 10.7 M, 2 and 45 s."""
     key = sizes.astype(np.int64) + (0 if first is None else first * (int(sizes.max(initial=0)) + 1))
     order = np.lexsort((np.arange(len(sizes)), -key))
-    words = np.cumsum(sizes[order])
-    count = min(int((words <= max_pool).sum()), max_entries)
+    count = min(len(sizes), max_entries)
     if max_bytes is not None:
-        file_bytes = FILE_ENTRY_BYTES * np.arange(1, len(sizes) + 1) + word_bytes * words
-        count = min(count, int((file_bytes <= max_bytes).sum()))
+        count = min(count, int(max_bytes // FILE_ENTRY_BYTES))
     keep = np.zeros(len(sizes), dtype=np.bool_)
     keep[order[:count]] = True
     return keep
 
 
 def kept_entries(arrays: dict, keep: np.ndarray) -> dict:
-    """The memo arrays (MEMO_ARRAYS and "pool") of the entries marked in `keep` only, their sets
-    moved to the front of the pool in order."""
-    keep = np.flatnonzero(keep)
-    sizes = arrays["e_size"][keep]
-    offsets = np.cumsum(sizes) - sizes
-    pool = arrays["pool"][np.repeat(arrays["e_off"][keep] - offsets, sizes) + np.arange(sizes.sum())]
-    return {name: arrays[name][keep] for name in MEMO_ARRAYS} | {"pool": pool, "e_off": offsets}
+    """The memo arrays (MEMO_ARRAYS) of the entries marked in `keep` only."""
+    return {name: arrays[name][keep] for name in MEMO_ARRAYS}
 
 
 @dataclass
@@ -183,8 +162,8 @@ def word_families(hw: HangmanWords, weights) -> tuple[np.ndarray, np.ndarray, np
 class Searcher:
     """Scratch, memo and costs for one word length; the public, validating face of kernels.py."""
 
-    def __init__(self, hw: HangmanWords, lives: int, memo_entries: int = 4_000_000, pool_words: int = 60_000_000,
-                 free_first: bool = True, memory_bytes: float | None = None, family_bound: bool = True):
+    def __init__(self, hw: HangmanWords, lives: int, memo_entries: int = 4_000_000, free_first: bool = True,
+                 memory_bytes: float | None = None, family_bound: bool = True):
         """free_first: try only a free letter where there is one, and bound through it (see
         kernels._solve and kernels._node_bound); switchable so the tests can show that it changes
         no value (and bench/hangman.py what it saves). family_bound: bound each set by its families
@@ -221,7 +200,7 @@ class Searcher:
         self.stat_useful = np.zeros((DEPTH + 1, 26), dtype=np.uint8)
         self.order = np.zeros((DEPTH, 26), dtype=np.int64)
         self.child_lb = np.zeros((DEPTH, n_cls), dtype=np.int64)
-        self.ctr = np.zeros(5, dtype=np.int64)
+        self.ctr = np.zeros(4, dtype=np.int64)
         self.chosen = np.full(DEPTH, -1, dtype=np.int64)
         self.families, self.rank_weight, self.rank_word, self.spelled = word_families(hw, self.weights)
         if not family_bound:
@@ -231,9 +210,10 @@ class Searcher:
         self.memory_bytes = memory_bytes
         self.compactions = 0
         self.runs: dict[str, list] = {}  # the searches whose work the memo holds (runs_of)
-        self._allocate_memo(memo_entries, pool_words)
+        self._set_universe(np.arange(n_words, dtype=np.int32))
+        self._allocate_memo(memo_entries)
 
-    def _allocate_memo(self, memo_entries: int, pool_words: int) -> None:
+    def _allocate_memo(self, memo_entries: int) -> None:
         """An empty memo of this capacity (numpy's zeros are paged in only as they are used); a
         table slot holds an entry number in 32 bits (kernels._slot_tag)."""
         memo_entries = min(memo_entries, 2**32 - 2)
@@ -241,14 +221,69 @@ class Searcher:
         self.table = np.zeros(table, dtype=np.int64)
         for name, dtype in MEMO_ARRAYS.items():
             setattr(self, name, np.zeros(memo_entries, dtype=dtype))
-        self.pool = np.zeros(pool_words, dtype=pool_word(len(self.hw.words)))
-        self.ctr[K.ENTRIES] = self.ctr[K.POOL_USED] = 0
+        self.ctr[K.ENTRIES] = 0
+
+    def _set_universe(self, universe: np.ndarray) -> None:
+        """Make `universe` (ascending word numbers) the set whose closed subsets the memo holds
+        (kernels: memo), with its words indexed by letter and place (kernels._closed_size)."""
+        self.universe = np.ascontiguousarray(universe, dtype=np.int32)
+        self.in_universe = np.zeros(len(self.hw.words), dtype=np.bool_)
+        self.in_universe[self.universe] = True
+        self.by_place, self.place_start = self._by_place(self.universe)
+
+    def _by_place(self, universe: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(words, starts): the words of `universe` with letter c at place p are
+        words[starts[p * 26 + c]:starts[p * 26 + c + 1]]."""
+        place = (np.arange(self.hw.length) * 26 + self.spelled[universe]).T.ravel()
+        order = np.argsort(place, kind="stable")
+        words = np.ascontiguousarray(np.tile(universe, self.hw.length)[order])
+        return words, np.searchsorted(place[order], np.arange(self.hw.length * 26 + 1)).astype(np.int64)
+
+    def _within_universe(self, size: int) -> None:
+        """Make the memo fit to serve the set in buf[0][:size]: its sets are all closed in one
+        universe (at first every word), and a set searched must be too (kernels._same_set). A set
+        that is not (a search of some other words) starts a new memo, whose universe is every
+        word if the set is closed in that, else the set."""
+        members = self.buf[0, :size]
+        if size == 0 or self._closed(members):
+            return
+        if self.memo_entries:
+            self.ctr[K.ENTRIES] = 0
+            self.table[:] = 0
+        self._set_universe(np.arange(len(self.hw.words), dtype=np.int32))
+        if not self._closed(members):
+            self._set_universe(members.copy())
+
+    def _closed(self, members: np.ndarray) -> bool:
+        """Whether the set (ascending, not empty) is closed in the universe: its words, and only
+        they, of the universe's, have its letters of one mask (kernels._closed_size)."""
+        if not self.in_universe[members].all():
+            return False
+        fixed = K._fixed_letters(self.masks, members, 0, members.size)
+        return K._closed_size(self.spelled, self.by_place, self.place_start, self.universe, fixed,
+                              members[0]) == members.size
+
+    def entry_set(self, e: int) -> np.ndarray:
+        """The words of memo entry e's set: those of the universe with its letters of one mask as
+        its model word has them (kernels._fits, in numpy)."""
+        fixed = (int(self.e_fixed[e]) >> np.arange(26)) & 1
+        model = self.spelled[self.e_model[e]]
+        spelled = self.spelled[self.universe]
+        pinned = fixed[model] == 1
+        fits = np.where(pinned, spelled == model, fixed[spelled] == 0).all(axis=1)
+        return self.universe[fits]
 
     # --- helpers ---
     def _load(self, members) -> int:
         members = np.unique(np.asarray(members, dtype=np.int32))
         self.buf[0, : members.size] = members
         return int(members.size)
+
+    def _load_for_memo(self, members) -> int:
+        """_load, the memo made fit to serve the set (_within_universe)."""
+        size = self._load(members)
+        self._within_universe(size)
+        return size
 
     def split_cost(self, cost: int) -> tuple[int, int | None]:
         """(C, M) of a cost: C = 20 * lost + misses, M = misses (None without the tie-break)."""
@@ -295,14 +330,14 @@ class Searcher:
 
         from ..tree import atomic_file
 
-        n, used = self.memo_entries, int(self.ctr[K.POOL_USED])
-        arrays = {name: getattr(self, name)[:n] for name in MEMO_ARRAYS} | {"pool": self.pool[:used]}
+        n = self.memo_entries
+        arrays = {name: getattr(self, name)[:n] for name in MEMO_ARRAYS}
         runs = self.runs | ({run or uuid.uuid4().hex: [int(nodes), float(seconds)]} if nodes or seconds else {})
         all_nodes, all_seconds = runs_total(runs)
         header = {**self.checkpoint_header(), "nodes": all_nodes, "seconds": all_seconds, "runs": runs}
         if max_bytes is None:
             with atomic_file(path) as f:
-                np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), **arrays)
+                np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), universe=self.universe, **arrays)
             return
         header = np.frombuffer(orjson.dumps(header | {"kept_of": n}), dtype=np.uint8)
         first = np.zeros(n, dtype=np.bool_)
@@ -312,15 +347,14 @@ class Searcher:
             entries = np.flatnonzero(arrays["e_exact"] == exact)
             first[entries[np.argsort(arrays["e_size"][entries], kind="stable")[:WITNESSES]]] = True
         # of uncompressed bytes (at most the whole memo's), scaled until the file nearly fills
-        budget = min(COMPRESSION_GUESS * max_bytes, FILE_ENTRY_BYTES * n + self.pool.itemsize * used)
+        budget = min(COMPRESSION_GUESS * max_bytes, FILE_ENTRY_BYTES * n)
         fitting = None  # the fullest file that fits so far
         for attempt in range(40):  # 8 tries for a full file, more while none fits
             if attempt >= 8 and fitting is not None:
                 break
-            kept = kept_entries(arrays, most_valuable(arrays["e_size"], n, used, budget, self.pool.itemsize,
-                                                      first))
+            kept = kept_entries(arrays, most_valuable(arrays["e_size"], n, budget, first))
             data = io.BytesIO()
-            np.savez_compressed(data, header=header, **kept)
+            np.savez_compressed(data, header=header, universe=self.universe, **kept)
             if data.tell() <= max_bytes or not len(kept["e_hash"]):
                 fitting = data if fitting is None or data.tell() > fitting.tell() else fitting
                 if data.tell() > 0.8 * max_bytes or len(kept["e_hash"]) in (0, n):
@@ -338,19 +372,18 @@ class Searcher:
         saved = self._read_checkpoint(path)
         if saved is None:
             return None
-        header, arrays = saved
-        self.ctr[K.ENTRIES] = self.ctr[K.POOL_USED] = 0
-        self._make_room(len(arrays["e_hash"]), len(arrays["pool"]))
-        n, used = len(arrays["e_hash"]), len(arrays["pool"])
-        if n > self.e_hash.size or used > self.pool.size:  # more than the memory allows: keep what fits
-            arrays = kept_entries(arrays, most_valuable(arrays["e_size"], self.e_hash.size // 2, self.pool.size // 2))
-            n, used = len(arrays["e_hash"]), len(arrays["pool"])
+        header, arrays, universe = saved
+        self.ctr[K.ENTRIES] = 0
+        self._set_universe(universe)
+        self._make_room(len(arrays["e_hash"]))
+        n = len(arrays["e_hash"])
+        if n > self.e_hash.size:  # more than the memory allows: keep what fits
+            arrays = kept_entries(arrays, most_valuable(arrays["e_size"], self.e_hash.size // 2))
+            n = len(arrays["e_hash"])
             self.compactions += 1
         for name in MEMO_ARRAYS:
             getattr(self, name)[:n] = arrays[name]
-        self.pool[:used] = arrays["pool"]
-        self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
-        K._memo_rekey(self.letters, self.pool, self.e_hash, self.e_off, self.e_size, self.e_r, n)
+        self.ctr[K.ENTRIES] = n
         K._memo_rebuild(self.table, self.e_hash, n)
         self.runs = header["runs"]
         return self.work_done()[0]
@@ -374,15 +407,16 @@ class Searcher:
         saved = self._read_checkpoint(path, "only a search of the same game can be merged")
         if saved is None:
             raise UserError(f"{path}: no such checkpoint to merge")
-        header, arrays = saved
+        header, arrays, universe = saved
+        if not self.memo_entries:
+            self._set_universe(universe)
+        elif not np.array_equal(universe, self.universe):
+            raise UserError(f"{path}: a search of other words than this one's ({len(universe)} against "
+                            f"{len(self.universe)}); only a search of the same set can be merged")
         n = len(arrays["e_hash"])
-        self._make_room(self.memo_entries + n, int(self.ctr[K.POOL_USED]) + len(arrays["pool"]))
-        arrays = {name: np.ascontiguousarray(a, dtype=MEMO_ARRAYS.get(name, self.pool.dtype)) for name, a in arrays.items()}
-        K._memo_rekey(self.letters, arrays["pool"], arrays["e_hash"], arrays["e_off"], arrays["e_size"], arrays["e_r"], n)
-        changed = K._memo_merge(arrays["e_hash"], arrays["e_off"], arrays["e_size"], arrays["e_r"], arrays["e_val"],
-                                arrays["e_exact"], arrays["e_letter"], arrays["pool"], n, self.table, self.e_hash,
-                                self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact, self.e_letter, self.pool,
-                                self.ctr)
+        self._make_room(self.memo_entries + n)
+        changed = K._memo_merge(*(arrays[name] for name in MEMO_ARRAYS), n, self.table,
+                                *(getattr(self, name) for name in MEMO_ARRAYS), self.spelled, self.ctr)
         before = self.work_done()
         for run, (nodes, seconds) in header["runs"].items():  # a run saved twice: its later save
             held = self.runs.get(run, [0, 0.0])
@@ -390,44 +424,46 @@ class Searcher:
         after = self.work_done()
         return int(changed), after[0] - before[0], after[1] - before[1]
 
-    def _make_room(self, entries: int, pool_words: int) -> None:
-        """Grow the memo, keeping what it holds, toward room for `entries` and `pool_words` (half as
-        much again, to go on searching), within `memory_bytes`."""
-        if entries <= self.e_hash.size and pool_words <= self.pool.size:
+    def _make_room(self, entries: int) -> None:
+        """Grow the memo, keeping what it holds, toward room for `entries` (half as many again, to
+        go on searching), within `memory_bytes`."""
+        if entries <= self.e_hash.size:
             return
-        want_entries, want_pool = fit_in_memory(max(entries * 3 // 2, self.e_hash.size),
-                                                max(pool_words * 3 // 2, self.pool.size), self.memory_bytes,
-                                                self.pool.itemsize)
-        n, used = self.memo_entries, int(self.ctr[K.POOL_USED])
-        held = {name: getattr(self, name)[:n].copy() for name in MEMO_ARRAYS} | {"pool": self.pool[:used].copy()}
-        self._allocate_memo(max(want_entries, self.e_hash.size), max(want_pool, self.pool.size))
+        want = fit_in_memory(max(entries * 3 // 2, self.e_hash.size), self.memory_bytes)
+        n = self.memo_entries
+        held = {name: getattr(self, name)[:n].copy() for name in MEMO_ARRAYS}
+        self._allocate_memo(max(want, self.e_hash.size))
         for name in MEMO_ARRAYS:
             getattr(self, name)[:n] = held[name]
-        self.pool[:used] = held["pool"]
-        self.ctr[K.ENTRIES], self.ctr[K.POOL_USED] = n, used
+        self.ctr[K.ENTRIES] = n
         K._memo_rebuild(self.table, self.e_hash, n)
 
-    def _read_checkpoint(self, path, hint: str = "remove it or drop --resume") -> tuple[dict, dict] | None:
-        """(header, memo arrays) of a checkpoint of this search, read whole; None when there is no
-        such file; a UserError for a file that is not one, or is another search's (with `hint`)."""
+    def _read_checkpoint(self, path, hint: str = "remove it or drop --resume"
+                         ) -> tuple[dict, dict, np.ndarray] | None:
+        """(header, memo arrays, universe) of a checkpoint of this search, read whole (one of the
+        older format, which kept each set's words, made one of this: _pooled_memo); None when there
+        is no such file; a UserError for a file that is not one, or is another search's (with `hint`)."""
         import zipfile
 
         import orjson
 
         from ..errors import UserError
 
+        unreadable = "not the .npz that build hangman --checkpoint writes"
         try:
             with np.load(path) as data:
                 header = orjson.loads(data["header"].tobytes())
-                arrays = {name: data[name] for name in (*MEMO_ARRAYS, "pool")}
+                pooled = isinstance(header, dict) and header.get("format") == POOLED_FORMAT
+                names = ("e_hash", "e_off", "e_size", "e_r", "e_val", "e_exact", "e_letter", "pool") if pooled else \
+                    (*MEMO_ARRAYS, "universe")
+                arrays = {name: data[name] for name in names}
         except FileNotFoundError:
             return None
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, orjson.JSONDecodeError) as exc:
-            detail = "not the .npz that build hangman --checkpoint writes"
-            if isinstance(exc, OSError) and exc.strerror:
-                detail = exc.strerror
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else unreadable
             raise UserError(f"{path}: not a readable hangman checkpoint ({detail})") from None
-        if not isinstance(header, dict) or any(header.get(k) != v for k, v in self.checkpoint_header().items()):
+        ours = self.checkpoint_header() | ({"format": POOLED_FORMAT} if pooled else {})
+        if not isinstance(header, dict) or any(header.get(k) != v for k, v in ours.items()):
             raise UserError(f"{path}: checkpoint of another hangman search (not the same words, weights, lives); "
                             f"{hint}")
         try:
@@ -435,21 +471,43 @@ class Searcher:
         except (AttributeError, TypeError, ValueError):
             raise UserError(f"{path}: not a readable hangman checkpoint "
                             "(its runs are not run id: [nodes, seconds])") from None
-        return header, arrays
+        n_words = len(self.hw.words)
+        if pooled:
+            universe = np.arange(n_words, dtype=np.int32)  # what build hangman searched
+            arrays = self._pooled_memo(arrays, universe)
+        else:
+            universe = arrays.pop("universe")
+        n = len(arrays["e_hash"])
+        if (any(len(a) != n for a in arrays.values()) or universe.ndim != 1
+                or (universe.size and (universe.min() < 0 or universe.max() >= n_words))
+                or np.any(np.diff(universe) <= 0) or (n and (arrays["e_model"].min() < 0
+                                                            or arrays["e_model"].max() >= n_words))):
+            raise UserError(f"{path}: not a readable hangman checkpoint ({unreadable})")
+        arrays = {name: np.ascontiguousarray(a, dtype=MEMO_ARRAYS[name]) for name, a in arrays.items()}
+        return header, arrays, np.ascontiguousarray(universe, dtype=np.int32)
+
+    def _pooled_memo(self, old: dict, universe: np.ndarray) -> dict:
+        """The memo arrays of a checkpoint of the older format (each set's words in a pool), as this
+        memo keeps them, for its sets closed in `universe` (kernels._pooled_entries)."""
+        n = len(old["e_hash"])
+        new = {name: np.ascontiguousarray(old[name], dtype=dtype) if name in old else np.zeros(n, dtype=dtype)
+               for name, dtype in MEMO_ARRAYS.items()}
+        closed = K._pooled_entries(self.masks, self.spelled, self.letters, *self._by_place(universe), universe,
+                                   np.ascontiguousarray(old["pool"]), np.ascontiguousarray(old["e_off"], dtype=np.int64),
+                                   new["e_size"], new["e_r"], new["e_hash"], new["e_fixed"], new["e_model"], n)
+        return kept_entries(new, closed)
 
     def nearly_full(self) -> bool:
-        """Whether the memo (its entries or its pool of sets) is over nine tenths full."""
-        return (self.memo_entries > 0.9 * self.e_hash.size
-                or self.ctr[K.POOL_USED] > 0.9 * self.pool.size)
+        """Whether the memo is over nine tenths full."""
+        return self.memo_entries > 0.9 * self.e_hash.size
 
     def compact_memo(self) -> None:
         """Make room in a full memo: keep what is known of the largest sets (most_valuable), at
-        most half of the entries and of the pool, and drop the rest, which a search recomputes
-        when it needs it. A value never changes: the memo only saves work."""
+        most half of the entries, and drop the rest, which a search recomputes when it needs it.
+        A value never changes: the memo only saves work."""
         n = self.memo_entries
-        keep = most_valuable(self.e_size[:n], self.e_hash.size // 2, self.pool.size // 2)
-        K._memo_compact(keep, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact,
-                        self.e_letter, self.pool, self.table, self.ctr)
+        keep = most_valuable(self.e_size[:n], self.e_hash.size // 2)
+        K._memo_compact(keep, *(getattr(self, name) for name in MEMO_ARRAYS), self.table, self.ctr)
         self.compactions += 1
 
     # --- the searches ---
@@ -473,7 +531,7 @@ class Searcher:
     def _search(self, members, strikes: int, max_nodes: int, limit: int) -> tuple[int, bool, int]:
         """The kernel's search of the set below `limit`: (value, exact, set size); not exact when
         the budget ran out (ctr[ABORTED]) or the value is a bound of at least `limit`."""
-        size = self._load(members)
+        size = self._load_for_memo(members)
         self.ctr[K.NODES] = 0
         self.ctr[K.MAX_NODES] = max_nodes
         self.ctr[K.ABORTED] = 0
@@ -482,20 +540,20 @@ class Searcher:
             self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, limit, self.miss_cost, self.lost_cost,
             self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill,
             self.stat_miss, self.stat_useful, self.families, self.rank_weight, self.rank_word, self.spelled,
-            self.fam_keys, self.fam_sums, self.order, self.child_lb, self.table, self.e_hash, self.e_off, self.e_size,
-            self.e_r, self.e_val, self.e_exact, self.e_letter, self.pool, self.ctr, self.chosen,
+            self.fam_keys, self.fam_sums, self.order, self.child_lb, self.table, self.e_hash, self.e_size, self.e_r,
+            self.e_val, self.e_exact, self.e_letter, self.e_fixed, self.e_model, self.ctr, self.chosen,
         )
         return int(value), bool(exact) and not self.ctr[K.ABORTED], size
 
     def lower_bound(self, members, strikes: int, levels: int = 1) -> int:
         """A proven lower bound on the least cost (see kernels._bound for why it is sound)."""
-        size = self._load(members)
+        size = self._load_for_memo(members)
         return int(K._bound(
             self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, levels, self.miss_cost, self.lost_cost,
             self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill, self.stat_miss,
             self.stat_useful, self.families, self.rank_weight, self.rank_word, self.spelled, self.fam_keys,
-            self.fam_sums, self.table, self.e_hash, self.e_off, self.e_size, self.e_r, self.e_val, self.e_exact,
-            self.pool,
+            self.fam_sums, self.table, self.e_hash, self.e_size, self.e_r, self.e_val, self.e_exact, self.e_fixed,
+            self.e_model,
         ))
 
     def partition(self, members, pooled_below: int = POOLED_BELOW, part_size: int = 0,
@@ -584,7 +642,7 @@ class Searcher:
         openings = self.useful_letters(members) if levels else []
         searchers: queue.SimpleQueue = queue.SimpleQueue()
         for _ in range(max(1, threads)):
-            searchers.put(Searcher(self.hw, self.lives, memo_entries=16, pool_words=64, free_first=self.free_first))
+            searchers.put(Searcher(self.hw, self.lives, memo_entries=16, free_first=self.free_first))
 
         def solve_part(part: list[int]) -> tuple[int | None, list[int]]:
             """(the part's least cost, or None if not found in group_nodes; each opening's cost above it)."""
@@ -593,7 +651,7 @@ class Searcher:
                 return solved[key]
             alone = searchers.get()
             try:
-                alone._allocate_memo(max(16, group_nodes), max(64, GROUP_POOL_WORDS * group_nodes))
+                alone._allocate_memo(max(16, group_nodes))
                 cost, ok, _ = alone.solve(part, strikes, max_nodes=group_nodes)
                 found: tuple[int | None, list[int]] = (None, [])
                 if ok:
@@ -608,7 +666,7 @@ class Searcher:
                     solved[key] = found
                 return found
             finally:
-                alone._allocate_memo(16, 64)  # its memory back at once
+                alone._allocate_memo(16)  # its memory back at once
                 searchers.put(alone)
 
         total, extra = 0, [0] * len(openings)  # extra: each opening's cost above the parts' least costs
@@ -643,7 +701,7 @@ class Searcher:
         """What is proven of the set without searching: (its least cost, True) when the memo has
         it exactly (or the set is trivial), else (a lower bound, False): the memo's bound or the
         static one, the larger."""
-        size = self._load(members)
+        size = self._load_for_memo(members)
         if strikes == 0 or size <= 2:  # lost, found, or a pair (kernels._pair_cost): the bound is the cost
             return self.lower_bound(members, strikes, levels=0), True
         e = self._memo_entry(size, strikes)
@@ -655,13 +713,14 @@ class Searcher:
         """Keep a lower bound on the set's least cost proven outside the search (partition_bound's)
         in the memo, where it raises what is there: a search that meets the set then prunes
         with it, and a checkpoint keeps it (so --merge hands it on)."""
-        size = self._load(members)
+        size = self._load_for_memo(members)
         if strikes == 0 or size <= 2:  # lost, found or a pair: never stored (their cost is known)
             return
-        self._make_room(self.memo_entries + 1, int(self.ctr[K.POOL_USED]) + size)
+        self._make_room(self.memo_entries + 1)
         r, h = self._memo_key(size, strikes)
-        K._memo_put(self.buf[0], 0, size, r, h, -1, 0, bound, False, -1, self.table, self.e_hash, self.e_off,
-                    self.e_size, self.e_r, self.e_val, self.e_exact, self.e_letter, self.pool, self.ctr)
+        K._memo_put(self.buf[0], 0, size, r, h, -1, 0, bound, False, -1, K._fixed_letters(self.masks, self.buf[0], 0, size),
+                    self.table, self.e_hash, self.e_size, self.e_r, self.e_val, self.e_exact, self.e_letter,
+                    self.e_fixed, self.e_model, self.spelled, self.ctr)
 
     def class_entries(self, members, strikes: int) -> list[int]:
         """The memo entries of the set and of the classes of its useful letters (what
@@ -671,7 +730,7 @@ class Searcher:
                                        for mask, part in split(self.hw, members, letter)]
         found = []
         for part, r in sets:
-            e = self._memo_entry(self._load(part), r) if r > 0 and len(part) > 1 else -1
+            e = self._memo_entry(self._load_for_memo(part), r) if r > 0 and len(part) > 1 else -1
             if e >= 0:
                 found.append(int(e))
         return found
@@ -685,8 +744,8 @@ class Searcher:
     def _memo_entry(self, size: int, strikes: int) -> int:
         """The memo entry of the set in buf[0][:size] (two or more words, strikes >= 1), or -1."""
         r, h = self._memo_key(size, strikes)
-        e, _ = K._memo_find(self.buf[0], 0, size, r, h, self.table, self.e_hash, self.e_off, self.e_size,
-                            self.e_r, self.pool)
+        e, _ = K._memo_find(self.buf[0], 0, size, r, h, self.table, self.e_hash, self.e_size, self.e_r,
+                            self.e_fixed, self.e_model, self.spelled)
         return int(e)
 
     def useful_letters(self, members) -> list[int]:
@@ -815,6 +874,7 @@ class Slices:
         self.s, self.max_nodes, self.root, self.checkpoint = s, max_nodes, root, checkpoint
         self.slice_nodes, self.save_every, self.checkpoint_bytes = slice_nodes, save_every, checkpoint_bytes
         self.spent = self.before = (s.load_memo(checkpoint) or 0) if resume and checkpoint else 0
+        s._load_for_memo(root[0])  # the memo's universe holds the root, whose classes come first (refute_openings)
         self.run_id = uuid.uuid4().hex  # this run, in the checkpoint (runs_of)
         self.began = self.last_save = time.monotonic()
         self.bar = tqdm(total=max_nodes, initial=min(self.spent, max_nodes), unit="node", unit_scale=True, desc=desc,
