@@ -12,6 +12,7 @@ import pytest
 import reference_hangman as ref
 from engine.errors import UserError
 from engine.hangman import build_length
+from engine.hangman import kernels as K
 from engine.hangman.game import HangmanWords, letter_mask, load_hangman_words, mask_table, mask_text, parse_mask_text
 from engine.hangman.search import ENTRY_BYTES, Searcher, memo_capacity, refute_openings, solve_in_slices, split
 from engine.hangman.tree import verify_document, verify_file
@@ -1058,6 +1059,83 @@ def test_a_checkpoint_larger_than_the_memory_allows_keeps_what_fits(tmp_path):
         assert ok == bool(small.e_exact[e]) and (found == small.e_val[e] or not ok) and small.nodes == 1
     cost, finished, _ = solve_in_slices(small, everyone, small.strikes, 10**8, progress=False, slice_nodes=25)
     assert finished and cost == value
+
+
+def test_each_memo_entry_is_the_set_it_was_stored_for():
+    """An entry keeps only its set's letters of one mask and one of its words (kernels: memo): the
+    words of the universe that fit them are the set, of the entry's size, whose hash (taken of
+    its words when it was stored) the entry holds."""
+    hw, everyone, s, _ = solved_sixty(3)
+    assert s.memo_entries > 100
+    for e in range(s.memo_entries):
+        members = s.entry_set(e).astype(np.int32)
+        assert len(members) == s.e_size[e] and s.e_model[e] in members
+        assert K._hash(members, 0, len(members), int(s.e_r[e])) == s.e_hash[e]
+
+
+def test_a_hash_collision_never_returns_another_sets_entry():
+    """The memo is searched by hash and takes an entry for its own set only: looked up with the
+    hash of another entry of the same size and lives (a collision, the worst kind), a set is not
+    found, for every such pair of a solved memo; with its own hash it is."""
+    hw, everyone, s, _ = solved_sixty(4)
+    alike: dict[tuple[int, int], list[int]] = {}
+    for e in range(s.memo_entries):
+        alike.setdefault((int(s.e_size[e]), int(s.e_r[e])), []).append(e)
+    pairs = 0
+    for entries in alike.values():
+        for e in entries:
+            members = s.entry_set(e).astype(np.int32)
+            for f in entries:
+                found, _ = K._memo_find(members, 0, len(members), s.e_r[f], s.e_hash[f], s.table, s.e_hash,
+                                        s.e_size, s.e_r, s.e_fixed, s.e_model, s.spelled)
+                assert found == (e if f == e else -1)
+                pairs += f != e
+    assert pairs > 1000
+
+
+def test_a_checkpoint_of_the_older_format_is_read_as_this_one(tmp_path):
+    """A checkpoint of the format that kept each set's words (wordtree-hangman-checkpoint/1, as
+    runs/ held them) loads as entries of this memo with the same sets and values, less a set
+    that is not closed in every word (which no search of that format stored: one is forged here);
+    a search resumed from it is over at once, at the optimum."""
+    hw, everyone, s, value = solved_sixty(8)
+    n = s.memo_entries
+    sets = [s.entry_set(e) for e in range(n)]
+    rng = np.random.default_rng(2)
+    forged = np.sort(rng.choice(everyone, 5, replace=False))
+    assert not s._closed(forged.astype(np.int32))
+    r = np.append(s.e_r[:n], 2)
+    sizes = np.array([len(m) for m in sets] + [5])
+    arrays = {"e_hash": np.append(s.e_hash[:n], np.uint64(K._hash(forged, 0, 5, 2))), "e_off": np.cumsum(sizes) - sizes,
+              "e_size": sizes.astype(np.int32), "e_r": r, "e_val": np.append(s.e_val[:n], 7),
+              "e_exact": np.append(s.e_exact[:n], True), "e_letter": np.append(s.e_letter[:n], 0),
+              "pool": np.concatenate(sets + [forged]).astype(np.uint16)}
+    header = s.checkpoint_header() | {"format": "wordtree-hangman-checkpoint/1", "nodes": s.nodes, "seconds": 1.0}
+    with open(tmp_path / "old.ck", "wb") as f:
+        np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), **arrays)
+    loaded = Searcher(hw, 3)
+    assert loaded.load_memo(tmp_path / "old.ck") == s.nodes and loaded.memo_entries == n
+    for e in range(n):
+        assert np.array_equal(loaded.entry_set(e), sets[e])
+        assert (loaded.e_r[e], loaded.e_val[e], loaded.e_exact[e]) == (s.e_r[e], s.e_val[e], s.e_exact[e])
+    assert loaded.solve(everyone, loaded.strikes)[:2] == (value, True) and loaded.nodes == 1
+
+
+def test_a_search_of_other_words_starts_a_memo_of_its_own(tmp_path):
+    """The memo's sets are closed in one universe (at first every word). A search of a set that is
+    not (random words, not every word with some masks) starts a new memo on that set, and either
+    way a searcher finds what a fresh one does; a checkpoint of a search of other words is not
+    merged, with a message that says so."""
+    hw, everyone, s, value = solved_sixty(9)
+    some = np.sort(np.random.default_rng(3).choice(everyone, 30, replace=False))
+    assert not s._closed(some.astype(np.int32))
+    alone = Searcher(hw, 3)
+    assert s.solve(some, s.strikes) == alone.solve(some, s.strikes) and np.array_equal(s.universe, some)
+    assert s.memo_entries == alone.memo_entries
+    alone.save_memo(tmp_path / "some.ck", alone.nodes)
+    assert s.solve(everyone, s.strikes)[:2] == (value, True) and len(s.universe) == len(everyone)
+    with pytest.raises(UserError, match="other words"):
+        s.merge_memo(tmp_path / "some.ck")
 
 
 def test_cli_build_stops_at_its_budget_and_resumes(tmp_path):
