@@ -32,7 +32,7 @@ POOLED_FORMAT = "wordtree-hangman-checkpoint/1"  # each set's words kept: read, 
 MEMO_ARRAYS = {"e_hash": np.uint64, "e_size": np.int32, "e_r": np.int8, "e_val": np.int64, "e_exact": np.bool_,
                "e_letter": np.int8, "e_fixed": np.int32, "e_model": np.int32}  # one entry each (kernels: memo)
 FILE_ENTRY_BYTES = sum(np.dtype(t).itemsize for t in MEMO_ARRAYS.values())  # a memo entry in a checkpoint file
-COMPRESSION_GUESS = 3  # a capped checkpoint's first try: its memo compresses about 3 to 1 (length 4)
+COMPRESSION_GUESS = 2  # a capped checkpoint's first try: its memo compresses about 2 to 1 (lengths 4 and 8)
 WITNESSES = 32  # a capped checkpoint keeps this many of its smallest exact values, and of its bounds, to be checked
 ENTRY_BYTES = FILE_ENTRY_BYTES + 32  # in memory, with its slots in the table
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
@@ -71,9 +71,9 @@ def most_valuable(sizes: np.ndarray, max_entries: int, max_bytes: float | None =
     """Which memo entries to keep when they do not all fit: those of the largest sets (the dearest
     to find again), exact values and lower bounds alike, at most `max_entries` of them (and, with
     `max_bytes`, taking at most that many bytes in a checkpoint file, FILE_ENTRY_BYTES each);
-    among sets of one size, the first ones; the entries marked in `first` before all others. The bounds are what a
-    refutation has proven, and a search that refutes the same letters again after the compaction
-    needs them: at length 8 in a memo of 0.4 GB (a third of what the search needs), keeping only
+    among sets of one size, the first ones; the entries marked in `first` before all others.
+    The bounds are what a refutation has proven, and a search that refutes the same letters again
+    after the compaction needs them: at length 8 in a memo of 0.4 GB (a third of what the search needs), keeping only
     exact values took 161 M nodes, 7 compactions and 633 s, keeping bounds too 10.7 M, 2 and 45 s."""
     key = sizes.astype(np.int64) + (0 if first is None else first * (int(sizes.max(initial=0)) + 1))
     order = np.lexsort((np.arange(len(sizes)), -key))
@@ -250,6 +250,7 @@ class Searcher:
         if self.memo_entries:
             self.ctr[K.ENTRIES] = 0
             self.table[:] = 0
+        self.runs = {}  # the work of none of the searches before
         self._set_universe(np.arange(len(self.hw.words), dtype=np.int32))
         if not self._closed(members):
             self._set_universe(members.copy())
@@ -316,12 +317,13 @@ class Searcher:
         many bytes (beyond its header): it keeps what is proven of the largest sets (most_valuable),
         compressed, so that the work of a build longer than one machine's life can be kept in git
         (runs/) and carried on elsewhere; a resume recomputes the sets dropped. What it saves: at
-        length 8, stopped at 4 M nodes (230 MB, 1.78 M entries), the search ends after 3.8 M more
-        nodes from the whole memo, 4.0 M from a file of 27 MB (61 % of the entries), 5.3 M from
-        11 MB (14 %), 6.2 M from 5 MB (3 %) and 7.2 M from 1.6 MB (a fresh search takes 7.1 M). `root` = (members,
-        strikes) of the search: the entries of its first letters' classes go first, small or not,
-        so that the file proves what the whole memo proved of the first letters (--status: the
-        letters solved and refuted), which a resume then need not find again; and the WITNESSES
+        length 8, stopped at 4 M nodes (1.78 M entries), the search ends after 3.8 M more nodes
+        from the whole memo, 4.0 M from 61 % of the entries, 5.3 M from 14 %, 6.2 M from 3 % and
+        7.2 M from about 1 % (a fresh search takes 7.1 M); an entry takes about 15 bytes
+        compressed. `root` = (members, strikes) of the search: the entries of its first letters'
+        classes go first, small or not, so that the file proves what the whole memo proved of the
+        first letters (--status: the letters solved and refuted), which a resume then need not
+        find again; and the WITNESSES
         smallest sets with an exact value and with a bound (a few bytes), which a fresh search
         checks in seconds (tests/test_hangman_trees.py), where the largest sets would take hours."""
         import io
@@ -337,7 +339,8 @@ class Searcher:
         header = {**self.checkpoint_header(), "nodes": all_nodes, "seconds": all_seconds, "runs": runs}
         if max_bytes is None:
             with atomic_file(path) as f:
-                np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), universe=self.universe, **arrays)
+                np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), universe=self.universe,
+                         **arrays)
             return
         header = np.frombuffer(orjson.dumps(header | {"kept_of": n}), dtype=np.uint8)
         first = np.zeros(n, dtype=np.bool_)
@@ -493,8 +496,9 @@ class Searcher:
         new = {name: np.ascontiguousarray(old[name], dtype=dtype) if name in old else np.zeros(n, dtype=dtype)
                for name, dtype in MEMO_ARRAYS.items()}
         closed = K._pooled_entries(self.masks, self.spelled, self.letters, *self._by_place(universe), universe,
-                                   np.ascontiguousarray(old["pool"]), np.ascontiguousarray(old["e_off"], dtype=np.int64),
-                                   new["e_size"], new["e_r"], new["e_hash"], new["e_fixed"], new["e_model"], n)
+                                   np.ascontiguousarray(old["pool"]),
+                                   np.ascontiguousarray(old["e_off"], dtype=np.int64), new["e_size"], new["e_r"],
+                                   new["e_hash"], new["e_fixed"], new["e_model"], n)
         return kept_entries(new, closed)
 
     def nearly_full(self) -> bool:
@@ -718,7 +722,8 @@ class Searcher:
             return
         self._make_room(self.memo_entries + 1)
         r, h = self._memo_key(size, strikes)
-        K._memo_put(self.buf[0], 0, size, r, h, -1, 0, bound, False, -1, K._fixed_letters(self.masks, self.buf[0], 0, size),
+        fixed = K._fixed_letters(self.masks, self.buf[0], 0, size)
+        K._memo_put(self.buf[0], 0, size, r, h, -1, 0, bound, False, -1, fixed,
                     self.table, self.e_hash, self.e_size, self.e_r, self.e_val, self.e_exact, self.e_letter,
                     self.e_fixed, self.e_model, self.spelled, self.ctr)
 
