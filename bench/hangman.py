@@ -14,6 +14,10 @@ four minutes in all.
                         # about 3 minutes at 8), its nodes per second and peak memory
     python bench/hangman.py --families 3:300 3:400 4:1500   # random sets of short words
                         # searched without and with the family bound (one run each: minutes)
+    python bench/hangman.py --memo-room 4:1000 0.5   # random words searched with room for every
+                        # memo entry, then in half of it (compactions): 17 minutes
+    python bench/hangman.py --prefix 4 3000000   # the first 3 M nodes of the whole length-4
+                        # search, nodes per second (median of 3)
     python bench/hangman.py --groupings 4 j 600 40000000 3 vowels   # the partition bound of
                         # the words without j (9 lives) with the words grouped by the letter at
                         # position 3, then by vowels, in parts of 600 words of 40 M nodes
@@ -93,8 +97,7 @@ def family_gain(cases: list[str], max_nodes: int = 30_000_000) -> None:
     larger ones take minutes; a search that spends max_nodes stops there, unfinished."""
     for case in cases:
         length, size = map(int, case.split(":"))
-        hw = load_hangman_words(length)
-        members = np.sort(np.random.default_rng(length * 1000 + size).choice(len(hw.words), size, replace=False))
+        hw, members = random_words(length, size)
         Searcher(hw, 10, memo_entries=1000).solve(members[:20], 11)  # compile
         found = {}
         for family_bound in (False, True):
@@ -217,6 +220,48 @@ def proofs(lengths: list[int]) -> None:
               f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 
+def random_words(length: int, size: int):
+    """(the words of `length`, `size` of them drawn from a seed fixed by both, in order)."""
+    hw = load_hangman_words(length)
+    return hw, np.sort(np.random.default_rng(length * 1000 + size).choice(len(hw.words), size, replace=False))
+
+
+def memo_room(case: str, fractions: list[float]) -> None:
+    """The exact search of random words (LENGTH:SIZE, as --families draws them), 10 lives, run in
+    slices as a build runs it: with room for every memo entry, then in that fraction of the
+    room, where the memo fills and is compacted (one run each: minutes to a quarter hour)."""
+    from engine.hangman.search import solve_in_slices
+
+    hw, members = random_words(*map(int, case.split(":")))
+    Searcher(hw, 10, memo_entries=1000).solve(members[:20], 11)  # compile
+    room = None
+    for fraction in [1.0, *fractions]:
+        s = Searcher(hw, 10, memo_entries=20_000_000 if room is None else max(1000, int(room * fraction)))
+        t = time.perf_counter()
+        cost, ok, spent = solve_in_slices(s, members, 11, 10**10, progress=False)
+        room = room or s.memo_entries
+        print(f"exact search, {len(members)} random {hw.length}-letter words, memo of {s.e_hash.size} entries "
+              f"({fraction:g} of the {room} it needs): {time.perf_counter() - t:.1f} s, {spent} nodes, "
+              f"{s.compactions} compactions")
+
+
+def whole_prefix(length: int, nodes: int) -> None:
+    """The first `nodes` nodes of the exact search of every word of the length, 10 lives (the
+    search of a long proof, without its checkpoint): median of 3 runs, nodes per second and peak
+    memory."""
+    hw = load_hangman_words(length)
+    everyone = np.arange(len(hw.words))
+    Searcher(hw, 10, memo_entries=1000).solve(everyone[:20], 11)  # compile
+
+    def run():
+        Searcher(hw, 10, memo_entries=8_000_000).solve(everyone, 11, max_nodes=nodes)
+
+    t = median_seconds(run, runs=3)
+    print(f"the first {nodes} nodes of the exact search of all {len(hw.words)} {length}-letter words: "
+          f"{t:.1f} s (median of 3), {nodes / t / 1000:.0f}k nodes/s, peak memory "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+
+
 def calibrate(lengths: list[int]) -> None:
     """The tree build_length writes when its search does not finish (best_found_chooser, from a
     fresh memo), at lengths whose shipped tree is proven optimal: how far the heuristic falls short."""
@@ -252,6 +297,10 @@ if __name__ == "__main__":
         family_gain(sys.argv[2:])
     elif len(sys.argv) >= 7 and sys.argv[1] == "--groupings":
         groupings(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6:])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "--memo-room":
+        memo_room(sys.argv[2], [float(a) for a in sys.argv[3:]])
+    elif len(sys.argv) == 4 and sys.argv[1] == "--prefix":
+        whole_prefix(int(sys.argv[2]), int(sys.argv[3]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "--calibrate":
         calibrate([int(a) for a in sys.argv[2:]])
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "--bot":
