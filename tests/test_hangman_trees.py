@@ -99,10 +99,10 @@ def kept_search(path: Path):
     return hw, kept
 
 
-@pytest.mark.parametrize(("length", "opener"), [(3, "a"), (5, "e"), (6, "e")])
+@pytest.mark.parametrize(("length", "opener"), [(3, "a"), (4, "a"), (5, "e"), (6, "e")])
 def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length, opener):
-    """runs/hangman-6.npz, -5.npz and -3.npz, the exact searches of lengths 6, 5 and 3 that took
-    several runs each (each kept within 10 MB, see runs/README.md): a checkpoint of the
+    """runs/hangman-6.npz, -5.npz, -4.npz and -3.npz, the exact searches of lengths 6, 5, 4 and 3
+    that took several runs each (each kept within 10 MB, see runs/README.md): a checkpoint of the
     ENABLE words of that length with 10 lives that holds the whole set's exact value, the shipped
     tree's score, every class of the optimal first letter solved and adding up to it, every other
     first letter shown no better by what it holds of its classes, and whose smallest exact values
