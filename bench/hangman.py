@@ -15,7 +15,7 @@ four minutes in all.
     python bench/hangman.py --families 3:300 3:400 4:1500   # random sets of short words
                         # searched without and with the family bound (one run each: minutes)
     python bench/hangman.py --memo-room 4:1000 0.5   # random words searched with room for every
-                        # memo entry, then in half of it (compactions): 17 minutes
+                        # memo entry, then in half of it (compactions): about 4 minutes
     python bench/hangman.py --prefix 4 3000000   # the first 3 M nodes of the whole length-4
                         # search, nodes per second (median of 3)
     python bench/hangman.py --groupings 4 j 600 40000000 3 vowels   # the partition bound of
@@ -229,7 +229,7 @@ def random_words(length: int, size: int):
 def memo_room(case: str, fractions: list[float]) -> None:
     """The exact search of random words (LENGTH:SIZE, as --families draws them), 10 lives, run in
     slices as a build runs it: with room for every memo entry, then in that fraction of the
-    room, where the memo fills and is compacted (one run each: minutes to a quarter hour)."""
+    room, where the memo fills and is compacted (one run each: minutes)."""
     from engine.hangman.search import solve_in_slices
 
     hw, members = random_words(*map(int, case.split(":")))
@@ -238,7 +238,8 @@ def memo_room(case: str, fractions: list[float]) -> None:
     for fraction in [1.0, *fractions]:
         s = Searcher(hw, 10, memo_entries=20_000_000 if room is None else max(1000, int(room * fraction)))
         t = time.perf_counter()
-        cost, ok, spent = solve_in_slices(s, members, 11, 10**10, progress=False)
+        _, finished, spent = solve_in_slices(s, members, 11, 10**10, progress=False)
+        assert finished
         room = room or s.memo_entries
         print(f"exact search, {len(members)} random {hw.length}-letter words, memo of {s.e_hash.size} entries "
               f"({fraction:g} of the {room} it needs): {time.perf_counter() - t:.1f} s, {spent} nodes, "
