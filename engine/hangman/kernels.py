@@ -474,14 +474,9 @@ def _fixed_of(useful):
 
 
 @njit(cache=True, nogil=True)
-def _fixed_letters(masks, members, start, size):
-    """_fixed_of the set, found afresh."""
-    first = masks[members[start]]
-    useful = np.zeros(26, dtype=np.uint8)
-    for i in range(start + 1, start + size):
-        row = masks[members[i]]
-        for c in range(26):
-            useful[c] |= row[c] != first[c]
+def _fixed_letters(masks, weights, members, start, size, miss_w, useful):
+    """_fixed_of the set, its _letter_stats found afresh (into the scratch miss_w and useful)."""
+    _letter_stats(masks, weights, members, start, size, miss_w, useful)
     return _fixed_of(useful)
 
 
@@ -642,13 +637,15 @@ def _closed_size(spelled, by_place, place_start, universe, fixed, model):
 
 
 @njit(cache=True, nogil=True)
-def _pooled_entries(masks, spelled, letters, by_place, place_start, universe, pool, e_off, e_size, e_r, e_hash,
-                    e_fixed, e_model, n):
+def _pooled_entries(masks, weights, spelled, letters, by_place, place_start, universe, pool, e_off, e_size, e_r,
+                    e_hash, e_fixed, e_model, n):
     """Entries of an older memo that kept each set's words (pool[e_off[e]:][:e_size[e]]) made
     entries of this one: each keyed by the strikes that count (_strikes_that_count, which that
     memo may predate), its letters of one mask and first word written to e_fixed and e_model;
     whether each is closed in the universe (see _closed_size), the only ones this memo keeps."""
     closed = np.zeros(n, dtype=np.bool_)
+    miss_w = np.zeros(26, dtype=np.int64)
+    useful = np.zeros(26, dtype=np.uint8)
     for e in range(n):
         off = e_off[e]
         size = e_size[e]
@@ -656,7 +653,7 @@ def _pooled_entries(masks, spelled, letters, by_place, place_start, universe, po
         if r != e_r[e]:
             e_r[e] = r
             e_hash[e] = _hash(pool, off, size, r)
-        e_fixed[e] = _fixed_letters(masks, pool, off, size)
+        e_fixed[e] = _fixed_letters(masks, weights, pool, off, size, miss_w, useful)
         e_model[e] = pool[off]
         closed[e] = _closed_size(spelled, by_place, place_start, universe, e_fixed[e], e_model[e]) == size
     return closed

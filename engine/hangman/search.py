@@ -260,7 +260,8 @@ class Searcher:
         they, of the universe's, have its letters of one mask (kernels._closed_size)."""
         if not self.in_universe[members].all():
             return False
-        fixed = K._fixed_letters(self.masks, members, 0, members.size)
+        fixed = K._fixed_letters(self.masks, self.weights, members, 0, members.size, self.stat_miss[0],
+                                 self.stat_useful[0])
         return K._closed_size(self.spelled, self.by_place, self.place_start, self.universe, fixed,
                               members[0]) == members.size
 
@@ -495,8 +496,8 @@ class Searcher:
         n = len(old["e_hash"])
         new = {name: np.ascontiguousarray(old[name], dtype=dtype) if name in old else np.zeros(n, dtype=dtype)
                for name, dtype in MEMO_ARRAYS.items()}
-        closed = K._pooled_entries(self.masks, self.spelled, self.letters, *self._by_place(universe), universe,
-                                   np.ascontiguousarray(old["pool"]),
+        closed = K._pooled_entries(self.masks, self.weights, self.spelled, self.letters, *self._by_place(universe),
+                                   universe, np.ascontiguousarray(old["pool"]),
                                    np.ascontiguousarray(old["e_off"], dtype=np.int64), new["e_size"], new["e_r"],
                                    new["e_hash"], new["e_fixed"], new["e_model"], n)
         return kept_entries(new, closed)
@@ -722,7 +723,8 @@ class Searcher:
             return
         self._make_room(self.memo_entries + 1)
         r, h = self._memo_key(size, strikes)
-        fixed = K._fixed_letters(self.masks, self.buf[0], 0, size)
+        fixed = K._fixed_letters(self.masks, self.weights, self.buf[0], 0, size, self.stat_miss[0],
+                                 self.stat_useful[0])
         K._memo_put(self.buf[0], 0, size, r, h, -1, 0, bound, False, -1, fixed,
                     self.table, self.e_hash, self.e_size, self.e_r, self.e_val, self.e_exact, self.e_letter,
                     self.e_fixed, self.e_model, self.spelled, self.ctr)
