@@ -34,9 +34,9 @@ def _worker_usage() -> tuple[float, float]:
 def run(workers: int, limit: int, top: int, runs: int) -> dict:
     from distributed import Client, LocalCluster
 
-    from engine import cluster
-    from engine.games import get_game
-    from engine.patterns import pattern_matrix
+    from wordtree import cluster
+    from wordtree.games import get_game
+    from wordtree.patterns import pattern_matrix
 
     game = get_game("wordle")
     matrix = pattern_matrix(game).matrix

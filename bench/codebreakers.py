@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-from engine.games.bulls_cows import BullsCows  # noqa: E402
-from engine.games.mastermind import Mastermind  # noqa: E402
-from engine.rank import rank  # noqa: E402
-from engine.search import INF  # noqa: E402
+from wordtree.games.bulls_cows import BullsCows  # noqa: E402
+from wordtree.games.mastermind import Mastermind  # noqa: E402
+from wordtree.rank import rank  # noqa: E402
+from wordtree.search import INF  # noqa: E402
 from timing import median_seconds  # noqa: E402  (bench/ is on the path when run as a script)
 
 

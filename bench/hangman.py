@@ -37,8 +37,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import numpy as np  # noqa: E402
 
 import reference_hangman as ref  # noqa: E402
-from engine.hangman.game import WIN_POINTS, load_hangman_words, mask_text  # noqa: E402
-from engine.hangman.search import Searcher, split  # noqa: E402
+from wordtree.hangman.game import WIN_POINTS, load_hangman_words, mask_text  # noqa: E402
+from wordtree.hangman.search import Searcher, split  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
 
@@ -132,9 +132,9 @@ def bot_games(games: int, which: str = "both") -> None:
     import tempfile
     import threading
 
-    from engine.hangman.bot import Player, run_bot
-    from engine.hangman.server import Game, make_server
-    from engine.words import load_words
+    from wordtree.hangman.bot import Player, run_bot
+    from wordtree.hangman.server import Game, make_server
+    from wordtree.words import load_words
 
     known = load_words("enable1.txt").words
     unknown = sorted(set(load_words("enable2k.txt").words) - set(known))
@@ -165,7 +165,7 @@ def partition_bounds(lengths: list[int], threads: int) -> None:
     `threads` of them solved at once, against the shipped tree's score."""
     import orjson
 
-    from engine.hangman import bound_parts
+    from wordtree.hangman import bound_parts
 
     for length in lengths:
         hw = load_hangman_words(length)
@@ -204,8 +204,8 @@ def groupings(length: int, letter: str, part_size: int, group_nodes: int, keys: 
 def proofs(lengths: list[int]) -> None:
     """The exact search over every word of each length, 10 lives, in a memo sized as the build
     sizes it for the length's proof budget."""
-    from engine.hangman import DEFAULT_MAX_NODES, PROOF_NODES
-    from engine.hangman.search import memo_capacity
+    from wordtree.hangman import DEFAULT_MAX_NODES, PROOF_NODES
+    from wordtree.hangman.search import memo_capacity
 
     for length in lengths:
         hw = load_hangman_words(length)
@@ -230,7 +230,7 @@ def memo_room(case: str, fractions: list[float]) -> None:
     """The exact search of random words (LENGTH:SIZE, as --families draws them), 10 lives, run in
     slices as a build runs it: with room for every memo entry, then in that fraction of the
     room, where the memo fills and is compacted (one run each: minutes)."""
-    from engine.hangman.search import solve_in_slices
+    from wordtree.hangman.search import solve_in_slices
 
     hw, members = random_words(*map(int, case.split(":")))
     Searcher(hw, 10, memo_entries=1000).solve(members[:20], 11)  # compile
@@ -268,9 +268,9 @@ def calibrate(lengths: list[int]) -> None:
     fresh memo), at lengths whose shipped tree is proven optimal: how far the heuristic falls short."""
     import orjson
 
-    from engine.hangman import EXACT_BELOW, SUBTREE_NODES
-    from engine.hangman.search import Totals
-    from engine.hangman.tree import build_tree
+    from wordtree.hangman import EXACT_BELOW, SUBTREE_NODES
+    from wordtree.hangman.search import Totals
+    from wordtree.hangman.tree import build_tree
 
     for length in lengths:
         shipped = orjson.loads((ROOT / "trees" / "hangman" / f"hangman-{length}.json").read_bytes())

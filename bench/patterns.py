@@ -29,7 +29,7 @@ def numpy_matrix(game, chunk: int = 1000):
     chunks of guesses, so memory stays bounded)."""
     import numpy as np
 
-    from engine.games.wordle import letters_array
+    from wordtree.games.wordle import letters_array
 
     guesses = letters_array(game.guesses, game.length)
     A = letters_array(game.answers, game.length)[None, :, :]  # (1, a, L)
@@ -61,7 +61,7 @@ def _numpy_block(G, A, length):
 def first_build(name: str) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
-        code = ("import time;t=time.perf_counter();from engine.games import get_game;"
+        code = ("import time;t=time.perf_counter();from wordtree.games import get_game;"
                 f"g=get_game('{name}');g._compute_matrix();print(time.perf_counter()-t)")
         out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
         return float(out.stdout.strip())
@@ -84,8 +84,8 @@ def main() -> None:
 
     import numpy as np
 
-    from engine.games import get_game
-    from engine.patterns import pattern_matrix
+    from wordtree.games import get_game
+    from wordtree.patterns import pattern_matrix
 
     print(f"{'lists':16} {'size':>14} {'first build':>12} {'warm build':>11} {'cache load':>11} {'numpy ref':>10} {'ratio':>7}")
     for name, size in PAIRS:

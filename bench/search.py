@@ -34,9 +34,9 @@ CASES = {  # game, opener, mode, expected total, the C++ solver's quoted seconds
 
 
 def one(case: str, threads: int) -> dict:
-    from engine.games import get_game
-    from engine.patterns import pattern_matrix
-    from engine.search import build
+    from wordtree.games import get_game
+    from wordtree.patterns import pattern_matrix
+    from wordtree.search import build
 
     game_name, first, mode, _, _ = CASES[case]
     game = get_game(game_name)
@@ -52,9 +52,9 @@ def one(case: str, threads: int) -> dict:
 
 
 def rank_one(limit: int, threads: int) -> dict:
-    from engine.games import get_game
-    from engine.patterns import pattern_matrix
-    from engine.rank import rank
+    from wordtree.games import get_game
+    from wordtree.patterns import pattern_matrix
+    from wordtree.rank import rank
 
     game = get_game("wordle")
     matrix = pattern_matrix(game).matrix

@@ -32,9 +32,9 @@ def greedy_wordle_tree(folder: Path) -> Path:
     """A valid full-size Wordle tree: salet, then always the answer with the smallest largest part."""
     import numpy as np
 
-    from engine.games import get_game
-    from engine.patterns import pattern_matrix
-    from engine.tree import make_document, write_tree
+    from wordtree.games import get_game
+    from wordtree.patterns import pattern_matrix
+    from wordtree.tree import make_document, write_tree
 
     game = get_game("wordle")
     codes = pattern_matrix(game).matrix[game.answer_guess_ids]  # answers x answers
@@ -111,8 +111,8 @@ def main() -> int:
     ap.add_argument("--screenshot", metavar="PNG", help="also save a screenshot two steps into a game")
     args = ap.parse_args()
 
-    from engine.tree import read_tree
-    from engine.web import build_site
+    from wordtree.tree import read_tree
+    from wordtree.web import build_site
 
     work = Path(tempfile.mkdtemp(prefix="wordtree-bench-web-"))
     shipped = ROOT / "trees" / "wordle-salet-normal.json"
@@ -150,7 +150,7 @@ def main() -> int:
             ready(driver, url + f"&p={pattern}.{after}")
             shown = driver.execute_script("const a = document.getElementById('answers'); return a ? a.textContent : ''")
             if shown and doc["game"]["name"].startswith("wordle"):  # tiles coloured as for an answer left
-                from engine.games.wordle import COLOURS, wordle_feedback
+                from wordtree.games.wordle import COLOURS, wordle_feedback
 
                 word = driver.execute_script("return document.getElementById('guess').dataset.word")
                 texts = ["".join(COLOURS[wordle_feedback(word, a) // 3**i % 3] for i in range(len(word)))

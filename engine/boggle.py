@@ -26,7 +26,7 @@ import numpy as np
 import orjson
 
 from .errors import UserError
-from .patterns import cache_dir, checksum
+from .files import cache_dir, checksum
 from .words import resolve_path
 
 DEFAULT_WORDS = "enable2k.txt"

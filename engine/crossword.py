@@ -33,7 +33,7 @@ import orjson
 
 from . import ENGINE
 from .errors import UserError
-from .patterns import cache_dir, checksum
+from .files import cache_dir, checksum
 from .words import WORDLIST_DIR, canonical_sha256, load_words, resolve_path
 
 DEFAULT_WORDS = "enable1.txt"

@@ -7,7 +7,6 @@ Location: --cache-dir, else $WORDTREE_CACHE_DIR, else $XDG_CACHE_HOME/wordtree, 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from dataclasses import dataclass
@@ -16,8 +15,9 @@ from pathlib import Path
 import numpy as np
 import orjson
 
+from .files import cache_dir, checksum
+
 MAGIC = "wordtree-patterns/1"
-_BLOCK = 512  # checksum row length, in 8-byte words
 
 
 @dataclass
@@ -26,31 +26,6 @@ class PatternMatrix:
     source: str  # "built", "cache" or "rebuilt"
     seconds: float
     path: Path | None
-
-
-def cache_dir(override: str | os.PathLike | None = None) -> Path:
-    if override:
-        return Path(override)
-    if os.environ.get("WORDTREE_CACHE_DIR"):
-        return Path(os.environ["WORDTREE_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "wordtree"
-
-
-def checksum(data: np.ndarray) -> str:
-    """A position-dependent checksum: the row and column sums of the data seen as a table of
-    64-bit words (plus the ragged tail), hashed. Two fast passes, so a cache load stays a file
-    read; it catches truncation, flipped bits and moved or swapped blocks."""
-    raw = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-    block = 8 * _BLOCK
-    full = raw.size // block * block
-    words = raw[:full].view(np.uint64).reshape(-1, _BLOCK)
-    tail = np.zeros(block, np.uint8)
-    tail[: raw.size - full] = raw[full:]
-    rows = words.sum(axis=1, dtype=np.uint64)
-    columns = words.sum(axis=0, dtype=np.uint64)
-    digest = hashlib.sha256(rows.tobytes() + columns.tobytes() + tail.tobytes() + str(raw.size).encode())
-    return digest.hexdigest()[:32]
 
 
 def _header(game, matrix: np.ndarray) -> dict:
@@ -87,7 +62,7 @@ def _read(path: Path, game) -> np.ndarray | None:
 
 def _write(path: Path, game, matrix: np.ndarray) -> None:
     """Atomic, like every file the project writes (tree.write_atomic)."""
-    from .tree import write_atomic
+    from .files import write_atomic
 
     write_atomic(path, orjson.dumps(_header(game, matrix)) + b"\n" + matrix.tobytes())
 

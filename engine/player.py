@@ -9,12 +9,12 @@ within a second (imported only then), else from a quick partition heuristic, and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from .data import trees_dir
 from .errors import UserError
 from .tree import check_lists, game_for, histogram_lines, list_path, read_tree, replay
 
-DEFAULT_TREE = Path(__file__).resolve().parent.parent / "trees" / "wordle-salet-normal.json"
+DEFAULT_TREE = trees_dir() / "wordle-salet-normal.json"
 EXACT_LIMIT = 60  # candidates the exact engine solves well within a second
 HEURISTIC_OPTIONS = 150  # guesses scored by the heuristic (best letter coverage first)
 HEURISTIC_SAMPLE = 150  # candidates they are scored against
@@ -156,7 +156,10 @@ class Position:
         if len(self.candidates) == 1:
             return Suggestion(self.candidates[0], "exact", self.candidates, 1.0, n)
         if len(self.candidates) <= EXACT_LIMIT:
-            from .search import Infeasible, best_guess  # the exact engine: numba, only off the tree
+            from .search import (  # the exact engine: numba, only off the tree
+                Infeasible,
+                best_guess,
+            )
 
             game, mode = self.full_game, self.doc["game"]["mode"]
             ids = [game.answer_index[a] for a in self.candidates]

@@ -24,7 +24,7 @@ from .errors import UserError
 from .games.symmetry import opener_representative, orbit_representatives
 from .heuristics import heuristic_order
 from .search import INF, ProvenProgress, Solver, default_threads
-from .tree import ThrottledSave, read_checkpoint, write_atomic
+from .files import ThrottledSave, read_checkpoint, write_atomic
 
 CHECKPOINT_FORMAT = "wordtree-rank/1"
 

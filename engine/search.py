@@ -637,7 +637,7 @@ def finished_openers(game, matrix: np.ndarray, checkpoint, max_guesses: int | No
     holds: the answers plus the saved values of the classes, each an exact optimum. A rank can
     take them as they are instead of solving those openers again (`build --first WORD
     --checkpoint F`, then `build --checkpoint F --resume` ranks the other openers against it)."""
-    from .tree import read_checkpoint
+    from .files import read_checkpoint
 
     cap = NO_CAP if max_guesses is None else max_guesses
     doc = read_checkpoint(checkpoint, build_checkpoint_header(game, cap, mode, []), "build") or {}
@@ -663,7 +663,7 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
     game each opener orbit is then shown too, with its exact total, or a lower bound (its classes'
     as above), and whether that bound already puts it no better than the best exact total."""
     from .rank import load_checkpoint, load_proven
-    from .tree import read_checkpoint
+    from .files import read_checkpoint
 
     solver = Solver(game, matrix, max_guesses, mode=mode)
     doc = read_checkpoint(checkpoint, build_checkpoint_header(game, solver.cap, mode, []), "build")
@@ -747,7 +747,7 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     often solved already)."""
     from tqdm import tqdm
 
-    from .tree import ThrottledSave, read_checkpoint
+    from .files import ThrottledSave, read_checkpoint
 
     start = time.perf_counter()
     solver = Solver(game, matrix, max_guesses, rules, memo_mb, mode)

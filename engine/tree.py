@@ -8,16 +8,12 @@ consistent with its own tree. Pure Python (no numpy): the lookup player reads tr
 
 from __future__ import annotations
 
-import os
-import tempfile
-import threading
-import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
 
 from .errors import UserError
+from .files import write_atomic
 
 FORMAT = "wordtree/1"
 GAME_FIELDS = (
@@ -89,62 +85,6 @@ def write_tree(path, doc: dict) -> None:
     """Write a tree document (sorted keys, 2-space indent) atomically."""
     doc = {k: v for k, v in doc.items() if not k.startswith("_")}
     write_atomic(path, orjson.dumps(doc, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n")
-
-
-def read_checkpoint(path, header: dict, what: str) -> dict | None:
-    """A checkpoint file written with `header` (None when there is none yet). A file that is not
-    one, or belongs to another run (any header field differs), is a one-line user error."""
-    try:
-        doc = orjson.loads(Path(path).read_bytes())
-    except FileNotFoundError:
-        return None
-    except (OSError, orjson.JSONDecodeError) as exc:
-        raise UserError(f"{path}: not a readable {what} checkpoint ({exc})") from None
-    if not isinstance(doc, dict) or any(doc.get(k) != v for k, v in header.items()):
-        fields = ", ".join(k for k in header if k != "format")
-        raise UserError(f"{path}: checkpoint of another {what} (not the same {fields}); remove it or drop --resume")
-    return doc
-
-
-@contextmanager
-def atomic_file(path):
-    """A binary file to write `path` through: a temporary file in the same folder, renamed over
-    `path` only once the block ends without an error, so readers never see half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            yield f
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; a written file should read like any other
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def write_atomic(path, data: bytes) -> None:
-    """Write `data` to `path` atomically (see atomic_file)."""
-    with atomic_file(path) as f:
-        f.write(data)
-
-
-class ThrottledSave:
-    """Writes `make()` to `path` atomically, at most once every `every` seconds when asked with
-    `every`: a long search proves things many times a second, and a checkpoint of megabytes is
-    rewritten at most that often. Thread-safe; `lock` is held while writing, and callers hold it
-    while they change what `make` reads."""
-
-    def __init__(self, path, make):
-        self.path, self.make = path, make
-        self.lock = threading.Lock()
-        self.last = time.monotonic()
-
-    def __call__(self, every: float = 0.0) -> None:
-        with self.lock:
-            if time.monotonic() - self.last >= every:
-                write_atomic(self.path, self.make())
-                self.last = time.monotonic()
 
 
 def read_tree(path) -> dict:

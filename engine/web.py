@@ -22,12 +22,14 @@ from pathlib import Path
 
 import orjson
 
+from .data import trees_dir, web_assets_dir
 from .errors import UserError
-from .tree import game_for, read_tree, write_atomic
+from .files import write_atomic
+from .tree import game_for, read_tree
 
-ASSETS = Path(__file__).resolve().parent / "web_assets"
+ASSETS = web_assets_dir()
 ASSET_FILES = ("index.html", "app.js", "style.css")
-DEFAULT_TREE_DIR = Path(__file__).resolve().parent.parent / "trees"
+DEFAULT_TREE_DIR = trees_dir()
 SITE_MARKER = "trees/index.js"  # a folder holding this is a site we wrote and may overwrite
 
 

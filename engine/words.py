@@ -12,9 +12,10 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
+from .data import wordlists_dir
 from .errors import UserError
 
-WORDLIST_DIR = Path(__file__).resolve().parent.parent / "wordlists"
+WORDLIST_DIR = wordlists_dir()
 LOWERCASE = frozenset(string.ascii_lowercase)
 
 

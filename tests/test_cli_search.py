@@ -204,7 +204,7 @@ def test_bad_word_list_names_file_and_line(tmp_path):
 
 def test_objective_worst_is_the_smallest_feasible_cap_then_the_best_total(tmp_path):
     import reference
-    from engine.games import get_game
+    from wordtree.games import get_game
 
     answers, guesses = write_lists(tmp_path / "lists", n_answers=14, n_guesses=25, seed=8)
     game = get_game(None, str(answers), str(guesses))

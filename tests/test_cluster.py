@@ -14,10 +14,10 @@ distributed = pytest.importorskip("distributed")
 
 from reference_trees import ROOT, write_lists  # noqa: E402
 
-from engine import cluster  # noqa: E402
-from engine.games import get_game  # noqa: E402
-from engine.patterns import pattern_matrix  # noqa: E402
-from engine.rank import load_checkpoint, rank  # noqa: E402
+from wordtree import cluster  # noqa: E402
+from wordtree.games import get_game  # noqa: E402
+from wordtree.patterns import pattern_matrix  # noqa: E402
+from wordtree.rank import load_checkpoint, rank  # noqa: E402
 
 LIMIT = 40
 
@@ -152,7 +152,7 @@ def test_cli_local_cluster_resumes_an_in_process_checkpoint(setting, exact_value
     ("tcp://127.0.0.1:1", "cannot reach the Dask scheduler"),
 ])
 def test_bad_scheduler_is_one_line(setting, monkeypatch, capsys, address, message):
-    import cli
+    from wordtree import commands as cli
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
     args, _, _ = setting
@@ -164,7 +164,7 @@ def test_bad_scheduler_is_one_line(setting, monkeypatch, capsys, address, messag
 
 
 def test_missing_distributed_says_what_to_install(setting, monkeypatch, capsys):
-    import cli
+    from wordtree import commands as cli
 
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     args, _, _ = setting
@@ -180,7 +180,7 @@ def test_missing_distributed_says_what_to_install(setting, monkeypatch, capsys):
     (["--scheduler", "local", "--workers", "0"], "at least 1"),
 ])
 def test_option_misuse_is_a_usage_error(setting, capsys, options, message):
-    import cli
+    from wordtree import commands as cli
 
     args, _, _ = setting
     code = cli.main(["rank", "--answers", args.answers, "--guesses", args.guesses, "--limit", "3", "--quiet",

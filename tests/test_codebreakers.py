@@ -14,17 +14,17 @@ import pytest
 import reference
 import reference_codebreakers as rc
 from reference_trees import assert_one_line_error, run_cli
-from engine.errors import UserError
-from engine.games import get_game
-from engine.games.bulls_cows import BullsCows
-from engine.games.bulls_cows import canonical_first_guesses as bulls_cows_openers
-from engine.games.mastermind import Mastermind
-from engine.games.mastermind import canonical_first_guesses as mastermind_openers
-from engine.games.symmetry import orbit_representatives
-from engine.rank import load_checkpoint, load_proven, rank
-from engine.search import INF, NO_CAP, Solver, build, checkpoint_status, finished_openers, proven_key, tree_depth
-from engine.tree import game_for, make_document, read_tree, write_tree
-from engine.verify import bulls_cows_text, load_lists, mastermind_text, verify
+from wordtree.errors import UserError
+from wordtree.games import get_game
+from wordtree.games.bulls_cows import BullsCows
+from wordtree.games.bulls_cows import canonical_first_guesses as bulls_cows_openers
+from wordtree.games.mastermind import Mastermind
+from wordtree.games.mastermind import canonical_first_guesses as mastermind_openers
+from wordtree.games.symmetry import orbit_representatives
+from wordtree.rank import load_checkpoint, load_proven, rank
+from wordtree.search import INF, NO_CAP, Solver, build, checkpoint_status, finished_openers, proven_key, tree_depth
+from wordtree.tree import game_for, make_document, read_tree, write_tree
+from wordtree.verify import bulls_cows_text, load_lists, mastermind_text, verify
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL_GAMES = [Mastermind(3, 3), Mastermind(3, 4), Mastermind(2, 5), Mastermind(4, 3), BullsCows(2),
@@ -290,7 +290,7 @@ def test_the_bars_count_the_sets_proven_while_a_class_or_an_opener_is_searched(m
 
     import tqdm
 
-    import engine.search
+    import wordtree.search
 
     drawn = io.StringIO()
 
@@ -300,7 +300,7 @@ def test_the_bars_count_the_sets_proven_while_a_class_or_an_opener_is_searched(m
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(tqdm, "tqdm", Drawn)
-    monkeypatch.setattr(engine.search, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(wordtree.search, "PROGRESS_EVERY", 0.0)
     game = Mastermind(4, 4)
     matrix = game._compute_matrix()
     result = build(game, matrix, first="1122", max_guesses=7, threads=1)
@@ -699,8 +699,8 @@ def test_builds_in_progress_resume_with_this_engine(path):
     """A checkpoint carried in runs/ (runs/README.md) still matches its game as this engine names
     it, so a resume takes it, and each subtree it finished replays, answer by answer with the
     game's own feedback, to the total it records."""
-    from engine.search import build_checkpoint_header
-    from engine.tree import read_checkpoint
+    from wordtree.search import build_checkpoint_header
+    from wordtree.files import read_checkpoint
 
     doc = orjson.loads(path.read_bytes())
     game = get_game(doc["game"]["name"], doc["game"]["answers"], doc["game"]["guesses"])

@@ -12,8 +12,8 @@ import numpy as np
 import orjson
 import pytest
 
-from engine import crossword as cw
-from engine.errors import UserError
+from wordtree import crossword as cw
+from wordtree.errors import UserError
 from reference_crossword import reference_fills, reference_slots
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -320,7 +320,7 @@ def test_skipping_numba_blas_check_leaves_imports_working():
     break a later real import of scipy.linalg, and the kernels must still load."""
     code = (
         "import sys\n"
-        "from engine import crossword as cw\n"
+        "from wordtree import crossword as cw\n"
         "cw._skip_numba_blas_check()\n"
         "assert sys.modules.get('scipy.linalg', 1) is not None\n"
         "rows = ['...']\n"

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 import reference
-from engine.errors import UserError
-from engine.games import get_game
-from engine.games.wordle import Wordle, letters_array, wordle_feedback
-from engine.kernels import wordle_pattern_matrix
-from engine.words import WordList
+from wordtree.errors import UserError
+from wordtree.games import get_game
+from wordtree.games.wordle import Wordle, letters_array, wordle_feedback
+from wordtree.kernels import wordle_pattern_matrix
+from wordtree.words import WordList
 
 DATA = Path(__file__).parent / "data"
 

@@ -6,10 +6,10 @@ import pytest
 
 import reference
 import reference_trees as rt
-from engine.errors import UserError
-from engine.formats import export_tree, import_tree
-from engine.games import get_game
-from engine.tree import make_document, read_tree, write_tree
+from wordtree.errors import UserError
+from wordtree.formats import export_tree, import_tree
+from wordtree.games import get_game
+from wordtree.tree import make_document, read_tree, write_tree
 
 
 @pytest.fixture(scope="module")

@@ -6,11 +6,11 @@ import random
 import numpy as np
 import pytest
 
-from engine.errors import UserError
-from engine.games import get_game
-from engine.heuristics import partition_stats
-from engine.patterns import pattern_matrix
-from engine.words import canonical_sha256, load_words
+from wordtree.errors import UserError
+from wordtree.games import get_game
+from wordtree.heuristics import partition_stats
+from wordtree.patterns import pattern_matrix
+from wordtree.words import canonical_sha256, load_words
 
 
 def test_load_words_normalizes_and_fingerprints(tmp_path):

@@ -10,12 +10,12 @@ import orjson
 import pytest
 
 import reference_hangman as ref
-from engine.errors import UserError
-from engine.hangman import build_length
-from engine.hangman import kernels as K
-from engine.hangman.game import HangmanWords, letter_mask, load_hangman_words, mask_table, mask_text, parse_mask_text
-from engine.hangman.search import ENTRY_BYTES, Searcher, memo_capacity, refute_openings, solve_in_slices, split
-from engine.hangman.tree import verify_document, verify_file
+from wordtree.errors import UserError
+from wordtree.hangman import build_length
+from wordtree.hangman import kernels as K
+from wordtree.hangman.game import HangmanWords, letter_mask, load_hangman_words, mask_table, mask_text, parse_mask_text
+from wordtree.hangman.search import ENTRY_BYTES, Searcher, memo_capacity, refute_openings, solve_in_slices, split
+from wordtree.hangman.tree import verify_document, verify_file
 
 
 def tiny_words(rng, n, length, alphabet):
@@ -101,7 +101,7 @@ def test_family_bound_matches_its_reference_and_stays_below_brute_force(seed):
     """kernels._family_bound against the literal families of tests/reference_hangman.py (each
     position's forced misses and losses; the kernel keeps the costliest), on family-rich subsets,
     weighted or not, and below the optimum that brute force finds: it is a lower bound."""
-    from engine.hangman import kernels as K
+    from wordtree.hangman import kernels as K
 
     rng = random.Random(1300 + seed)
     length = rng.choice([3, 4])
@@ -138,7 +138,7 @@ def test_family_bound_matches_its_reference_and_stays_below_brute_force(seed):
 def test_the_misses_between_families_raise_the_family_bound(length):
     """Not dead weight: on 120 real words of 3 and 4 letters, the kernel's family bound must be
     its reference's with the misses outside the families added, and above it without them."""
-    from engine.hangman import kernels as K
+    from wordtree.hangman import kernels as K
 
     hw = load_hangman_words(length)
     s = Searcher(hw, 10, memo_entries=16)
@@ -191,7 +191,7 @@ def test_strikes_beyond_the_most_misses_of_a_set_are_one_state(seed):
     """kernels._strikes_that_count against its literal definition (one more than the most letters
     of the other words that a word lacks), and brute force: with that many lives or more the
     optimum is the same, so the memo may key them as one."""
-    from engine.hangman import kernels as K
+    from wordtree.hangman import kernels as K
 
     rng = random.Random(700 + seed)
     words = tiny_words(rng, rng.randint(2, 6), 3, "abcdef"[: rng.randint(3, 6)])
@@ -341,8 +341,8 @@ def test_build_options_and_cli_build(tmp_path, capsys):
     """As `wordtree build hangman` will call them: the options on a parser that has -o and --strategy."""
     import argparse
 
-    import cli
-    from engine.hangman import cli_build
+    from wordtree.commands.hangman import hangman_build_options
+    from wordtree.hangman import cli_build
 
     words = tmp_path / "w.txt"
     words.write_text("ab\nba\nbb\nac\nca\nxy\n")
@@ -350,7 +350,7 @@ def test_build_options_and_cli_build(tmp_path, capsys):
     p.add_argument("game")
     p.add_argument("-o", dest="output")
     p.add_argument("--strategy", choices=("exact", "entropy", "frequency"))
-    cli._hangman_build_options(p)
+    hangman_build_options(p)
     args = p.parse_args(["hangman", "--length", "2", "--words", str(words), "--lives", "1", "-o", str(tmp_path / "t.json")])
     assert cli_build(args) == 0
     assert "optimal (exhaustive)" in capsys.readouterr().out
@@ -371,7 +371,7 @@ def seven_letter_build(tmp_path):
     bound, and are then optimal, tree.meets_bound)."""
     import argparse
 
-    import cli
+    from wordtree.commands.hangman import hangman_build_options
 
     listed = tiny_words(random.Random(21), 300, 7, "abcdefghijklmnop")
     words = tmp_path / "w.txt"
@@ -381,7 +381,7 @@ def seven_letter_build(tmp_path):
     p.add_argument("-o", dest="output")
     p.add_argument("--strategy")
     p.add_argument("--checkpoint")
-    cli._hangman_build_options(p)
+    hangman_build_options(p)
     return listed, words, p
 
 
@@ -390,7 +390,7 @@ def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys, monke
     bound_parts(7) (parts agreeing on the first letter), recorded in the file, between the
     tree's score and the optimum that a full search proves; a rebuild keeps the bound of the
     tree at -o, or of the shipped one."""
-    from engine.hangman import bound_parts, cli_build
+    from wordtree.hangman import bound_parts, cli_build
 
     listed, words, p = seven_letter_build(tmp_path)
     args = p.parse_args(["hangman", "--length", "7", "--words", str(words), "--lives", "3", "--max-nodes", "5",
@@ -411,7 +411,7 @@ def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys, monke
         again = orjson.loads((tmp_path / "t.json").read_bytes())["result"]["bound"]
         assert (again["seconds"] == -1.0) is kept and again["max_expected_score"] == result["bound"]["max_expected_score"]
     # and so does a build written elsewhere, from the shipped tree of the game when -o holds none
-    import engine.hangman
+    import wordtree.hangman
 
     shipped = tmp_path / "shipped"
     shipped.mkdir()
@@ -419,7 +419,7 @@ def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys, monke
     doc = orjson.loads((tmp_path / "t.json").read_bytes())
     doc["result"]["bound"].update(how=result["bound"]["how"], seconds=-1.0)
     (shipped / "hangman-7.json").write_bytes(orjson.dumps(doc))
-    monkeypatch.setattr(engine.hangman, "TREE_DIR", shipped)
+    monkeypatch.setattr(wordtree.hangman, "TREE_DIR", shipped)
     args.output = str(tmp_path / "elsewhere.json")
     assert cli_build(args) == 0
     assert orjson.loads((tmp_path / "elsewhere.json").read_bytes())["result"]["bound"]["seconds"] == -1.0
@@ -429,7 +429,7 @@ def test_cli_bound_only_proves_the_bound_of_a_written_tree_again(tmp_path):
     """--bound-only rewrites the bound of the best-found tree at -o, as a build would prove it,
     and leaves the tree and its figures as they were; a missing file, a tree of another game and
     an optimal tree are each refused with a UserError naming the file."""
-    from engine.hangman import cli_build
+    from wordtree.hangman import cli_build
 
     listed, words, p = seven_letter_build(tmp_path)
     tree = tmp_path / "t.json"
@@ -642,7 +642,7 @@ def test_a_search_given_a_tree_to_beat_finds_the_same_optimum(seed):
     """solve_in_slices with `limit` (what build passes: best_known_cost, the least of the baseline
     rules' costs and the tree already at -o, plus one) ends at the optimum of a search without
     one; a limit no tree is below leaves it unfinished rather than wrong."""
-    from engine.hangman import best_known_cost
+    from wordtree.hangman import best_known_cost
 
     rng = random.Random(60 + seed)
     words = tiny_words(rng, rng.randint(10, 40), 4, "abcdefghij")
@@ -700,8 +700,8 @@ def test_a_ctrl_c_stops_the_slice_under_way_and_the_checkpoint_counts_it(tmp_pat
     import threading
     import time
 
-    from engine.hangman import kernels as K
-    from engine.hangman.search import Slices
+    from wordtree.hangman import kernels as K
+    from wordtree.hangman.search import Slices
 
     hw = load_hangman_words(3)
     members = np.sort(np.random.default_rng(3).choice(len(hw.words), 220, replace=False))  # 169 k nodes
@@ -882,7 +882,7 @@ def test_merged_checkpoints_count_each_run_once(tmp_path):
     plus what each copy added, and merging again adds nothing. A file from before runs were kept
     counts as one run, so two copies of it are one too; a header whose runs are not
     [nodes, seconds] is refused in one line."""
-    from engine.hangman.search import runs_of
+    from wordtree.hangman.search import runs_of
 
     hw, everyone, fresh, _ = solved_sixty(21)
     base, mine, other = (tmp_path / name for name in ("base.ck", "mine.ck", "other.ck"))
@@ -917,7 +917,7 @@ def test_most_valuable_keeps_the_largest_sets_and_the_first_of_the_threshold_siz
     """Against the obvious rule (sort by size, largest first, then by position; take while the
     count and the bytes allow): the largest sets are kept wherever they stand in the memo (the
     largest finish last, at the end), not the first sets at or above the threshold size."""
-    from engine.hangman.search import FILE_ENTRY_BYTES, most_valuable
+    from wordtree.hangman.search import FILE_ENTRY_BYTES, most_valuable
 
     rng = np.random.default_rng(5)
     for trial in range(300):
@@ -940,10 +940,10 @@ def test_a_capped_checkpoint_keeps_the_first_letters_classes_and_the_largest_set
     exact value and with a bound (witnesses, WITNESSES of each), then of the largest sets, each
     exactly as the memo had it, and records how many entries it was kept from; a search resumed
     from it still ends at the optimum."""
-    import engine.hangman.search
+    import wordtree.hangman.search
 
     witness_count = 4  # fewer than this small memo's exact values and bounds, so the count tells
-    monkeypatch.setattr(engine.hangman.search, "WITNESSES", witness_count)
+    monkeypatch.setattr(wordtree.hangman.search, "WITNESSES", witness_count)
 
     hw, everyone, fresh, value = solved_sixty(7)
     first = Searcher(hw, 3, memo_entries=100_000)
@@ -989,8 +989,8 @@ def test_a_best_found_tree_plays_what_the_memo_proved_optimally():
     """Where the memo holds a set's exact value (an unfinished search's work, or a checkpoint's),
     the best-found tree plays that set optimally, even a set far above exact_below: over a memo
     that solved everything, it is an optimal tree, which the heuristic alone is not here."""
-    from engine.hangman.search import Totals
-    from engine.hangman.tree import build_tree
+    from wordtree.hangman.search import Totals
+    from wordtree.hangman.tree import build_tree
 
     hw, everyone, s, value = solved_sixty(5)
 
@@ -1012,9 +1012,9 @@ def test_a_best_found_tree_scores_what_the_memo_proved_of_a_first_letter(n, leng
     opens with that letter, since rollout costs a class by the memo's exact value, and plays each
     class down to its proven value, solving again what the memo dropped (on these games the
     heuristic would not: each scores worse without it)."""
-    from engine.hangman import kernels as K
-    from engine.hangman.search import MEMO_ARRAYS, Totals, split
-    from engine.hangman.tree import build_tree
+    from wordtree.hangman import kernels as K
+    from wordtree.hangman.search import MEMO_ARRAYS, Totals, split
+    from wordtree.hangman.tree import build_tree
 
     hw = make(tiny_words(random.Random(seed), n, length, letters))
     everyone = np.arange(len(hw.words))

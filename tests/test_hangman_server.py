@@ -8,10 +8,10 @@ import urllib.request
 
 import pytest
 
-import cli
-from engine.errors import UserError
-from engine.hangman.bot import Player, run_bot
-from engine.hangman.server import Game, make_server
+from wordtree import commands as cli
+from wordtree.errors import UserError
+from wordtree.hangman.bot import Player, run_bot
+from wordtree.hangman.server import Game, make_server
 
 WORDS = ["apple", "banana", "cherry", "melon", "grape", "lemon", "mango", "peach", "quince", "kiwi"]
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from engine.hangman import bound_parts
-from engine.hangman.tree import verify_file
+from wordtree.hangman import bound_parts
+from wordtree.hangman.tree import verify_file
 
 TREES = sorted((Path(__file__).resolve().parent.parent / "trees" / "hangman").glob("hangman-*.json"))
 
@@ -71,8 +71,8 @@ def test_exact_search_reproduces_shipped_tree(length):
     about 5 minutes and 1.2 GB; length 7: about 10 minutes and 6 GB)."""
     import numpy as np
 
-    from engine.hangman.game import load_hangman_words
-    from engine.hangman.search import Searcher
+    from wordtree.hangman.game import load_hangman_words
+    from wordtree.hangman.search import Searcher
 
     doc = orjson.loads((TREES[0].parent / f"hangman-{length}.json").read_bytes())
     hw = load_hangman_words(length)
@@ -90,8 +90,8 @@ KEPT = sorted((Path(__file__).resolve().parent.parent / "runs").glob("hangman-*.
 def kept_search(path: Path):
     """(the words, a Searcher holding the kept search at `path`): a Hangman checkpoint in runs/
     of the ENABLE words of its length (hangman-N.npz) with 10 lives."""
-    from engine.hangman.game import load_hangman_words
-    from engine.hangman.search import Searcher
+    from wordtree.hangman.game import load_hangman_words
+    from wordtree.hangman.search import Searcher
 
     hw = load_hangman_words(int(path.stem.split("-")[1]))
     kept = Searcher(hw, 10, memo_entries=16)
@@ -109,7 +109,7 @@ def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length, o
     a fresh search finds again."""
     import numpy as np
 
-    from engine.hangman.search import Searcher
+    from wordtree.hangman.search import Searcher
 
     hw, kept = kept_search(Path(__file__).resolve().parent.parent / "runs" / f"hangman-{length}.npz")
     everyone = np.arange(len(hw.words))
@@ -145,7 +145,7 @@ def test_a_kept_search_holds_only_facts(path):
     misses plus its classes' values or bounds, what --status reads) is at most the tree's."""
     import numpy as np
 
-    from engine.hangman.search import Searcher, Totals
+    from wordtree.hangman.search import Searcher, Totals
 
     hw, kept = kept_search(path)
     length = len(hw.words[0])
@@ -179,7 +179,7 @@ def test_the_bounds_stay_under_every_exact_value_kept(path):
     between families) give for that set, computed afresh with an empty memo."""
     import numpy as np
 
-    from engine.hangman.search import Searcher
+    from wordtree.hangman.search import Searcher
 
     hw, kept = kept_search(path)
     fresh = Searcher(hw, 10, memo_entries=16)

@@ -10,11 +10,11 @@ import pytest
 
 import reference
 import reference_trees as rt
-from engine import player
-from engine.errors import UserError
-from engine.games import get_game
-from engine.player import lookup
-from engine.tree import make_document, read_tree, write_tree
+from wordtree import player
+from wordtree.errors import UserError
+from wordtree.games import get_game
+from wordtree.player import lookup
+from wordtree.tree import make_document, read_tree, write_tree
 
 SQUARES = {"B": "\u2b1b", "Y": "\U0001f7e8", "G": "\U0001f7e9"}
 
@@ -93,9 +93,9 @@ def test_off_tree_asks_the_exact_engine_with_the_candidates(setup, monkeypatch):
         calls.append(([game.answers[i] for i in ids], guesses_left, mode))
         return game.answers[ids[-1]], 2 * len(ids) - 1
 
-    import engine.search
+    import wordtree.search
 
-    monkeypatch.setattr(engine.search, "best_guess", fake_best_guess)
+    monkeypatch.setattr(wordtree.search, "best_guess", fake_best_guess)
     s = lookup(doc, [f"{w}:{p}"])
     assert calls == [(left, 5, "normal")]
     assert (s.guess, s.source, s.candidates) == (left[-1], "exact", left)
@@ -182,7 +182,7 @@ def test_cli_next_never_imports_numba_or_numpy(setup):
     g, p = walk(root, answers[7])[0]
     res = subprocess.run([sys.executable, "-X", "importtime", str(rt.ROOT / "cli.py"), "next", str(path), f"{g}:{p}"],
                          capture_output=True, text=True)
-    assert res.returncode == 0 and "engine.player" in res.stderr
+    assert res.returncode == 0 and "wordtree.player" in res.stderr
     imported = {line.split("|")[-1].strip().split(".")[0] for line in res.stderr.splitlines() if "|" in line}
     assert not imported & {"numpy", "numba"}
 
@@ -276,9 +276,9 @@ def test_hard_mode_falls_back_to_candidates_when_the_exact_engine_declines(setup
     def declining(game, ids, guesses_left, mode="normal"):
         raise UserError(f"mode {mode!r} is not supported by the exact search yet")
 
-    import engine.search
+    import wordtree.search
 
-    monkeypatch.setattr(engine.search, "best_guess", declining)
+    monkeypatch.setattr(wordtree.search, "best_guess", declining)
     s = lookup(doc, [f"{w}:{p}"])
     assert s.source == "heuristic" and s.guess in left  # a candidate always obeys the hard-mode rule
     doc["game"]["mode"] = "normal"

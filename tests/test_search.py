@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 import reference
-from engine import kernels
-from engine.games import get_game
-from engine.games.wordle import Wordle
-from engine.search import INF, Solver, build
-from engine.words import WordList, canonical_sha256
+from wordtree import kernels
+from wordtree.games import get_game
+from wordtree.games.wordle import Wordle
+from wordtree.search import INF, Solver, build
+from wordtree.words import WordList, canonical_sha256
 
 def word_list(name, words):
     return WordList(name, name, tuple(words), canonical_sha256(words))
@@ -173,7 +173,7 @@ def test_pair_counts_change_no_value_on_real_classes():
     """Classes below SALET on the full lists, where most sets the pair counts settle arise:
     every value is the same with the rule off (the rule-off search is the one checked against
     the oracle above), and a budgeted search keeps its contract."""
-    from engine.patterns import pattern_matrix
+    from wordtree.patterns import pattern_matrix
 
     game = get_game("wordle")
     matrix = pattern_matrix(game).matrix
@@ -232,7 +232,7 @@ def test_opener_budget_contract(real_lists, game_kind, mode):
     kernel's forced opener: exact below the budget, else a bound between the budget and the
     value; one solver keeps its memo across all calls, as a rank thread does. In hard and ultra
     modes each class is solved under the constraint the opener and its code leave."""
-    from engine.games.mastermind import Mastermind
+    from wordtree.games.mastermind import Mastermind
 
     game = small_game(real_lists, 11, n_answers=70, n_guesses=250) if game_kind == "wordle" else Mastermind(3, 4)
     cap = 5
@@ -340,8 +340,8 @@ def test_hard_mode_legality_matches_the_rule_on_repeated_letters():
 
 
 def test_hard_mode_build_passes_the_independent_verifier(tmp_path):
-    from engine.tree import make_document
-    from engine.verify import verify
+    from wordtree.tree import make_document
+    from wordtree.verify import verify
 
     game = cluster_game()
     result = build(game, game._compute_matrix(), first=None, max_guesses=6, progress=False, mode="hard")
@@ -361,7 +361,7 @@ def test_salet_hard_8122():
 @pytest.mark.slow
 def test_hard_mode_published_values():
     """Hard mode, original lists: no cap 8116; cap 5: SALET impossible, PALET 8206."""
-    from engine.search import Infeasible
+    from wordtree.search import Infeasible
 
     game = get_game("wordle")
     matrix = game._compute_matrix()
@@ -411,8 +411,8 @@ def test_ultra_mode_legality_matches_the_rule():
 
 
 def test_ultra_mode_build_passes_the_independent_verifier():
-    from engine.tree import make_document
-    from engine.verify import verify
+    from wordtree.tree import make_document
+    from wordtree.verify import verify
 
     game = cluster_game()
     result = build(game, game._compute_matrix(), first=None, max_guesses=8, progress=False, mode="ultra")

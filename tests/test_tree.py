@@ -7,10 +7,10 @@ import orjson
 import pytest
 
 import reference_trees as rt
-from engine import ENGINE
-from engine.errors import UserError
-from engine.games import get_game
-from engine.tree import game_for, make_document, read_tree, write_tree
+from wordtree import ENGINE
+from wordtree.errors import UserError
+from wordtree.games import get_game
+from wordtree.tree import game_for, make_document, read_tree, write_tree
 
 
 @pytest.fixture(scope="module")

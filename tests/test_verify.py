@@ -12,9 +12,9 @@ import pytest
 
 import reference
 import reference_trees as rt
-from engine.games import get_game
-from engine.tree import make_document, write_tree
-from engine.verify import WORDLE_RULES, ultra_violation, verify, wordle_hard_violation, wordle_text
+from wordtree.games import get_game
+from wordtree.tree import make_document, write_tree
+from wordtree.verify import WORDLE_RULES, ultra_violation, verify, wordle_hard_violation, wordle_text
 
 DATA = Path(__file__).parent / "data"
 
@@ -47,7 +47,7 @@ def test_feedback_matches_the_reference_and_the_fixture_cases():
 
 
 def test_the_verifier_imports_nothing_of_the_engine_logic():
-    logic = ("engine.games", "engine.search", "engine.kernels", "numpy", "numba")
+    logic = ("wordtree.games", "wordtree.search", "wordtree.kernels", "numpy", "numba")
     code = f"import sys, engine.verify; print(sorted(m for m in sys.modules if m.startswith({logic!r})))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=rt.ROOT)
     assert out.stdout.strip() == "[]", out
@@ -200,8 +200,8 @@ def test_cli_verify(setup, tmp_path):
 
 @pytest.mark.parametrize("path", sorted((rt.ROOT / "trees").glob("*.json")), ids=lambda p: p.name)
 def test_every_shipped_tree_verifies(path):
-    from engine.tree import read_tree
-    from engine.verify import load_lists
+    from wordtree.tree import read_tree
+    from wordtree.verify import load_lists
 
     doc = read_tree(path)
     report = verify(doc, *load_lists(doc))

@@ -28,8 +28,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from engine.errors import UserError
-from engine.web import ASSET_FILES, ASSETS, SiteServer, build_site
+from wordtree.errors import UserError
+from wordtree.web import ASSET_FILES, ASSETS, SiteServer, build_site
 from reference import wordle_feedback
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,7 +114,7 @@ def document(root, answers, game: dict, feedback) -> dict:
 
 def _list_game(name, answers, guesses, folder: Path, length: int) -> dict:
     """Game identity for lists written beside the tree (hashes as engine.words computes them)."""
-    from engine.words import canonical_sha256
+    from wordtree.words import canonical_sha256
 
     files = {}
     for key, words in (("answers", answers), ("guesses", guesses)):
@@ -200,14 +200,14 @@ def fitting(answers, steps, feedback) -> list[str]:
 
 
 def player_available() -> bool:
-    import cli
+    from wordtree import commands as cli
 
-    return hasattr(cli, "_run_next") and (ROOT / "engine" / "player.py").is_file()
+    return hasattr(cli, "main") and (ROOT / "engine" / "player.py").is_file()
 
 
 def cli_next(tree: Path, steps) -> str:
     """The first word `wordtree next TREE GUESS:PATTERN ...` prints (run in this process: faster)."""
-    import cli
+    from wordtree import commands as cli
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):

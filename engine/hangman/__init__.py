@@ -9,7 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-TREE_DIR = Path(__file__).resolve().parent.parent.parent / "trees" / "hangman"
+from ..data import trees_dir
+
+TREE_DIR = trees_dir() / "hangman"
 DEFAULT_MAX_NODES = 2_000_000  # enough for lengths 2 and 9-15; 3-5 then settle for the best found
 # lengths whose proof needs more (6: 469 M nodes, 2 h 7 min over three runs, a memo of half of 23 GB;
 # 7: 70.6 M nodes, 10 min, 5.9 GB; 8: 7.8 M nodes, about a minute, 1.3 GB)
@@ -382,7 +384,14 @@ def build_length(length: int, args, path: Path) -> str:
 
     from .. import ENGINE
     from .search import RULES, Searcher, Totals, memo_capacity, solve_in_slices
-    from .tree import FORMAT, build_tree, meets_bound, sources_for, verify_file, write_document
+    from .tree import (
+        FORMAT,
+        build_tree,
+        meets_bound,
+        sources_for,
+        verify_file,
+        write_document,
+    )
 
     started = time.perf_counter()
     hw, lives, memory_bytes, threads = build_options(args, length)

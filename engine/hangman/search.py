@@ -331,7 +331,7 @@ class Searcher:
 
         import orjson
 
-        from ..tree import atomic_file
+        from ..files import atomic_file
 
         n = self.memo_entries
         arrays = {name: getattr(self, name)[:n] for name in MEMO_ARRAYS}

@@ -66,7 +66,7 @@ def sources_for(identity: dict) -> list[str]:
 
 def write_document(path, doc: dict) -> None:
     """Atomic: a temporary file in the same folder, then a rename."""
-    from ..tree import write_atomic
+    from ..files import write_atomic
 
     write_atomic(path, orjson.dumps(doc))
 

@@ -1,0 +1,86 @@
+"""The `wordtree` command: a registry of subcommands, each imported only when it is run.
+
+This package is the only code that sees argparse or names a flag. Each command lives in a module of
+its family (`games`, `build`, `trees`, `web`, `puzzles`, `hangman`) as a pair of functions:
+`add_<name>(subparsers)` declares its arguments and `run_<name>(args)` does the work, importing the
+engine inside, so `--help` and the tree lookups never import numba. The engine takes plain keyword
+arguments and raises `UserError`; `main` words it as one line and its exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from .. import __version__
+from ..errors import UserError
+
+# name -> (module, one-line help), in the order `--help` lists them
+COMMANDS: dict[str, tuple[str, str]] = {
+    "info": ("games", "describe a game: lists, sizes, hashes, patterns"),
+    "feedback": ("games", "the pattern a guess gets against an answer ('-' reads pairs from stdin)"),
+    "build": ("build", "build the exact optimal tree (or a labelled greedy baseline)"),
+    "rank": ("build", "exact values of the best K first guesses, and a proof for all others"),
+    "verify": ("trees", "check a tree independently: every answer, the rules, the cap, the stats"),
+    "next": ("trees", "the next guess from a tree after the steps played, e.g. next salet:BBYBB"),
+    "play": ("trees", "an assistant for a real game (reads colours from stdin), or --answer WORD"),
+    "stats": ("trees", "a tree's summary and histogram (as stored; `verify` recomputes)"),
+    "export": ("trees", "write a tree in another program's format: selby, olson, leaderboard"),
+    "import": ("trees", "read a tree in another program's format, verify it, write a wordtree/1 file"),
+    "web": ("web", "write the web player for some trees: a static site that also works offline"),
+    "serve": ("web", "serve the web player on 127.0.0.1 (Ctrl-C stops)"),
+    "crossword": ("puzzles", "fill a crossword grid with words, common ones first"),
+    "boggle": ("puzzles", "word grids: every word on a board, random boards, the best boards"),
+    "hangman-server": ("hangman", "serve Hangman games: POST JSON to /game/on, sessions in SQLite"),
+    "hangman-bot": ("hangman", "play a whole Hangman game against a server with the trees"),
+}
+
+
+def _function(name: str, kind: str):
+    module = importlib.import_module(f"{__name__}.{COMMANDS[name][0]}")
+    return getattr(module, f"{kind}_{name.replace('-', '_')}")
+
+
+def _chosen(argv: list[str]) -> str | None:
+    """The command named in argv (its first word that is not an option), if it is one we know."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser: every command listed, and the arguments of the one named in argv (all when None)."""
+    parser = argparse.ArgumentParser(
+        prog="wordtree",
+        description="Provably optimal decision trees for word-guessing games: build, verify, look up, play.",
+    )
+    parser.add_argument("--version", action="version", version=f"wordtree {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = None if argv is None else _chosen(argv)
+    for name, (_module, summary) in COMMANDS.items():
+        if argv is None or name == chosen:
+            _function(name, "add")(sub)
+        else:
+            sub.add_parser(name, help=summary)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    try:
+        return _function(args.command, "run")(args) or 0
+    except UserError as exc:
+        print(f"wordtree: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("wordtree: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

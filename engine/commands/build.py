@@ -1,0 +1,238 @@
+"""`build` and `rank`: the exact search (engine exact/, heuristics) and its outputs."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import UsageError, UserError
+from .common import game_options, load_game, search_options, summary
+from .hangman import hangman_build_options
+
+
+def add_build(sub) -> None:
+    p = sub.add_parser("build", help=summary("build"))
+    game_options(p)
+    search_options(p)
+    p.add_argument("--first", metavar="WORD|auto",
+                   help="opening guess (default: the proven best recorded for the preset, else auto = found exactly)")
+    p.add_argument("--from", dest="state", metavar="STATE", help="solve from a game in progress, e.g. salet:BBYBB,crony:BGYBB")
+    p.add_argument("--strategy", default="exact", choices=["exact", "entropy", "minimax", "frequency"],
+                   help="exact (default) or a greedy baseline, labelled not optimal")
+    p.add_argument("--objective", default="total", choices=["total", "worst"],
+                   help="total (default): fewest guesses in all; worst: fewest guesses in the worst case, then in all")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree/1 JSON")
+    p.add_argument("--checkpoint", metavar="FILE", help="save each finished subtree of the opener here as it comes "
+                   "(with --first auto, the rank of the openers goes to FILE.rank); hangman: the exact search's "
+                   "memo, saved every few minutes and when stopped")
+    p.add_argument("--resume", action="store_true", help="continue a stopped build from --checkpoint")
+    p.add_argument("--status", action="store_true", help="print what --checkpoint proves so far (each class of the "
+                   "opener exact or bounded below, and the total's lower bound; hangman: each first letter's "
+                   "classes solved and the score it can reach at most), then stop")
+    hangman_build_options(p)
+
+
+def run_build(args) -> int:
+    if args.status and args.state:
+        raise UsageError("--status reads the checkpoints of whole-game builds; drop --from")
+    if args.game == "hangman":
+        from .. import hangman
+
+        if args.status:
+            if not args.checkpoint:
+                raise UsageError("--status needs --checkpoint FILE")
+            print("\n".join(hangman.checkpoint_status(args)))
+            return 0
+        return hangman.cli_build(args)
+    import time
+
+    from ..heuristics import greedy_tree
+    from ..patterns import pattern_matrix
+    from ..search import NO_CAP, Infeasible, candidate_ids, parse_state
+    from ..tree import histogram_lines, make_document, write_tree
+
+    if args.state and args.output:
+        raise UsageError("-o writes whole-game trees only; drop --from or -o")
+    if (args.resume or args.status) and not args.checkpoint:
+        raise UsageError(f"--{'status' if args.status else 'resume'} needs --checkpoint FILE")
+    if args.checkpoint and (args.strategy != "exact" or args.objective != "total"):
+        raise UsageError("--checkpoint is for exact builds with --objective total")
+    game = load_game(args)
+    history = parse_state(game, args.state)
+    start = time.perf_counter()
+    matrix = pattern_matrix(game, args.cache_dir).matrix
+    if args.status:
+        from ..search import checkpoint_status
+
+        print("\n".join(checkpoint_status(game, matrix, args.checkpoint, args.max_guesses, args.mode)))
+        return 0
+    recorded = None if history or args.strategy != "exact" else game.default_first
+    first = args.first or recorded or "auto"
+    if first != "auto":
+        first = game.parse_guess(first)
+    cap = args.max_guesses
+    if args.strategy != "exact":
+        if args.mode != "normal":
+            raise UsageError("the greedy baselines play normal mode only")
+        S = candidate_ids(game, history)
+        if len(S) == 0:
+            raise UserError("no answer is consistent with that history")
+        opener = None if first == "auto" else game.guess_index[first]
+        root = greedy_tree(game, matrix, S, args.strategy, opener)
+        proof, optimal, total = "heuristic", False, None
+    elif args.objective == "worst":
+        # the smallest cap any tree meets (each smaller one proven impossible), then the best total
+        for d in range(1, (cap or NO_CAP) + 1):
+            try:
+                result = _exact_tree(game, matrix, first, d, history, args)
+                break
+            except Infeasible:
+                print(f"no tree within {d} guesses (proven)", file=sys.stderr)
+        else:
+            raise Infeasible(cap or NO_CAP)
+        root, proof, optimal, total = result.root, "exhaustive", True, result.total
+    else:
+        result = _exact_tree(game, matrix, first, cap, history, args)
+        root, proof, optimal, total = result.root, "exhaustive", True, result.total
+    seconds = time.perf_counter() - start
+    # a resumed build's tree records the time of every run (each checkpoint keeps its own)
+    earlier = result.earlier_seconds if args.strategy == "exact" else 0.0
+    if history:
+        n = len(candidate_ids(game, history))
+        cost = f"total {total} over {n} candidates, mean {total / n:.4f} more guesses (exact)" if total else args.strategy
+        print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s")
+        return 0
+    extra = {"strategy": args.strategy} if args.strategy != "exact" else {}
+    if optimal and first not in ("auto", recorded):
+        # the search proved the best tree opening with this guess, not that the guess is the best
+        extra["first_guess"] = "given"
+    try:
+        doc = make_document(game, root, mode=args.mode, max_guesses=cap, optimal=optimal, proof=proof,
+                            seconds=earlier + seconds, extra=extra, objective=args.objective)
+    except UserError as exc:
+        if optimal:
+            raise
+        # a greedy rule knows no cap: record the tree as uncapped and say so
+        print(f"notice: the {args.strategy} tree breaks the cap of {cap} ({exc}); recorded with no cap",
+              file=sys.stderr)
+        doc = make_document(game, root, mode=args.mode, max_guesses=None, optimal=False, proof=proof,
+                            seconds=seconds, extra=extra)
+    stats = doc["stats"]
+    if total is not None and stats["total"] != total:
+        raise RuntimeError(f"internal error: search total {total} but the tree replays to {stats['total']}")
+    if args.output:
+        write_tree(args.output, doc)
+    label = "optimal (exhaustive search)" if optimal else f"{args.strategy} heuristic, not optimal"
+    if "first_guess" in extra:
+        label = "optimal given that first guess (exhaustive search)"
+    print(f"{game.name}: first guess {root['guess']}, {label}")
+    print(f"total {stats['total']}  mean {stats['mean']:.4f}  worst {stats['worst']}  "
+          f"answers {len(game.answers)}  time {seconds:.2f} s"
+          + (f" ({earlier + seconds:.0f} s with the runs before this resume)" if earlier else ""))
+    print("\n".join(histogram_lines(stats["histogram"])))
+    if args.output:
+        print(f"wrote {args.output}")
+    return 0
+
+
+def _exact_tree(game, matrix, first, cap, history, args):
+    """The exact optimal tree within `cap`; raises Infeasible when none exists (proven)."""
+    from ..rank import rank
+    from ..search import INF, NO_CAP, Infeasible, build, finished_openers
+
+    if first == "auto" and not history:
+        rank_checkpoint = f"{args.checkpoint}.rank" if args.checkpoint else None  # a resume does not rank again
+        # openers the checkpoint's build finished are known exactly: the rank only has to beat them
+        known = finished_openers(game, matrix, args.checkpoint, cap, args.mode) if args.resume else {}
+        ranked = rank(game, matrix, top=1, max_guesses=cap, threads=args.threads, progress=not args.quiet,
+                      mode=args.mode, checkpoint=rank_checkpoint, resume=args.resume, known=known)
+        if ranked.interrupted:
+            raise KeyboardInterrupt
+        word, value, _ = ranked.ordered()[0]
+        if value >= INF:
+            raise Infeasible(cap or NO_CAP)
+        first, proven, rank_seconds = word, ranked.proven, ranked.earlier_seconds
+    else:
+        proven, rank_seconds = None, 0.0
+    try:
+        result = build(game, matrix, first=None if first == "auto" else first, max_guesses=cap, history=history,
+                       threads=args.threads, progress=not args.quiet, mode=args.mode, checkpoint=args.checkpoint,
+                       resume=args.resume, proven=proven)
+        result.earlier_seconds += rank_seconds
+        return result
+    except KeyboardInterrupt:
+        saved = f"; the finished subtrees are in {args.checkpoint}: add --resume to go on" if args.checkpoint else ""
+        print(f"wordtree: interrupted{saved}", file=sys.stderr, flush=True)
+        os._exit(130)  # a search thread may still be inside a kernel: do not wait for it
+
+
+def add_rank(sub) -> None:
+    p = sub.add_parser("rank", help=summary("rank"))
+    game_options(p)
+    search_options(p)
+    p.add_argument("--top", type=int, default=10, metavar="K", help="how many first guesses to value exactly (default 10)")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="rank only the first N in heuristic order")
+    p.add_argument("-o", "--output", metavar="FILE.tsv", help="write the ranking as TSV (default: stdout)")
+    p.add_argument("--checkpoint", metavar="FILE", help="save progress here as it goes")
+    p.add_argument("--resume", action="store_true", help="continue from --checkpoint")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT|local",
+                   help="run the jobs on a Dask cluster (pip install -e \".[cluster]\"); local: start one here")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="with --scheduler local: worker processes (default 2)")
+
+
+def run_rank(args) -> int:
+    from ..patterns import pattern_matrix
+    from ..rank import rank
+    from ..files import write_atomic
+
+    if args.resume and not args.checkpoint:
+        raise UsageError("--resume needs --checkpoint FILE")
+    if args.scheduler and args.threads is not None:
+        raise UsageError("--threads is for in-process runs; with --scheduler, size the workers instead")
+    if args.workers is not None and args.scheduler != "local":
+        raise UsageError("--workers starts local workers: use it with --scheduler local")
+    game = load_game(args)
+    matrix = pattern_matrix(game, args.cache_dir).matrix
+    if args.scheduler:
+        from ..cluster import game_spec, rank_on_cluster
+
+        result = rank_on_cluster(args.scheduler, game_spec(args, game), game, matrix, workers=args.workers,
+                                 top=args.top, limit=args.limit, progress=not args.quiet,
+                                 checkpoint=args.checkpoint, resume=args.resume)
+    else:
+        result = rank(game, matrix, top=args.top, limit=args.limit, max_guesses=args.max_guesses, threads=args.threads,
+                      progress=not args.quiet, checkpoint=args.checkpoint, resume=args.resume, mode=args.mode)
+    ident = game.identity()
+    lines = [
+        f"# wordtree rank: {game.name}, {args.mode} mode, cap {args.max_guesses or 'none'}, top {args.top}",
+        f"# answers {ident['answers']} sha256 {ident['answers_sha256']}",
+        f"# guesses {ident['guesses']} sha256 {ident['guesses_sha256']}",
+        f"# first guesses ranked: {len(result.values)} of {result.considered}"
+        + (" (interrupted: only these are proven)" if result.interrupted else "")
+        + f"; {result.seconds:.1f} s"
+        + (f" ({result.earlier_seconds + result.seconds:.0f} s with the runs before)" if result.earlier_seconds else "")
+        + ("; one per symmetry class (codes of the same shape cost the same)" if game.symmetric and args.mode == "normal"
+           else ""),
+        "# word\tvalue\texact | word\tbound\tlower-bound | word\tinf\timpossible (no tree within the cap, proven)",
+    ]
+    lines += [_rank_line(w, v, e) for w, v, e in result.ordered()]
+    text = "\n".join(lines) + "\n"
+    if args.output:
+        write_atomic(args.output, text.encode())
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    if result.interrupted:
+        sys.stdout.flush()
+        os._exit(130)  # a worker may still be inside a kernel; the proven part is out and saved
+    return 0
+
+
+def _rank_line(word: str, value: int, exact: bool) -> str:
+    """One TSV line; a bound at or past the kernels' infinity proves that no tree exists."""
+    from ..search import INF
+
+    if value >= INF:
+        return f"{word}\tinf\timpossible"
+    return f"{word}\t{value}\t{'exact' if exact else 'lower-bound'}"

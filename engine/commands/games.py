@@ -1,0 +1,82 @@
+"""`info` and `feedback`: a game's lists and its feedback rule."""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import UsageError, UserError
+from .common import game_options, load_game, summary
+
+
+def add_info(sub) -> None:
+    p = sub.add_parser("info", help=summary("info"))
+    game_options(p)
+
+
+def run_info(args) -> int:
+    import numpy as np
+
+    from ..patterns import pattern_matrix
+
+    game = load_game(args)
+    pm = pattern_matrix(game, args.cache_dir)
+    ident = game.identity()
+    print(f"game: {game.name} ({game.kind})")
+    for key in ("answers", "guesses"):
+        print(f"{key}: {ident[key]}  {ident[key + '_count']} words  sha256 {ident[key + '_sha256']}")
+    for key, value in ident.items():
+        if key not in {"name"} and not key.startswith(("answers", "guesses")):
+            print(f"{key}: {value}")
+    distinct = int(np.count_nonzero(np.bincount(pm.matrix.ravel(), minlength=game.n_codes)))
+    print(f"patterns: {distinct} of {game.n_codes} possible occur")
+    print(f"pattern matrix: {pm.matrix.shape[0]} x {pm.matrix.shape[1]} {pm.matrix.dtype}, "
+          f"{pm.source} in {pm.seconds * 1000:.1f} ms" + (f" ({pm.path})" if pm.path else ""))
+    if game.default_first:
+        print(f"proven best first guess: {game.default_first}")
+    return 0
+
+
+def add_feedback(sub) -> None:
+    p = sub.add_parser("feedback", help=summary("feedback"))
+    p.add_argument("guess", help="the guess, or - to read 'GUESS ANSWER' lines from stdin")
+    p.add_argument("answer", nargs="?", help="the answer")
+    p.add_argument("--game", default=None, help="game preset (default: wordle)")
+    game_options(p, positional=False)
+
+
+def run_feedback(args) -> int:
+    game = load_game(args)
+    if args.guess != "-":
+        if args.answer is None:
+            raise UsageError("feedback needs GUESS ANSWER, or - to read pairs from stdin")
+        guess, answer = _feedback_pair(game, args.guess, args.answer, "command line")
+        print(game.pattern_text(game.feedback(guess, answer)))
+        return 0
+    cache: dict[tuple[str, str], str] = {}
+    out = []
+    for lineno, line in enumerate(sys.stdin, 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 2:
+            raise UserError(f"stdin:{lineno}: expected 'GUESS ANSWER', got {line.strip()!r}")
+        key = (parts[0], parts[1])
+        if key not in cache:
+            guess, answer = _feedback_pair(game, parts[0], parts[1], f"stdin:{lineno}")
+            cache[key] = game.pattern_text(game.feedback(guess, answer))
+        out.append(cache[key])
+        if len(out) >= 65536:
+            sys.stdout.write("\n".join(out) + "\n")
+            out.clear()
+    if out:
+        sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def _feedback_pair(game, guess: str, answer: str, where: str) -> tuple[str, str]:
+    guess, answer = guess.strip().lower(), answer.strip().lower()
+    if guess not in game.guess_index:
+        raise UserError(f"{where}: {guess!r} is not an allowed guess in {game.name}")
+    if answer not in game.answer_index:
+        raise UserError(f"{where}: {answer!r} is not an answer in {game.name}")
+    return guess, answer

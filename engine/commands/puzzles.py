@@ -1,0 +1,162 @@
+"""The sister puzzles: `crossword` and `boggle`."""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import UsageError, UserError
+from .common import summary
+
+
+def add_crossword(sub) -> None:
+    p = sub.add_parser("crossword", help=summary("crossword"))
+    p.add_argument("grid", metavar="GRID", help="text grid: '.' or '_' open, a letter pre-filled, '#' (anything else) a block")
+    p.add_argument("--words", metavar="FILE", help="word list (default: enable1.txt)")
+    p.add_argument("--scores", metavar="FILE", help="word quality: 'word;score' or 'word<TAB>count' lines (default: word-frequency.tsv)")
+    p.add_argument("--any", action="store_true", help="take the first fill, without optimizing word quality")
+    p.add_argument("--seed", type=int, default=0, help="seed of the randomized restarts (default: 0)")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="time limit (default: 10)")
+    p.add_argument("-o", "--output", metavar="OUT", help="also write OUT.json or OUT.png")
+    p.add_argument("--cache-dir", metavar="DIR", help="word-index cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+
+
+def run_crossword(args) -> int:
+    from pathlib import Path
+
+    from .. import crossword as cw
+
+    if not args.timeout > 0:
+        raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be 0 or more, got {args.seed}")
+    kind = Path(args.output).suffix.lower() if args.output else None
+    if kind not in (None, ".json", ".png"):
+        raise UsageError(f"-o {args.output}: unknown output type, use a .json or .png file name")
+    if args.output and not Path(args.output).resolve().parent.is_dir():
+        raise UserError(f"-o {args.output}: the folder does not exist")
+    if kind == ".png":
+        try:
+            import PIL  # noqa: F401
+        except ImportError:
+            raise UserError('-o .png needs Pillow: pip install -e ".[images]"') from None
+    rows = cw.read_grid(args.grid)
+    slots = cw.find_slots(rows, args.grid)
+    index = cw.word_index(args.words, args.scores, args.cache_dir)
+    problem = cw.build_problem(rows, slots, index)
+    result = cw.fill(problem, seed=args.seed, timeout=args.timeout, optimize=not args.any)
+    print(cw.render_text(rows, slots, result, index))
+    if kind == ".json":
+        cw.write_json(args.output, cw.to_json(rows, slots, result, index, args.seed, args.timeout))
+    elif kind == ".png":
+        cw.write_png(args.output, rows, slots, result.words)
+    return {"filled": 0, "impossible": 3, "timeout": 4}[result.status]
+
+
+def add_boggle(sub) -> None:
+    p = sub.add_parser("boggle", help=summary("boggle"))
+    p.add_argument("board", nargs="?", metavar="BOARD", help="the letters row by row, q for Qu (e.g. perslatgsineters)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--random", type=int, metavar="N", help="score N random boards and report the speed")
+    mode.add_argument("--best", action="store_true", help="search for the highest-scoring boards")
+    p.add_argument("--rows", type=int, help="rows of the board (default: square, or 4 with --random/--best)")
+    p.add_argument("--cols", type=int, help="columns of the board")
+    p.add_argument("--words", metavar="FILE", help="word list, any alphabet (default: enable2k.txt)")
+    p.add_argument("--min-length", type=int, default=3, metavar="N", help="shortest word that counts (default: 3)")
+    p.add_argument("--json", action="store_true", help="print the board's words as JSON")
+    p.add_argument("--seed", type=int, default=0, help="random seed for --random and --best (default: 0)")
+    p.add_argument("--time", type=float, default=60.0, metavar="SECONDS", help="--best: time limit (default: 60)")
+    p.add_argument("--restarts", type=int, metavar="N", help="--best: stop after N annealing runs instead")
+    p.add_argument("--steps", type=int, default=30_000, metavar="N", help="--best: annealing steps per run (default: 30000)")
+    p.add_argument("--top", type=int, default=5, metavar="K", help="--best: boards to print (default: 5)")
+    p.add_argument("--cache-dir", metavar="DIR", help="trie cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+
+
+def run_boggle(args) -> int:
+    if (args.board is not None) + (args.random is not None) + args.best != 1:
+        raise UsageError("boggle needs exactly one of BOARD, --random N or --best")
+    if args.json and args.board is None:
+        raise UsageError("--json goes with a BOARD")
+    for name, value, least in (("--min-length", args.min_length, 1), ("--random", args.random, 1),
+                               ("--restarts", args.restarts, 1), ("--steps", args.steps, 1), ("--top", args.top, 1),
+                               ("--seed", args.seed, 0)):
+        if value is not None and value < least:
+            raise UsageError(f"{name} must be at least {least}, got {value}")
+    if not args.time > 0:
+        raise UsageError(f"--time must be a positive number of seconds, got {args.time}")
+    from .. import boggle
+
+    trie = boggle.load_trie(args.words, args.cache_dir)
+    if args.board is not None:
+        board = boggle.parse_board(args.board, args.rows, args.cols, trie.alphabet)
+        solution = boggle.solve(board, trie, args.min_length)
+        if args.json:
+            import orjson
+
+            sys.stdout.buffer.write(orjson.dumps(boggle.solution_json(solution)) + b"\n")
+        else:
+            print(boggle.solution_text(solution, args.min_length))
+        return 0
+    rows = next(v for v in (args.rows, args.cols, 4) if v is not None)
+    cols = rows if args.cols is None else args.cols
+    boggle.check_size(rows, cols)
+    if args.random is not None:
+        return _boggle_random(boggle, trie, args, rows, cols)
+    return _boggle_best(boggle, trie, args, rows, cols)
+
+
+def _boggle_random(boggle, trie, args, rows: int, cols: int) -> int:
+    import time
+
+    import numpy as np
+    from numba import get_num_threads
+
+    rng = np.random.default_rng(args.seed)
+    best_score, best_cells, total, scoring = -1, "", 0, 0.0
+    start = time.perf_counter()
+    for lo in range(0, args.random, 100_000):
+        boards = boggle.random_boards(rng, min(100_000, args.random - lo), rows, cols, trie)
+        t = time.perf_counter()
+        scores, _ = boggle.score_boards(boards, trie, rows, cols, args.min_length)
+        scoring += time.perf_counter() - t
+        total += int(scores.sum())
+        if scores.max() > best_score:
+            best_score, best_cells = int(scores.max()), boggle.cells_of(boards[scores.argmax()], trie)
+    elapsed = time.perf_counter() - start
+    dice = "standard dice" if boggle.dice_for(rows, cols, trie) else "uniform letters"
+    print(f"{args.random} random {rows}x{cols} boards ({dice}), seed {args.seed}, {get_num_threads()} threads")
+    print(f"scored in {scoring:.3f} s: {args.random / scoring:,.0f} boards/second "
+          f"({args.random / elapsed:,.0f} counting the making of the boards and any first-call compile)")
+    print(f"mean score {total / args.random:.2f}; best board {best_cells} with {best_score} points:")
+    print(boggle.board_text(boggle.Board(best_cells, rows, cols)))
+    return 0
+
+
+def _boggle_best(boggle, trie, args, rows: int, cols: int) -> int:
+    import time
+
+    from tqdm import tqdm
+
+    by_time = args.restarts is None
+    bar = tqdm(total=round(args.time) if by_time else args.restarts, unit="s" if by_time else "run",
+               desc=f"best {rows}x{cols}", disable=not sys.stderr.isatty(), dynamic_ncols=True)
+    start = time.perf_counter()
+    reached = [0, 0.0]  # best score so far, seconds when first reached
+
+    def on_progress(best: int, done: int) -> None:
+        if best > reached[0]:
+            reached[:] = [best, time.perf_counter() - start]
+        bar.n = min(round(time.perf_counter() - start), bar.total) if by_time else done
+        bar.set_postfix_str(f"best {best}, {done} runs done")
+
+    with bar:
+        found = boggle.search_best(trie, rows, cols, seconds=args.time if by_time else None,
+                                   restarts=args.restarts, seed=args.seed, min_length=args.min_length,
+                                   steps=args.steps, on_progress=on_progress)
+    ranked = sorted(found.items(), key=lambda item: (-item[1], item[0]))[: args.top]
+    print(f"{len(found)} distinct boards from the annealing runs in {time.perf_counter() - start:.0f} s "
+          f"(seed {args.seed}); the best, first reached after {reached[1]:.0f} s:")
+    for cells, score in ranked:
+        print(f"{score:6d}  {cells}")
+    print()
+    print(boggle.board_text(boggle.Board(ranked[0][0], rows, cols)))
+    return 0

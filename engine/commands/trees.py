@@ -1,0 +1,162 @@
+"""Trees as files: `verify`, `next`, `play`, `stats`, `export`, `import`."""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import UserError
+from .common import list_options, load_game, positive_int, summary
+
+
+def add_verify(sub) -> None:
+    p = sub.add_parser("verify", help=summary("verify"))
+    p.add_argument("tree", help="a wordtree/1 JSON file")
+    list_options(p)
+
+
+def run_verify(args) -> int:
+    from ..tree import histogram_lines, read_tree
+    from ..verify import load_lists, verify
+
+    if _tree_format(args.tree) == "wordtree-hangman/1":
+        from ..hangman.tree import verify_file
+
+        print(verify_file(args.tree))
+        return 0
+    doc = read_tree(args.tree)
+    report = verify(doc, *load_lists(doc, args.answers, args.guesses))
+    if not report.ok:
+        raise UserError(f"{args.tree}: {report.defect}")
+    game = doc["game"]
+    print(f"{args.tree}: valid ({game['name']}, {game['mode']} mode, {report.answers} answers, {report.nodes} nodes)")
+    print(f"total {report.total}  mean {report.mean}  worst {report.worst}")
+    print("\n".join(histogram_lines(report.histogram)))
+    return 0
+
+
+def _tree_format(path) -> str | None:
+    """The "format" field of a JSON tree file, or None if it cannot be read (read_tree then
+    reports the problem)."""
+    import orjson
+
+    try:
+        with open(path, "rb") as f:
+            doc = orjson.loads(f.read())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    return doc.get("format") if isinstance(doc, dict) else None
+
+
+def add_next(sub) -> None:
+    p = sub.add_parser("next", help=summary("next"))
+    p.add_argument("items", nargs="*", metavar="[TREE] GUESS:PATTERN",
+                   help="a tree file (default: the shipped Wordle tree), then the steps played; "
+                        "patterns as B/Y/G, 0/1/2 or squares")
+    p.add_argument("--json", action="store_true", help="print guess, source, candidates, expected_guesses as JSON")
+    list_options(p)
+
+
+def run_next(args) -> int:
+    from pathlib import Path
+
+    from ..player import lookup, open_tree, suggestion_lines
+
+    items = list(args.items)
+    tree = items.pop(0) if items and (":" not in items[0] or Path(items[0]).is_file()) else None
+    suggestion = lookup(open_tree(tree), items, args.answers, args.guesses)
+    if args.json:
+        import orjson
+
+        sys.stdout.write(orjson.dumps(suggestion.as_json()).decode() + "\n")
+    else:
+        print("\n".join(suggestion_lines(suggestion)))
+    return 0
+
+
+def add_play(sub) -> None:
+    p = sub.add_parser("play", help=summary("play"))
+    p.add_argument("tree", nargs="?", help="a tree file (default: the shipped Wordle tree)")
+    p.add_argument("--answer", metavar="WORD", help="play the tree against this answer and show the rows")
+    list_options(p)
+
+
+def run_play(args) -> int:
+    from ..player import Position, interactive, open_tree, play_answer
+
+    position = Position(open_tree(args.tree), args.answers, args.guesses)
+    if args.answer is not None:
+        print("\n".join(play_answer(position, args.answer, sys.stdout.isatty())))
+        return 0
+    lines = (line for line in sys.stdin)
+    return interactive(position, lines, lambda text: print(text, flush=True), sys.stdin.isatty())
+
+
+def add_stats(sub) -> None:
+    p = sub.add_parser("stats", help=summary("stats"))
+    p.add_argument("tree", help="a wordtree/1 JSON file")
+
+
+def run_stats(args) -> int:
+    from ..player import summary_lines
+    from ..tree import read_tree
+
+    print("\n".join(summary_lines(read_tree(args.tree))))
+    return 0
+
+
+def add_export(sub) -> None:
+    p = sub.add_parser("export", help=summary("export"))
+    p.add_argument("tree", help="a wordtree/1 JSON file")
+    p.add_argument("--format", required=True, choices=("selby", "olson", "leaderboard"))
+    p.add_argument("-o", "--output", metavar="FILE", help="output file (default: standard output)")
+    list_options(p)
+
+
+def run_export(args) -> int:
+    from ..formats import export_tree
+    from ..files import write_atomic
+    from ..tree import game_for, read_tree
+
+    doc = read_tree(args.tree)
+    data = export_tree(doc, game_for(doc, args.answers, args.guesses), args.format)
+    if args.output:
+        write_atomic(args.output, data)
+    else:
+        sys.stdout.buffer.write(data)
+    return 0
+
+
+def add_import(sub) -> None:
+    p = sub.add_parser("import", help=summary("import"))
+    p.add_argument("file", help="the file to import (- for standard input)")
+    p.add_argument("game", nargs="?", default=None, help="game preset (default: wordle)")
+    p.add_argument("--format", required=True, choices=("selby", "olson", "leaderboard"))
+    p.add_argument("-o", "--output", required=True, metavar="TREE", help="the wordtree/1 file to write")
+    p.add_argument("--answers", metavar="FILE", help="custom answer list (with --guesses)")
+    p.add_argument("--guesses", metavar="FILE", help="custom guess list (with --answers)")
+    p.add_argument("--max-guesses", default="6", metavar="N", help="the game's cap (default 6; 'none' for no cap)")
+    p.add_argument("--mode", default="normal", choices=("normal", "hard", "ultra"), help="the rules the tree obeys")
+
+
+def run_import(args) -> int:
+    from pathlib import Path
+
+    from ..formats import import_tree
+    from ..tree import make_document, write_tree
+    from ..verify import load_lists, verify
+
+    cap = None if args.max_guesses.lower() == "none" else positive_int(args.max_guesses, "--max-guesses")
+    game = load_game(args)
+    source = "stdin" if args.file == "-" else args.file
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as exc:
+        raise UserError(f"{args.file}: cannot read ({exc.strerror})") from None
+    root = import_tree(data, args.format, game, source)
+    doc = make_document(game, root, mode=args.mode, max_guesses=cap, optimal=False, proof="imported")
+    report = verify(doc, *load_lists(doc, args.answers, args.guesses))
+    if not report.ok:
+        raise UserError(f"{source}: the imported tree is not valid: {report.defect}")
+    write_tree(args.output, doc)
+    print(f"{args.output}: {report.answers} answers, total {report.total}, mean {report.mean}, worst {report.worst}")
+    return 0

@@ -1,0 +1,60 @@
+"""`web` and `serve`: the static web player."""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import UsageError
+from .common import summary
+
+
+def add_web(sub) -> None:
+    p = sub.add_parser("web", help=summary("web"))
+    p.add_argument("trees", nargs="*", metavar="TREE", help="tree files (default: every trees/*.json)")
+    p.add_argument("-o", "--output", required=True, metavar="DIR",
+                   help="folder to write: new, empty, or a site written here before")
+
+
+def run_web(args) -> int:
+    from pathlib import Path
+
+    from ..web import build_site
+
+    site = build_site(args.trees, args.output)
+    for notice in site.notices:
+        print(notice, file=sys.stderr)
+    index = (Path(args.output) / "index.html").resolve()
+    print(f"wrote {len(site.files)} files to {args.output}; open {index.as_uri()}")
+    return 0
+
+
+def add_serve(sub) -> None:
+    p = sub.add_parser("serve", help=summary("serve"))
+    p.add_argument("trees", nargs="*", metavar="TREE", help="tree files (default: every trees/*.json)")
+    p.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    p.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: run until Ctrl-C)")
+
+
+def run_serve(args) -> int:
+    import tempfile
+
+    from ..web import SiteServer, build_site
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: not a port number (0 to 65535)")
+    if args.seconds is not None and not args.seconds > 0:
+        raise UsageError(f"--seconds {args.seconds}: must be more than 0")
+    with tempfile.TemporaryDirectory(prefix="wordtree-web-") as site:
+        built = build_site(args.trees, site)
+        for notice in built.notices:
+            print(notice, file=sys.stderr)
+        count = sum(p.suffix == ".json" for p in built.files)
+        server = SiteServer(site, args.port)
+        print(f"serving {count} tree(s) at {server.url} (Ctrl-C stops)", flush=True)
+        try:
+            server.serve(args.seconds)
+        except KeyboardInterrupt:
+            print("stopped", file=sys.stderr)
+        finally:
+            server.httpd.server_close()
+    return 0
