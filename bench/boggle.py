@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 from numba import get_num_threads, set_num_threads  # noqa: E402
 
 import reference_boggle as ref  # noqa: E402
-from wordtree import boggle  # noqa: E402
+from wordtree.puzzles import boggle  # noqa: E402
 from timing import median_seconds  # noqa: E402  (bench/ is on the path when run as a script)
 
 WORDS = ROOT / "wordlists" / "enable2k.txt"

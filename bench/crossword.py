@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from wordtree import crossword as cw  # noqa: E402
+from wordtree.puzzles import crossword as cw  # noqa: E402
 from reference_crossword import reference_fills  # noqa: E402
 
 GRIDS = sorted((ROOT / "tests" / "data").glob("crossword-15x15-*.txt"))

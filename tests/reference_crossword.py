@@ -1,4 +1,4 @@
-"""A plain brute-force crossword filler for tiny grids: the test oracle of engine/crossword.py.
+"""A plain brute-force crossword filler for tiny grids: the test oracle of engine/puzzles/crossword*.py.
 
 It shares no code with the engine: its own slot finder, and a depth-first enumeration that
 tries every word of the right length in every slot, in grid order, checking letters as it goes.

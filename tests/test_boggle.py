@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import reference_boggle as ref
-from wordtree import boggle
+from wordtree.puzzles import boggle
 from wordtree.errors import UserError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -259,7 +259,7 @@ def test_search_finds_good_boards_deterministically(trie, dictionary):
 
 def test_wide_and_narrow_trie_rows_agree(trie):
     """The kernels read one-word rows for small alphabets and two-word rows otherwise."""
-    from wordtree.boggle_kernels import _score_kernel
+    from wordtree.puzzles.boggle_kernels import _score_kernel
 
     narrow, wide = trie.node_rows(3), trie.node_rows(3, wide=True)
     assert narrow.shape[1] == 1 and wide.shape[1] == 2

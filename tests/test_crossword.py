@@ -12,8 +12,11 @@ import numpy as np
 import orjson
 import pytest
 
-from wordtree import crossword as cw
 from wordtree.errors import UserError
+from wordtree.puzzles import crossword as cw
+from wordtree.puzzles.crossword_fill import luby
+from wordtree.puzzles.crossword_index import _masks
+from wordtree.words import load_words
 from reference_crossword import reference_fills, reference_slots
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,7 +134,7 @@ def test_fixture_grids_fill_with_prefilled_letters(path):
     slots = cw.find_slots(rows)
     assert len(slots) == 78
     index = cw.word_index()
-    wordset = set(cw.load_words(cw.DEFAULT_WORDS).words)
+    wordset = set(load_words(cw.DEFAULT_WORDS).words)
     result = cw.fill(cw.build_problem(rows, slots, index), seed=1, timeout=60, optimize=False)
     assert result.status == "filled"
     check_fill(rows, slots, result.words, wordset)
@@ -144,7 +147,7 @@ def test_quality_mode_on_a_fixture_keeps_the_rules():
     first = cw.fill(cw.build_problem(rows, slots, index), seed=3, timeout=60, optimize=False)
     better = cw.fill(cw.build_problem(rows, slots, index), seed=3, timeout=3)
     assert better.status == "filled"
-    check_fill(rows, slots, better.words, set(cw.load_words(cw.DEFAULT_WORDS).words))
+    check_fill(rows, slots, better.words, set(load_words(cw.DEFAULT_WORDS).words))
     assert cw.quality(slots, better.words, index)["common_entries"] >= cw.quality(slots, first.words, index)["common_entries"]
 
 
@@ -208,7 +211,7 @@ def test_word_index_cache_is_rebuilt_when_corrupt(tmp_path):
 
 def test_masks_mark_each_words_letters():
     letters = np.array([[0, 1], [1, 0], [2, 2]] * 30, dtype=np.uint8)
-    masks = cw._masks(letters)
+    masks = _masks(letters)
     bits = np.unpackbits(masks.view(np.uint8), axis=2, bitorder="little")[:, :, : len(letters)]
     for p in range(2):
         for i, row in enumerate(letters):
@@ -216,7 +219,7 @@ def test_masks_mark_each_words_letters():
 
 
 def test_luby_sequence():
-    assert [cw.luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
 
 def test_score_list_formats(tmp_path):
@@ -320,8 +323,9 @@ def test_skipping_numba_blas_check_leaves_imports_working():
     break a later real import of scipy.linalg, and the kernels must still load."""
     code = (
         "import sys\n"
-        "from wordtree import crossword as cw\n"
-        "cw._skip_numba_blas_check()\n"
+        "from wordtree.puzzles import crossword as cw\n"
+        "from wordtree.puzzles.crossword_problem import _skip_numba_blas_check\n"
+        "_skip_numba_blas_check()\n"
         "assert sys.modules.get('scipy.linalg', 1) is not None\n"
         "rows = ['...']\n"
         "print(cw.all_fills(cw.build_problem(rows, cw.find_slots(rows), cw.word_index()))[0])\n"

@@ -23,7 +23,7 @@ def add_crossword(sub) -> None:
 def run_crossword(args) -> int:
     from pathlib import Path
 
-    from .. import crossword as cw
+    from ..puzzles import crossword as cw
 
     if not args.timeout > 0:
         raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}")
@@ -83,7 +83,7 @@ def run_boggle(args) -> int:
             raise UsageError(f"{name} must be at least {least}, got {value}")
     if not args.time > 0:
         raise UsageError(f"--time must be a positive number of seconds, got {args.time}")
-    from .. import boggle
+    from ..puzzles import boggle
 
     trie = boggle.load_trie(args.words, args.cache_dir)
     if args.board is not None:

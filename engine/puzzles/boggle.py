@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import tempfile
 import time
 import unicodedata
 from dataclasses import dataclass
@@ -25,9 +24,9 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from .errors import UserError
-from .files import cache_dir, checksum
-from .words import resolve_path
+from ..errors import UserError
+from ..files import atomic_file, cache_dir, checksum
+from ..words import resolve_path
 
 DEFAULT_WORDS = "enable2k.txt"
 MAGIC = "wordtree-boggle-trie/1"
@@ -210,7 +209,7 @@ def _read_cached(path: Path, source_sha256: str) -> Trie | None:
 
 
 def _write_cached(path: Path, source_sha256: str, trie: Trie) -> None:
-    """Atomic: a temporary file in the same folder, then a rename."""
+    """The header line, then the arrays as one blob (written atomically: see files.atomic_file)."""
     blob = _trie_blob(trie)
     header = {
         "magic": MAGIC,
@@ -219,16 +218,9 @@ def _write_cached(path: Path, source_sha256: str, trie: Trie) -> None:
         "arrays": [[a, str(getattr(trie, a).dtype), list(getattr(trie, a).shape)] for a in Trie.ARRAYS],
         "checksum": checksum(blob),
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(orjson.dumps(header) + b"\n")
-            blob.tofile(f)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as f:
+        f.write(orjson.dumps(header) + b"\n")
+        blob.tofile(f)
 
 
 def load_trie(words: str | os.PathLike | None = None, cache: str | os.PathLike | None = None,
