@@ -11,3 +11,36 @@ class UsageError(UserError):
     """A malformed command line (exit status 2, like argparse)."""
 
     exit_code = 2
+
+
+# Errors that carry their facts, so that the command layer can name the flag that fixes them
+# (the engine's own message names none).
+class ListPairError(UserError):
+    """An answer list without a guess list, or the other way round."""
+
+    def __init__(self):
+        super().__init__("give both an answer list and a guess list, or neither")
+
+
+class GeneratedCodesError(UserError):
+    """List files given for a game that generates its codes."""
+
+    def __init__(self, game: str):
+        self.game = game
+        super().__init__(f"{game} generates its codes: answer and guess lists do not apply")
+
+
+class NotSquareError(UserError):
+    """A board given as one run of letters whose count is not a square: its shape is needed."""
+
+    def __init__(self, letters: int):
+        self.letters = letters
+        super().__init__(f"board: {letters} letters is not a square board; give its rows and columns")
+
+
+class ListenError(UserError):
+    """The server cannot listen on the port asked for."""
+
+    def __init__(self, port: int, reason: str):
+        self.port, self.reason = port, reason
+        super().__init__(f"cannot listen on 127.0.0.1:{port} ({reason})")

@@ -2,7 +2,7 @@
 
 The cache file is one JSON header line (magic, game key, shape, dtype, checksum) followed by the
 raw matrix. A file whose header, size or checksum does not match is rebuilt, never trusted.
-Location: --cache-dir, else $WORDTREE_CACHE_DIR, else $XDG_CACHE_HOME/wordtree, else ~/.cache/wordtree.
+Location: the `cache` argument, else $WORDTREE_CACHE_DIR, else $XDG_CACHE_HOME/wordtree, else ~/.cache/wordtree.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ def open_tree(path=None) -> dict:
     """A tree file, by default the shipped Wordle tree."""
     if path is None:
         if not DEFAULT_TREE.is_file():
-            raise UserError(f"the default tree {DEFAULT_TREE} is missing; give a TREE file")
+            raise UserError(f"the default tree {DEFAULT_TREE} is missing; give a tree file")
         path = DEFAULT_TREE
     return read_tree(path)
 

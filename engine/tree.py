@@ -12,7 +12,7 @@ from pathlib import Path
 
 import orjson
 
-from .errors import UserError
+from .errors import ListPairError, UserError
 from .files import write_atomic
 
 FORMAT = "wordtree/1"
@@ -142,7 +142,7 @@ def game_for(doc: dict, answers=None, guesses=None):
     from .games import get_game
 
     if (answers is None) != (guesses is None):
-        raise UserError("give both --answers FILE and --guesses FILE, or neither")
+        raise ListPairError()
     if answers is None:
         answers, guesses = list_path(doc, "answers"), list_path(doc, "guesses")
     game = get_game(doc["game"]["name"], answers, guesses)

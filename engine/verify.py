@@ -270,16 +270,16 @@ def _check_stats(stored, report) -> None:
 # ------------------------------------------------------------------------------------------------
 def load_lists(doc: dict, answers=None, guesses=None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The answer and guess words for verifying `doc`: the user's files, else the ones it names."""
-    from .errors import UserError
+    from .errors import GeneratedCodesError, ListPairError, UserError
     from .tree import list_path
     from .words import load_words
 
     if (answers is None) != (guesses is None):
-        raise UserError("give both --answers FILE and --guesses FILE, or neither")
+        raise ListPairError()
     rules = RULES.get(doc["game"].get("name"))
     if rules is not None and rules.codes is not None:
         if answers is not None:
-            raise UserError(f"{doc['game']['name']} generates its codes: --answers/--guesses do not apply")
+            raise GeneratedCodesError(doc['game']['name'])
         try:
             codes = tuple(rules.codes(doc["game"]))
         except ValueError as exc:

@@ -23,7 +23,7 @@ from pathlib import Path
 import orjson
 
 from .data import trees_dir, web_assets_dir
-from .errors import UserError
+from .errors import ListenError, UserError
 from .files import write_atomic
 from .tree import game_for, read_tree
 
@@ -131,7 +131,7 @@ class SiteServer:
         try:
             self.httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
         except OSError as exc:
-            raise UserError(f"cannot listen on 127.0.0.1:{port} ({exc.strerror or exc}); pick another --port") from None
+            raise ListenError(port, str(exc.strerror or exc)) from None
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}/"

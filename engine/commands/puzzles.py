@@ -6,6 +6,7 @@ import sys
 
 from ..errors import UsageError, UserError
 from .common import summary
+from .hints import flag_hints
 
 
 def add_crossword(sub) -> None:
@@ -71,6 +72,7 @@ def add_boggle(sub) -> None:
     p.add_argument("--cache-dir", metavar="DIR", help="trie cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
 
 
+@flag_hints()
 def run_boggle(args) -> int:
     if (args.board is not None) + (args.random is not None) + args.best != 1:
         raise UsageError("boggle needs exactly one of BOARD, --random N or --best")
@@ -87,6 +89,9 @@ def run_boggle(args) -> int:
 
     trie = boggle.load_trie(args.words, args.cache_dir)
     if args.board is not None:
+        for flag, value in (("--rows", args.rows), ("--cols", args.cols)):
+            if value is not None and value < 1:
+                raise UserError(f"board: {flag} must be at least 1, got {value}")
         board = boggle.parse_board(args.board, args.rows, args.cols, trie.alphabet)
         solution = boggle.solve(board, trie, args.min_length)
         if args.json:

@@ -6,6 +6,7 @@ import sys
 
 from ..errors import UserError
 from .common import list_options, load_game, positive_int, summary
+from .hints import flag_hints
 
 
 def add_verify(sub) -> None:
@@ -14,6 +15,7 @@ def add_verify(sub) -> None:
     list_options(p)
 
 
+@flag_hints()
 def run_verify(args) -> int:
     from ..tree import histogram_lines, read_tree
     from ..verify import load_lists, verify
@@ -56,6 +58,7 @@ def add_next(sub) -> None:
     list_options(p)
 
 
+@flag_hints()
 def run_next(args) -> int:
     from pathlib import Path
 
@@ -80,6 +83,7 @@ def add_play(sub) -> None:
     list_options(p)
 
 
+@flag_hints()
 def run_play(args) -> int:
     from ..player import Position, interactive, open_tree, play_answer
 
@@ -112,6 +116,7 @@ def add_export(sub) -> None:
     list_options(p)
 
 
+@flag_hints()
 def run_export(args) -> int:
     from ..formats import export_tree
     from ..files import write_atomic
@@ -138,6 +143,7 @@ def add_import(sub) -> None:
     p.add_argument("--mode", default="normal", choices=("normal", "hard", "ultra"), help="the rules the tree obeys")
 
 
+@flag_hints()
 def run_import(args) -> int:
     from pathlib import Path
 

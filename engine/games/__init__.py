@@ -13,7 +13,7 @@ from functools import cached_property
 
 import orjson
 
-from ..errors import UserError
+from ..errors import ListPairError, UserError
 
 
 class Game:
@@ -27,7 +27,7 @@ class Game:
     n_codes: int = 0
     win_code: int = 0
     default_first: str | None = None  # proven best first guess for this preset, if known
-    default_cap: int | None = 6  # guesses per answer when --max-guesses is not given
+    default_cap: int | None = 6  # guesses per answer when no cap is given
     symbols: str = ""  # code-breaking games: the symbols their codes are made of
     symmetric_levels = 1  # symmetric games: guesses after the opener tried one per orbit, then the kernel
     notices: tuple[str, ...] = ()
@@ -106,8 +106,8 @@ PRESETS = {
     "wordle": "the original Wordle: 2315 answers, 12972 allowed guesses",
     "wordle-nyt": "the NYT Wordle from 2022: 2309 answers, 14855 allowed guesses",
     "wordle-nyt2023": "the NYT WordleBot list of 2023: 3158 answers, 14855 allowed guesses",
-    "mastermind": "Mastermind, --pegs P (4) and --colours C (6), repeats allowed: C**P codes like 1122",
-    "bulls-cows": "Bulls and Cows, --digits D (4) distinct digits 0-9, or any with --repeats: codes like 0123",
+    "mastermind": "Mastermind, P pegs (4) and C colours (6), repeats allowed: C**P codes like 1122",
+    "bulls-cows": "Bulls and Cows, D (4) distinct digits 0-9, or any with repeats: codes like 0123",
 }
 GAME_OPTIONS = {"mastermind": ("pegs", "colours"), "bulls-cows": ("digits", "repeats")}
 DEFAULT_GAME = "wordle"
@@ -117,7 +117,7 @@ def get_game(name: str | None = None, answers: str | None = None, guesses: str |
     """A game by preset name, optionally with custom answer/guess lists (both or neither)."""
     name = name or DEFAULT_GAME
     if (answers is None) != (guesses is None):
-        raise UserError("give both --answers FILE and --guesses FILE, or neither")
+        raise ListPairError()
     allowed = GAME_OPTIONS.get(name, ())
     stray = [key for key, value in options.items() if value not in (None, False) and key not in allowed]
     if stray:

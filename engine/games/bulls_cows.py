@@ -1,4 +1,4 @@
-"""Bulls and Cows: D digits 0-9, distinct unless --repeats (`0123`).
+"""Bulls and Cows: D digits 0-9, distinct unless repeats are allowed (`0123`).
 
 Feedback counts bulls (right digit, right place) and cows (right digit, wrong place): the same
 scoring as Mastermind's black and white pegs, so the same code, bulls * (D + 1) + cows, and the
@@ -58,12 +58,13 @@ def _distinct_count(digits: int) -> int:
 
 def bulls_cows_game(answers: str | None = None, guesses: str | None = None, digits: int | None = None,
                     repeats: bool = False) -> BullsCows:
-    """The game for `--digits/--repeats`; list files are refused, except the generated list's own
+    """The game for `digits`/`repeats`; list files are refused, except the generated list's own
     name (what a tree file records), which gives the parameters."""
     if answers is not None:
         match = generated_list(answers, guesses, LIST_PATTERN, "bulls-cows")
         named_digits, named_repeats = int(match.group(1)), bool(match.group(2))
         if (digits or named_digits) != named_digits or (repeats and not named_repeats):
-            raise UserError(f"the codes are {match.group(0)}, not what --digits/--repeats ask for")
+            asked = f"bulls-cows-{digits or named_digits}{'-repeats' if repeats or named_repeats else ''} codes"
+            raise UserError(f"the codes are {match.group(0)}, not the {asked} asked for")
         digits, repeats = named_digits, named_repeats
     return BullsCows(digits or 4, repeats)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..errors import UserError
+from ..errors import GeneratedCodesError, UserError
 from ..words import canonical_sha256
 from . import Game
 from .symmetry import orbit_representatives
@@ -115,5 +115,5 @@ def generated_list(answers: str, guesses: str, pattern: re.Pattern, game: str) -
     names = {str(x).replace("\\", "/").rsplit("/", 1)[-1] for x in (answers, guesses)}
     match = pattern.fullmatch(names.pop()) if len(names) == 1 else None
     if match is None:
-        raise UserError(f"{game} generates its codes: --answers/--guesses do not apply")
+        raise GeneratedCodesError(game)
     return match

@@ -46,13 +46,13 @@ class Mastermind(CodeBreaker):
 
 def mastermind_game(answers: str | None = None, guesses: str | None = None, pegs: int | None = None,
                     colours: int | None = None) -> Mastermind:
-    """The game for `--pegs/--colours`; the codes are generated, so list files are refused, except
+    """The game for `pegs`/`colours`; the codes are generated, so list files are refused, except
     the generated list's own name (what a tree file records), which gives the parameters."""
     if answers is not None:
         match = generated_list(answers, guesses, LIST_PATTERN, "mastermind")
         named = int(match.group(1)), int(match.group(2))
         if (pegs or named[0], colours or named[1]) != named:
             raise UserError(f"the codes are mastermind {named[0]}x{named[1]}, not the "
-                            f"{pegs or named[0]}x{colours or named[1]} that --pegs/--colours ask for")
+                            f"{pegs or named[0]}x{colours or named[1]} asked for")
         pegs, colours = named
     return Mastermind(pegs or 4, colours or 6)

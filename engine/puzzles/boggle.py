@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from ..errors import UserError
+from ..errors import NotSquareError, UserError
 from ..files import atomic_file, cache_dir, checksum
 from ..words import resolve_path
 
@@ -266,7 +266,7 @@ class Board:
 
 def parse_board(text: str, rows: int | None, cols: int | None, alphabet) -> Board:
     """A board from its letters row by row ("perslatgsineters"), optionally split into rows by
-    spaces, '/' or ','. Without --rows/--cols the rows are the split ones, else the board is
+    spaces, '/' or ','. Without `rows`/`cols` the rows are the split ones, else the board is
     square. Wrong sizes and letters outside the word list's alphabet are one-line errors."""
     text = unicodedata.normalize("NFC", text.strip()).lower()
     parts = [p for p in _ROW_SEPARATORS.split(text) if p]
@@ -274,7 +274,7 @@ def parse_board(text: str, rows: int | None, cols: int | None, alphabet) -> Boar
     n = len(cells)
     if n == 0:
         raise UserError("board: no letters given")
-    for what, value in (("--rows", rows), ("--cols", cols)):
+    for what, value in (("rows", rows), ("cols", cols)):
         if value is not None and value < 1:
             raise UserError(f"board: {what} must be at least 1, got {value}")
     if rows is None and cols is None:
@@ -285,7 +285,7 @@ def parse_board(text: str, rows: int | None, cols: int | None, alphabet) -> Boar
         else:
             side = int(round(n**0.5))
             if side * side != n:
-                raise UserError(f"board: {n} letters is not a square board; give --rows and --cols")
+                raise NotSquareError(n)
             rows = cols = side
     elif rows is None:
         rows = -(-n // cols)
