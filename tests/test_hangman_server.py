@@ -70,9 +70,10 @@ def test_protocol_of_a_whole_game(running):
     _, a = post(url, {"sessionId": sid, "action": "guessWord", "guess": "x"})
     assert a["data"]["wrongGuessCountOfCurrentWord"] == 2
     _, a = post(url, {"sessionId": sid, "action": "guessWord", "guess": "j"})
-    assert a == {"message": "No more guess left."}
+    assert a["message"] == "No more guess left." and a["data"]["wrongGuessCountOfCurrentWord"] == 3  # it counted
     _, a = post(url, {"sessionId": sid, "action": "guessWord", "guess": "v"})
-    assert a == {"message": "No more guess left."}
+    assert a["message"] == "No more guess left." and a["data"]["wrongGuessCountOfCurrentWord"] == 3  # it did not
+    assert a["data"]["totalWordCount"] == 1 and set(a["data"]["word"]) == {"*"}
     # solve the second by guessing every letter
     _, nxt = post(url, {"sessionId": sid, "action": "nextWord"})
     length = len(nxt["data"]["word"])
