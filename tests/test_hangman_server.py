@@ -263,6 +263,7 @@ def test_a_crowd_of_players_on_kept_alive_and_fresh_connections(running):
             misses = words = 0
             while "data" in (nxt := send({"sessionId": sid, "action": "nextWord", "requestId": f"n{words}"})):
                 words += 1
+                assert nxt["data"]["totalWordCount"] == words
                 for letter in "eaiouzxq":
                     a = send({"sessionId": sid, "action": "guessWord", "guess": letter})
                     misses += letter not in a["data"]["word"].lower()
@@ -351,6 +352,8 @@ def test_chunked_bodies_are_read(running):
     chunk = b"8000\r\n" + b"x" * 0x8000 + b"\r\n"  # two of them fill MAX_BODY; one byte more is too much
     too_big = b"POST /game/on HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk * 2 + b"1\r\n"
     assert split_response(raw(server.port, too_big))[0] == 413
+    framing = b"POST /game/on HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + (b"1;" + b"e" * 1000 + b"\r\nx\r\n") * 300
+    assert split_response(raw(server.port, framing))[0] == 413  # a small body in a huge frame
 
 
 def test_a_retried_request_with_the_same_key_is_applied_once(running):

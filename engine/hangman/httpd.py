@@ -260,6 +260,8 @@ class JsonServer:
             if req.chunked:
                 conn.pos, done = dechunk(conn.buf, conn.pos, conn.body)
                 end = conn.pos
+                if not done and len(conn.buf) > MAX_HEAD + 4 * MAX_BODY:  # sizes and extensions count too
+                    raise HttpError(413, f"the chunked body is larger than {4 * MAX_BODY} bytes with its framing")
             else:
                 end = conn.pos + req.length
                 done = len(conn.buf) >= end
