@@ -49,18 +49,31 @@ def add_hangman_server(sub) -> None:
     p.add_argument("--db", default="hangman.sqlite3", metavar="FILE", help="the SQLite session store (default ./hangman.sqlite3)")
     p.add_argument("--words-per-game", type=int, default=80, metavar="N")
     p.add_argument("--lives", type=int, default=10, metavar="N", help="wrong guesses allowed per word (default 10)")
-    p.add_argument("--seed", type=int, help="seed for drawing words (default: random)")
+    p.add_argument("--seed", type=int, help="seed for drawing words, for reproducible games (default: a cryptographic "
+                                            "source, so the next word cannot be predicted)")
+    p.add_argument("--workers", type=int, default=8, metavar="N",
+                   help="threads answering requests (default 8); connections are not limited by it")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="time a client has to send a whole request, else 408 (default 10)")
 
 
 def run_hangman_server(args) -> int:
+    import sqlite3
+
     from ..hangman.server import Game, make_server
     from ..words import load_words
 
     if args.words_per_game < 1 or args.lives < 0:
         raise UsageError("--words-per-game must be 1 or more and --lives 0 or more")
+    if args.workers < 1 or not args.timeout > 0:
+        raise UsageError("--workers must be 1 or more and --timeout above 0")
     words = load_words(args.words).words
     try:
-        server = make_server(Game(args.db, words, args.words_per_game, args.lives, args.seed), args.host, args.port)
+        game = Game(args.db, words, args.words_per_game, args.lives, args.seed)
+    except sqlite3.Error as exc:
+        raise UserError(f"{args.db}: cannot open the session store ({exc})") from None
+    try:
+        server = make_server(game, args.host, args.port, workers=args.workers, request_timeout=args.timeout)
     except OSError as exc:
         raise UserError(f"cannot serve on {args.host}:{args.port} ({exc.strerror or exc})") from None
     host, port = server.server_address[:2]

@@ -9,9 +9,11 @@ letter frequency, as a person would.
 
 from __future__ import annotations
 
+import http.client
 import json
-import urllib.error
-import urllib.request
+import secrets
+import time
+import urllib.parse
 from collections import Counter
 
 import orjson
@@ -22,27 +24,78 @@ from .game import MAX_LENGTH
 
 ENGLISH_ORDER = "etaoinsrhldcumfpgwybvkxjqz"
 LIVE_EXACT_BELOW = 60  # candidate sets up to this size are searched exactly when off the tree
+LOST = "No more guess left."  # the server's message for a lost word (with or without data)
 
 
 class Client:
+    """Posts to the server on one kept-alive connection. `nextWord` and `guessWord` carry a
+    `requestId` (see the server's docstring), so a request whose reply was lost to a broken
+    connection is sent again once on a fresh one, and the server applies it only once; a 503
+    (the server's store busy) is also tried again once."""
+
+    KEYED = {"nextWord", "guessWord"}
+
     def __init__(self, url: str, timeout: float = 30):
         self.url = url
         self.timeout = timeout
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise UserError(f"{url}: not an http:// or https:// address")
+        self._https = parts.scheme == "https"
+        self._host, self._port = parts.hostname, parts.port
+        self._path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        self._conn: http.client.HTTPConnection | None = None
+        self._prefix = secrets.token_hex(8)
+        self._count = 0
+
+    def _connection(self) -> http.client.HTTPConnection:
+        if self._conn is None:
+            kind = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+            self._conn = kind(self._host, self._port, timeout=self.timeout)
+        return self._conn
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _exchange(self, data: bytes) -> tuple[int, bytes]:
+        conn = self._connection()
+        try:
+            conn.request("POST", self._path, body=data, headers={"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            body = resp.read()
+            if resp.will_close:
+                self.close()
+            return resp.status, body
+        except BaseException:
+            self.close()
+            raise
 
     def post(self, payload: dict) -> dict:
+        if payload.get("action") in self.KEYED and "requestId" not in payload:
+            self._count += 1
+            payload = {**payload, "requestId": f"{self._prefix}-{self._count}"}
         data = json.dumps(payload).encode()
-        req = urllib.request.Request(self.url, data=data, headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                return json.loads(resp.read())
-        except urllib.error.HTTPError as exc:
+        for attempt in (1, 2):
             try:
-                message = json.loads(exc.read()).get("message")
-            except (ValueError, AttributeError):
-                message = exc.reason
-            raise UserError(f"{self.url}: {exc.code} {message}") from None
-        except (urllib.error.URLError, OSError) as exc:
-            raise UserError(f"{self.url}: cannot reach the server ({getattr(exc, 'reason', exc)})") from None
+                status, body = self._exchange(data)
+            except (OSError, http.client.HTTPException) as exc:
+                if attempt == 1:
+                    continue
+                raise UserError(f"{self.url}: cannot reach the server ({getattr(exc, 'strerror', None) or exc})") from None
+            if status == 503 and attempt == 1:
+                time.sleep(0.5)
+                continue
+            break
+        try:
+            answer = json.loads(body)
+        except ValueError:
+            raise UserError(f"{self.url}: {status}: the answer is not JSON") from None
+        if status >= 400:
+            message = answer.get("message") if isinstance(answer, dict) else None
+            raise UserError(f"{self.url}: {status} {message or http.client.responses.get(status, '')}")
+        return answer
 
 
 class Player:
@@ -180,7 +233,7 @@ def play_word(client: Client, player: Player, sid: str, first: dict | None, say)
         node = player.tree(len(pattern))
     else:  # resumed: learn the word's state by asking for the most frequent letter
         answer = client.post({"sessionId": sid, "action": "guessWord", "guess": "e"})
-        if "data" not in answer:
+        if "data" not in answer or answer.get("message") == LOST:
             return "lost"
         guessed.add("e")
         pattern = answer["data"]["word"].lower()
@@ -198,7 +251,7 @@ def play_word(client: Client, player: Player, sid: str, first: dict | None, say)
             letter, _, cands, loose = player.live_letter(pattern, guessed, wrong, strikes_left, cands, loose)
         answer = client.post({"sessionId": sid, "action": "guessWord", "guess": letter.upper()})
         guessed.add(letter)
-        if "data" not in answer:
+        if "data" not in answer or answer.get("message") == LOST:
             return "lost"
         new = answer["data"]["word"].lower()
         text = "".join(ch if ch == letter else "-" for ch in new)
@@ -236,6 +289,8 @@ def run_bot(url: str, player_id: str, resume: str | None = None, words_file: str
         return _play_game(client, player, sid, resume, say)
     except UserError as exc:
         raise UserError(f"{exc}; continue with --resume {sid}") from None
+    finally:
+        client.close()
 
 
 def _play_game(client: Client, player: Player, sid: str, resume, say) -> dict:
