@@ -349,7 +349,7 @@ def test_build_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
 
 
 def test_bulls_and_cows_with_repeats_is_mastermind_with_ten_colours():
-    """The README's claim: with repeats, bulls and cows are Mastermind's black and white pegs
+    """docs/results.md's claim: with repeats, bulls and cows are Mastermind's black and white pegs
     (here each 3-digit code over the digits 1-9, which both games write alike, against every
     seventh)."""
     bulls, mastermind = BullsCows(3, repeats=True), Mastermind(3, 9)
