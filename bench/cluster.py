@@ -34,14 +34,13 @@ def _worker_usage() -> tuple[float, float]:
 def run(workers: int, limit: int, top: int, runs: int) -> dict:
     from distributed import Client, LocalCluster
 
-    from wordtree import cluster
+    from wordtree.exact import cluster
     from wordtree.games import get_game
     from wordtree.patterns import pattern_matrix
 
     game = get_game("wordle")
     matrix = pattern_matrix(game).matrix
-    args = argparse.Namespace(game="wordle", answers=None, guesses=None, cache_dir=None, max_guesses=6, mode="normal")
-    spec = cluster.game_spec(args, game)
+    spec = cluster.game_spec(game, name="wordle", max_guesses=6, mode="normal")
     walls, cpus, slowest, peak = [], [], [], 0.0
     for _ in range(runs):
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as lc, \

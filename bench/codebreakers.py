@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from wordtree.games.bulls_cows import BullsCows  # noqa: E402
 from wordtree.games.mastermind import Mastermind  # noqa: E402
-from wordtree.rank import rank  # noqa: E402
-from wordtree.search import INF  # noqa: E402
+from wordtree.exact.rank import rank  # noqa: E402
+from wordtree.exact.solver import INF  # noqa: E402
 from timing import median_seconds  # noqa: E402  (bench/ is on the path when run as a script)
 
 

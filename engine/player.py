@@ -156,7 +156,7 @@ class Position:
         if len(self.candidates) == 1:
             return Suggestion(self.candidates[0], "exact", self.candidates, 1.0, n)
         if len(self.candidates) <= EXACT_LIMIT:
-            from .search import (  # the exact engine: numba, only off the tree
+            from .exact.solver import (  # the exact engine: numba, only off the tree
                 Infeasible,
                 best_guess,
             )

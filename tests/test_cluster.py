@@ -14,10 +14,11 @@ distributed = pytest.importorskip("distributed")
 
 from reference_trees import ROOT, write_lists  # noqa: E402
 
-from wordtree import cluster  # noqa: E402
+from wordtree.exact import cluster  # noqa: E402
 from wordtree.games import get_game  # noqa: E402
 from wordtree.patterns import pattern_matrix  # noqa: E402
-from wordtree.rank import load_checkpoint, rank  # noqa: E402
+from wordtree.exact.checkpoint import load_checkpoint  # noqa: E402
+from wordtree.exact.rank import rank  # noqa: E402
 
 LIMIT = 40
 
@@ -50,6 +51,13 @@ def scheduler(exact_values):
         yield lc.scheduler_address
 
 
+def spec_of(args, game):
+    """The workers' spec of the game `args` (as the rank command parses them) describe."""
+    options = {key: getattr(args, key, None) for key in cluster.GAME_OPTIONS}
+    return cluster.game_spec(game, name=args.game, answers=args.answers, guesses=args.guesses, options=options,
+                             cache_dir=args.cache_dir, max_guesses=args.max_guesses, mode=args.mode)
+
+
 def check_ranking(values, exact_values, top):
     """values: word -> (value, exact?). Exact values are the true ones, the top `top` are the best
     true values, and every bound is a true lower bound no better than the top-th value."""
@@ -68,7 +76,7 @@ def test_one_job_tightens_its_own_budget(setting, exact_values):
     """All LIMIT guesses in one job from an empty budget: the job's own exact values must prune it."""
     args, game, matrix = setting
     words = list(exact_values)
-    results = cluster.solve_first_guesses(cluster.game_spec(args, game), [game.guess_index[w] for w in words], [], 3)
+    results = cluster.solve_first_guesses(spec_of(args, game), [game.guess_index[w] for w in words], [], 3)
     values = {game.guesses[g]: (v, e) for g, v, e in results}
     check_ranking(values, exact_values, top=3)
     assert sum(e for _, e in values.values()) < LIMIT  # the budget did prune
@@ -80,13 +88,13 @@ def test_worker_jobs_value_code_breaking_openers_like_the_in_process_rank():
                               mode="normal", pegs=3, colours=4)
     game = get_game("mastermind", pegs=3, colours=4)
     openers = rank(game, game._compute_matrix(), top=5, progress=False).values
-    results = cluster.solve_first_guesses(cluster.game_spec(args, game), [game.guess_index[w] for w in openers], [], 5)
+    results = cluster.solve_first_guesses(spec_of(args, game), [game.guess_index[w] for w in openers], [], 5)
     assert {game.guesses[g]: (v, e) for g, v, e in results} == openers
 
 
 def test_cluster_values_equal_in_process(setting, exact_values, scheduler):
     args, game, matrix = setting
-    result = cluster.rank_on_cluster(scheduler, cluster.game_spec(args, game), game, matrix, top=LIMIT,
+    result = cluster.rank_on_cluster(scheduler, spec_of(args, game), game, matrix, top=LIMIT,
                                      limit=LIMIT, progress=False)
     assert not result.interrupted and result.considered == LIMIT
     assert result.values == {w: (v, True) for w, v in exact_values.items()}
@@ -116,7 +124,7 @@ def test_pruned_cluster_rank_survives_a_dying_worker(setting, exact_values, sche
     with distributed.Client(scheduler) as client:
         client.register_plugin(KillFirstExecutingWorker(str(marker)))
         try:
-            result = cluster.rank_on_cluster(scheduler, cluster.game_spec(args, game), game, matrix, top=3,
+            result = cluster.rank_on_cluster(scheduler, spec_of(args, game), game, matrix, top=3,
                                              limit=LIMIT, progress=False, checkpoint=str(checkpoint))
         finally:
             client.unregister_worker_plugin(KillFirstExecutingWorker.name)
@@ -191,7 +199,7 @@ def test_option_misuse_is_a_usage_error(setting, capsys, options, message):
 
 def test_worker_refuses_other_word_lists(setting):
     args, game, _ = setting
-    spec = cluster.game_spec(args, game)
+    spec = spec_of(args, game)
     forged = cluster.GameSpec(**{**spec.__dict__, "cache_key": "0" * 24})
     with pytest.raises(cluster.UserError, match="differs from the client's"):
         cluster.solve_first_guesses(forged, [0], [], 1)

@@ -21,8 +21,11 @@ from wordtree.games.bulls_cows import canonical_first_guesses as bulls_cows_open
 from wordtree.games.mastermind import Mastermind
 from wordtree.games.mastermind import canonical_first_guesses as mastermind_openers
 from wordtree.games.symmetry import orbit_representatives
-from wordtree.rank import load_checkpoint, load_proven, rank
-from wordtree.search import INF, NO_CAP, Solver, build, checkpoint_status, finished_openers, proven_key, tree_depth
+from wordtree.exact.build import build
+from wordtree.exact.checkpoint import checkpoint_status, finished_openers, load_checkpoint, load_proven
+from wordtree.exact.rank import rank
+from wordtree.exact.solver import INF, NO_CAP, Solver, tree_depth
+from wordtree.exact.symmetric import proven_key
 from wordtree.tree import game_for, make_document, read_tree, write_tree
 from wordtree.verify import bulls_cows_text, load_lists, mastermind_text, verify
 
@@ -290,7 +293,7 @@ def test_the_bars_count_the_sets_proven_while_a_class_or_an_opener_is_searched(m
 
     import tqdm
 
-    import wordtree.search
+    import wordtree.exact.symmetric
 
     drawn = io.StringIO()
 
@@ -300,7 +303,7 @@ def test_the_bars_count_the_sets_proven_while_a_class_or_an_opener_is_searched(m
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(tqdm, "tqdm", Drawn)
-    monkeypatch.setattr(wordtree.search, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(wordtree.exact.symmetric, "PROGRESS_EVERY", 0.0)
     game = Mastermind(4, 4)
     matrix = game._compute_matrix()
     result = build(game, matrix, first="1122", max_guesses=7, threads=1)
@@ -699,7 +702,7 @@ def test_builds_in_progress_resume_with_this_engine(path):
     """A checkpoint carried in runs/ (runs/README.md) still matches its game as this engine names
     it, so a resume takes it, and each subtree it finished replays, answer by answer with the
     game's own feedback, to the total it records."""
-    from wordtree.search import build_checkpoint_header
+    from wordtree.exact.checkpoint import build_checkpoint_header
     from wordtree.files import read_checkpoint
 
     doc = orjson.loads(path.read_bytes())

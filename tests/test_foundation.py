@@ -8,7 +8,7 @@ import pytest
 
 from wordtree.errors import UserError
 from wordtree.games import get_game
-from wordtree.heuristics import partition_stats
+from wordtree.exact.heuristics import partition_stats
 from wordtree.patterns import pattern_matrix
 from wordtree.words import canonical_sha256, load_words
 

@@ -93,9 +93,9 @@ def test_off_tree_asks_the_exact_engine_with_the_candidates(setup, monkeypatch):
         calls.append(([game.answers[i] for i in ids], guesses_left, mode))
         return game.answers[ids[-1]], 2 * len(ids) - 1
 
-    import wordtree.search
+    import wordtree.exact.solver
 
-    monkeypatch.setattr(wordtree.search, "best_guess", fake_best_guess)
+    monkeypatch.setattr(wordtree.exact.solver, "best_guess", fake_best_guess)
     s = lookup(doc, [f"{w}:{p}"])
     assert calls == [(left, 5, "normal")]
     assert (s.guess, s.source, s.candidates) == (left[-1], "exact", left)
@@ -276,9 +276,9 @@ def test_hard_mode_falls_back_to_candidates_when_the_exact_engine_declines(setup
     def declining(game, ids, guesses_left, mode="normal"):
         raise UserError(f"mode {mode!r} is not supported by the exact search yet")
 
-    import wordtree.search
+    import wordtree.exact.solver
 
-    monkeypatch.setattr(wordtree.search, "best_guess", declining)
+    monkeypatch.setattr(wordtree.exact.solver, "best_guess", declining)
     s = lookup(doc, [f"{w}:{p}"])
     assert s.source == "heuristic" and s.guess in left  # a candidate always obeys the hard-mode rule
     doc["game"]["mode"] = "normal"

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 import reference
-from wordtree import kernels
+from wordtree.exact import kernels
 from wordtree.games import get_game
 from wordtree.games.wordle import Wordle
-from wordtree.search import INF, Solver, build
+from wordtree.exact.build import build
+from wordtree.exact.solver import INF, Solver
 from wordtree.words import WordList, canonical_sha256
 
 def word_list(name, words):
@@ -361,7 +362,7 @@ def test_salet_hard_8122():
 @pytest.mark.slow
 def test_hard_mode_published_values():
     """Hard mode, original lists: no cap 8116; cap 5: SALET impossible, PALET 8206."""
-    from wordtree.search import Infeasible
+    from wordtree.exact.solver import Infeasible
 
     game = get_game("wordle")
     matrix = game._compute_matrix()

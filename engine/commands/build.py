@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 
 from ..errors import UsageError, UserError
-from .common import game_options, load_game, search_options, summary
+from .common import game_options, game_options_given, load_game, search_options, summary
 from .hangman import hangman_build_options
 
 
@@ -46,9 +47,8 @@ def run_build(args) -> int:
         return hangman.cli_build(args)
     import time
 
-    from ..heuristics import greedy_tree
+    from ..exact.build import greedy_build
     from ..patterns import pattern_matrix
-    from ..search import NO_CAP, Infeasible, candidate_ids, parse_state
     from ..tree import histogram_lines, make_document, write_tree
 
     if args.state and args.output:
@@ -62,42 +62,31 @@ def run_build(args) -> int:
     start = time.perf_counter()
     matrix = pattern_matrix(game, args.cache_dir).matrix
     if args.status:
-        from ..search import checkpoint_status
+        from ..exact.checkpoint import checkpoint_status
 
-        print("\n".join(checkpoint_status(game, matrix, args.checkpoint, args.max_guesses, args.mode)))
+        with _flags_named():
+            print("\n".join(checkpoint_status(game, matrix, args.checkpoint, args.max_guesses, args.mode)))
         return 0
     recorded = None if history or args.strategy != "exact" else game.default_first
     first = args.first or recorded or "auto"
     if first != "auto":
         first = game.parse_guess(first)
+    opener = None if first == "auto" else first
     cap = args.max_guesses
+    total, earlier = None, 0.0
     if args.strategy != "exact":
         if args.mode != "normal":
             raise UsageError("the greedy baselines play normal mode only")
-        S = candidate_ids(game, history)
-        if len(S) == 0:
-            raise UserError("no answer is consistent with that history")
-        opener = None if first == "auto" else game.guess_index[first]
-        root = greedy_tree(game, matrix, S, args.strategy, opener)
-        proof, optimal, total = "heuristic", False, None
-    elif args.objective == "worst":
-        # the smallest cap any tree meets (each smaller one proven impossible), then the best total
-        for d in range(1, (cap or NO_CAP) + 1):
-            try:
-                result = _exact_tree(game, matrix, first, d, history, args)
-                break
-            except Infeasible:
-                print(f"no tree within {d} guesses (proven)", file=sys.stderr)
-        else:
-            raise Infeasible(cap or NO_CAP)
-        root, proof, optimal, total = result.root, "exhaustive", True, result.total
+        root = greedy_build(game, matrix, args.strategy, history, opener)
     else:
-        result = _exact_tree(game, matrix, first, cap, history, args)
-        root, proof, optimal, total = result.root, "exhaustive", True, result.total
+        result = _exact_tree(args, game, matrix, opener, history)
+        root, total, earlier = result.root, result.total, result.earlier_seconds
+    optimal, proof = total is not None, "exhaustive" if total is not None else "heuristic"
     seconds = time.perf_counter() - start
     # a resumed build's tree records the time of every run (each checkpoint keeps its own)
-    earlier = result.earlier_seconds if args.strategy == "exact" else 0.0
     if history:
+        from ..exact.build import candidate_ids
+
         n = len(candidate_ids(game, history))
         cost = f"total {total} over {n} candidates, mean {total / n:.4f} more guesses (exact)" if total else args.strategy
         print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s")
@@ -135,35 +124,60 @@ def run_build(args) -> int:
     return 0
 
 
-def _exact_tree(game, matrix, first, cap, history, args):
-    """The exact optimal tree within `cap`; raises Infeasible when none exists (proven)."""
-    from ..rank import rank
-    from ..search import INF, NO_CAP, Infeasible, build, finished_openers
+def _exact_tree(args, game, matrix, first, history):
+    """The exact tree the options ask for (objective total, or worst: the smallest feasible cap,
+    then the best total); raises Infeasible when none exists (proven)."""
+    from ..exact.build import BuildInterrupted, exact_tree, smallest_cap_tree
 
-    if first == "auto" and not history:
-        rank_checkpoint = f"{args.checkpoint}.rank" if args.checkpoint else None  # a resume does not rank again
-        # openers the checkpoint's build finished are known exactly: the rank only has to beat them
-        known = finished_openers(game, matrix, args.checkpoint, cap, args.mode) if args.resume else {}
-        ranked = rank(game, matrix, top=1, max_guesses=cap, threads=args.threads, progress=not args.quiet,
-                      mode=args.mode, checkpoint=rank_checkpoint, resume=args.resume, known=known)
-        if ranked.interrupted:
-            raise KeyboardInterrupt
-        word, value, _ = ranked.ordered()[0]
-        if value >= INF:
-            raise Infeasible(cap or NO_CAP)
-        first, proven, rank_seconds = word, ranked.proven, ranked.earlier_seconds
-    else:
-        proven, rank_seconds = None, 0.0
+    options = dict(threads=args.threads, progress=not args.quiet, mode=args.mode, checkpoint=args.checkpoint,
+                   resume=args.resume)
     try:
-        result = build(game, matrix, first=None if first == "auto" else first, max_guesses=cap, history=history,
-                       threads=args.threads, progress=not args.quiet, mode=args.mode, checkpoint=args.checkpoint,
-                       resume=args.resume, proven=proven)
-        result.earlier_seconds += rank_seconds
-        return result
-    except KeyboardInterrupt:
+        with _flags_named():
+            if args.objective == "worst":
+                return smallest_cap_tree(game, matrix, first, args.max_guesses, history, on_infeasible=lambda d: print(
+                    f"no tree within {d} guesses (proven)", file=sys.stderr), **options)
+            return exact_tree(game, matrix, first, args.max_guesses, history, **options)
+    except BuildInterrupted:
         saved = f"; the finished subtrees are in {args.checkpoint}: add --resume to go on" if args.checkpoint else ""
         print(f"wordtree: interrupted{saved}", file=sys.stderr, flush=True)
         os._exit(130)  # a search thread may still be inside a kernel: do not wait for it
+
+
+def parse_state(game, text: str | None) -> list[tuple[str, int]]:
+    """--from 'salet:BBYBB,crony:BGYBB' -> [(guess, code), ...]."""
+    history = []
+    if not text:
+        return history
+    for step, item in enumerate(text.replace(" ", ",").split(","), 1):
+        if not item:
+            continue
+        if ":" not in item:
+            raise UserError(f"--from step {step}: expected GUESS:PATTERN, got {item!r}")
+        word, pattern = item.split(":", 1)
+        history.append((game.parse_guess(word), game.parse_pattern(pattern)))
+    return history
+
+
+@contextmanager
+def _flags_named():
+    """The engine's errors whose fix is an option of these commands, worded with the option."""
+    from ..exact.build import HistoryBreaksMode
+    from ..exact.cluster import NoDistributed, TooFewWorkers
+    from ..exact.rank import TopTooSmall
+    from ..exact.solver import CapOutOfRange
+
+    try:
+        yield
+    except CapOutOfRange as exc:
+        raise UserError(f"--max-guesses must be between 1 and {exc.most}, or none") from None
+    except HistoryBreaksMode as exc:
+        raise UserError(f"{exc.word!r} breaks the {exc.mode}-mode rule at that point of --from") from None
+    except TopTooSmall:
+        raise UserError("--top must be at least 1") from None
+    except NoDistributed:
+        raise UserError('--scheduler needs Dask distributed: pip install -e ".[cluster]"') from None
+    except TooFewWorkers:
+        raise UsageError("--workers must be at least 1") from None
 
 
 def add_rank(sub) -> None:
@@ -182,9 +196,9 @@ def add_rank(sub) -> None:
 
 
 def run_rank(args) -> int:
-    from ..patterns import pattern_matrix
-    from ..rank import rank
+    from ..exact.rank import rank
     from ..files import write_atomic
+    from ..patterns import pattern_matrix
 
     if args.resume and not args.checkpoint:
         raise UsageError("--resume needs --checkpoint FILE")
@@ -194,15 +208,20 @@ def run_rank(args) -> int:
         raise UsageError("--workers starts local workers: use it with --scheduler local")
     game = load_game(args)
     matrix = pattern_matrix(game, args.cache_dir).matrix
-    if args.scheduler:
-        from ..cluster import game_spec, rank_on_cluster
+    with _flags_named():
+        if args.scheduler:
+            from ..exact.cluster import game_spec, rank_on_cluster
 
-        result = rank_on_cluster(args.scheduler, game_spec(args, game), game, matrix, workers=args.workers,
-                                 top=args.top, limit=args.limit, progress=not args.quiet,
-                                 checkpoint=args.checkpoint, resume=args.resume)
-    else:
-        result = rank(game, matrix, top=args.top, limit=args.limit, max_guesses=args.max_guesses, threads=args.threads,
-                      progress=not args.quiet, checkpoint=args.checkpoint, resume=args.resume, mode=args.mode)
+            spec = game_spec(game, name=args.game, answers=args.answers, guesses=args.guesses,
+                             options=game_options_given(args), cache_dir=args.cache_dir,
+                             max_guesses=args.max_guesses, mode=args.mode)
+            result = rank_on_cluster(args.scheduler, spec, game, matrix, workers=args.workers, top=args.top,
+                                     limit=args.limit, progress=not args.quiet, checkpoint=args.checkpoint,
+                                     resume=args.resume)
+        else:
+            result = rank(game, matrix, top=args.top, limit=args.limit, max_guesses=args.max_guesses,
+                          threads=args.threads, progress=not args.quiet, checkpoint=args.checkpoint,
+                          resume=args.resume, mode=args.mode)
     ident = game.identity()
     lines = [
         f"# wordtree rank: {game.name}, {args.mode} mode, cap {args.max_guesses or 'none'}, top {args.top}",
@@ -231,7 +250,7 @@ def run_rank(args) -> int:
 
 def _rank_line(word: str, value: int, exact: bool) -> str:
     """One TSV line; a bound at or past the kernels' infinity proves that no tree exists."""
-    from ..search import INF
+    from ..exact.solver import INF
 
     if value >= INF:
         return f"{word}\tinf\timpossible"

@@ -23,12 +23,16 @@ def game_options(p: argparse.ArgumentParser, positional: bool = True) -> None:
 GAME_CAP = 0  # --max-guesses not given: the game's own cap (a user's value is at least 1)
 
 
+def game_options_given(args) -> dict:
+    """The game options of `game_options` given on the command line (pegs, colours, digits, repeats)."""
+    options = {key: getattr(args, key, None) for key in ("pegs", "colours", "digits", "repeats")}
+    return {key: value for key, value in options.items() if value not in (None, False)}
+
+
 def load_game(args):
     from ..games import get_game
 
-    options = {key: getattr(args, key, None) for key in ("pegs", "colours", "digits", "repeats")}
-    options = {key: value for key, value in options.items() if value not in (None, False)}
-    game = get_game(getattr(args, "game", None), args.answers, args.guesses, **options)
+    game = get_game(getattr(args, "game", None), args.answers, args.guesses, **game_options_given(args))
     for notice in game.notices:
         print(notice, file=sys.stderr)
     if getattr(args, "max_guesses", None) == GAME_CAP:

@@ -94,7 +94,7 @@ class Wordle(Game):
         }
 
     def _compute_matrix(self):
-        from ..kernels import wordle_pattern_matrix
+        from ..exact.kernels import wordle_pattern_matrix
 
         return wordle_pattern_matrix(
             letters_array(self.guesses, self.length), letters_array(self.answers, self.length), self.code_dtype

@@ -87,7 +87,7 @@ def proven_bound(s, members, length: int, memory_bytes: float | None, progress: 
 def build_options(args, length: int):
     """(words, lives, memory cap in bytes or None, threads) that build hangman's options ask for
     at this length: what --status, --bound-only and a build each start from."""
-    from ..search import default_threads
+    from ..exact.context import default_threads
     from .game import load_hangman_words
 
     hw = load_hangman_words(length, getattr(args, "words", None), getattr(args, "weights", None))

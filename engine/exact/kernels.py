@@ -1,7 +1,7 @@
 """Every numba kernel that calls another: feedback, the pattern matrix, and the exact search.
 
 They live in one module because numba's on-disk cache does not notice edits to a jitted
-function in another file. The public, validating wrappers are in patterns.py and search.py;
+function in another file. The public, validating wrappers are in patterns.py and solver.py;
 the slow, obviously-correct twins used as test oracles are in tests/reference.py.
 """
 
@@ -114,7 +114,7 @@ def wordle_pattern_matrix(guess_letters: np.ndarray, answer_letters: np.ndarray,
 #   children read the inherited matrix, a superset of the rows the scan would have kept.
 # - one guess more: a tree within d guesses is one within d + 1, so V(S, d) >= V(S, d + 1), and
 #   an entry for (S, d + 1), exact or a bound, bounds (S, d) from below. The tie-break's searches
-#   with one guess fewer (search.py, `shallowest`) meet the main search's entries this way.
+#   with one guess fewer (solver.py, `shallowest`) meet the main search's entries this way.
 # - memo: values are keyed by the candidate set itself (a 64-bit hash to find the slot, then the
 #   set compared element by element), so a hash collision can never return another set's value.
 # ----------------------------------------------------------------------------------------------

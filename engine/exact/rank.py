@@ -18,15 +18,22 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
-import orjson
 
-from .errors import UserError
-from .games.symmetry import opener_representative, orbit_representatives
+from ..errors import UserError
+from ..files import ThrottledSave
+from ..games.symmetry import opener_representative, orbit_representatives
+from .checkpoint import checkpoint_bytes, checkpoint_seconds, load_checkpoint, load_proven
+from .context import default_threads
 from .heuristics import heuristic_order
-from .search import INF, ProvenProgress, Solver, default_threads
-from .files import ThrottledSave, read_checkpoint, write_atomic
+from .solver import INF, Solver
+from .symmetric import ProvenProgress
 
-CHECKPOINT_FORMAT = "wordtree-rank/1"
+
+class TopTooSmall(UserError):
+    """A rank asked to value fewer than one first guess exactly."""
+
+    def __init__(self):
+        super().__init__("a rank must value at least 1 first guess exactly (top)")
 
 
 @dataclass
@@ -47,38 +54,6 @@ class RankResult:
     def kth_value(self) -> int:
         exact = sorted(v for v, e in self.values.values() if e)
         return exact[self.top - 1] if len(exact) >= self.top else INF
-
-
-def _checkpoint_header(game, cap, mode) -> dict:
-    return {"format": CHECKPOINT_FORMAT, "game": game.identity(), "max_guesses": cap, "mode": mode}
-
-
-def load_checkpoint(path, game, cap, mode) -> dict[str, tuple[int, bool]]:
-    doc = read_checkpoint(path, _checkpoint_header(game, cap, mode), "rank") or {}
-    return {w: (int(v), bool(e)) for w, (v, e) in doc.get("results", {}).items()}
-
-
-def load_proven(path, game, cap, mode) -> list:
-    """The rows of Solver.proven a rank of a symmetric game saved (see `rank`)."""
-    return (read_checkpoint(path, _checkpoint_header(game, cap, mode), "rank") or {}).get("proven", [])
-
-
-def checkpoint_seconds(path, game, cap, mode) -> float:
-    """The seconds the runs that wrote a rank checkpoint spent in all (0 if there is none)."""
-    return float((read_checkpoint(path, _checkpoint_header(game, cap, mode), "rank") or {}).get("seconds", 0.0))
-
-
-def checkpoint_bytes(game, cap, mode, values, proven: list | None = None, seconds: float = 0.0) -> bytes:
-    doc = _checkpoint_header(game, cap, mode)
-    doc["seconds"] = round(seconds, 3)
-    doc["results"] = {w: [v, e] for w, (v, e) in sorted(values.items())}
-    if proven:
-        doc["proven"] = proven
-    return orjson.dumps(doc)
-
-
-def save_checkpoint(path, game, cap, mode, values, seconds: float = 0.0) -> None:
-    write_atomic(path, checkpoint_bytes(game, cap, mode, values, seconds=seconds))
 
 
 def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, checkpoint: str | None,
@@ -121,7 +96,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     from tqdm import tqdm
 
     if top < 1:
-        raise UserError("--top must be at least 1")
+        raise TopTooSmall()
     start = time.perf_counter()
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb, mode=mode)
     solver.search_orbits_in_parallel(threads or default_threads())

@@ -22,9 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import UsageError, UserError
-from .rank import RankResult, checkpoint_seconds, plan, save_checkpoint
-from .search import INF, Solver
+from ..errors import UserError
+from .checkpoint import checkpoint_seconds, save_checkpoint
+from .rank import RankResult, TopTooSmall, plan
+from .solver import INF, Solver
 
 GAME_OPTIONS = ("pegs", "colours", "digits", "repeats")
 JOBS_PER_THREAD = 2  # in flight per worker thread: enough to hide the round trip, few enough to keep budgets fresh
@@ -55,11 +56,16 @@ def _absolute(path: str | None) -> str | None:
     return str(Path(path).resolve()) if path and Path(path).exists() else path
 
 
-def game_spec(args, game, memo_mb: int = 160) -> GameSpec:
-    """The spec of the game `cli._load_game(args)` built, for the workers."""
-    options = tuple((key, getattr(args, key)) for key in GAME_OPTIONS if getattr(args, key, None) not in (None, False))
-    return GameSpec(args.game, _absolute(args.answers), _absolute(args.guesses), options, game.cache_key,
-                    _absolute(args.cache_dir), args.max_guesses, args.mode, memo_mb)
+def game_spec(game, *, name: str | None = None, answers: str | None = None, guesses: str | None = None,
+              options: dict | None = None, cache_dir: str | None = None, max_guesses: int | None = 6,
+              mode: str = "normal", memo_mb: int = 160) -> GameSpec:
+    """The spec of `game`, which games.get_game(name, answers, guesses, **options) built (options:
+    those of GAME_OPTIONS; None and False ones are left out), for the workers. `max_guesses`:
+    None for no cap."""
+    options = options or {}
+    kept = tuple((key, options[key]) for key in GAME_OPTIONS if options.get(key) not in (None, False))
+    return GameSpec(name, _absolute(answers), _absolute(guesses), kept, game.cache_key, _absolute(cache_dir),
+                    max_guesses, mode, memo_mb)
 
 
 # --- on the workers ---
@@ -71,8 +77,8 @@ def _solver_for(spec: GameSpec) -> Solver:
     with _worker_lock:
         solver = _worker_solver.get(spec)
         if solver is None:
-            from .games import get_game
-            from .patterns import pattern_matrix
+            from ..games import get_game
+            from ..patterns import pattern_matrix
 
             game = get_game(spec.name, spec.answers, spec.guesses, **dict(spec.options))
             if game.cache_key != spec.cache_key:
@@ -116,15 +122,30 @@ def anagram_jobs(game, guesses: list[int]) -> list[list[int]]:
 
 
 # --- on the client ---
+class NoDistributed(UserError):
+    """Dask distributed is not installed."""
+
+    def __init__(self):
+        super().__init__('a rank on a cluster needs Dask distributed: pip install -e ".[cluster]"')
+
+
+class TooFewWorkers(UserError):
+    """A local cluster of fewer than one worker."""
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        super().__init__(f"a local cluster needs at least 1 worker, not {workers}")
+
+
 def _connect(stack: ExitStack, scheduler: str, workers: int | None):
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise UserError('--scheduler needs Dask distributed: pip install -e ".[cluster]"') from None
+        raise NoDistributed() from None
     if scheduler == "local":
         n = 2 if workers is None else workers
         if n < 1:
-            raise UsageError("--workers must be at least 1")
+            raise TooFewWorkers(n)
         cluster = stack.enter_context(LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                                    dashboard_address=None, silence_logs=logging.ERROR))
         return stack.enter_context(Client(cluster))
@@ -144,7 +165,7 @@ def rank_on_cluster(scheduler: str, spec: GameSpec, game, matrix: np.ndarray, wo
     from tqdm import tqdm
 
     if top < 1:
-        raise UserError("--top must be at least 1")
+        raise TopTooSmall()
     start = time.perf_counter()
     cap = Solver(game, matrix, spec.max_guesses, mode=spec.mode).cap  # validates cap and mode here, not on a worker
     order, values, exact_sorted, todo = plan(game, matrix, cap, spec.mode, limit, checkpoint, resume)

@@ -1,0 +1,264 @@
+"""Build the exact optimal tree of a game, from its start or from a position in play.
+
+`build` opens with a given guess, or with the proven best one found by a search over every
+guess, and solves each class below the opener as an independent exact problem on all cores;
+with a checkpoint each finished class (and, in a symmetric game, what the symmetric levels
+proved) is saved as it comes, and a resume starts from there. `exact_tree` is what the `build`
+command runs: with no opener given, a rank of the openers (rank.py) chooses it first, and the
+build takes what the rank proved; `smallest_cap_tree` finds the least cap any tree meets first
+(the worst-case objective). `greedy_build` plays a heuristic rule instead (heuristics.py).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import UserError
+from ..files import ThrottledSave
+from . import kernels
+from .checkpoint import build_checkpoint_bytes, build_checkpoint_header, finished_openers, read_build_checkpoint
+from .context import Counters, default_threads
+from .solver import INF, NO_CAP, Infeasible, Solver
+from .symmetric import ProvenProgress
+
+
+class HistoryBreaksMode(UserError):
+    """A guess of the history played from breaks the hard- or ultra-mode rule where it was played."""
+
+    def __init__(self, word: str, mode: str):
+        self.word, self.mode = word, mode
+        super().__init__(f"{word!r} breaks the {mode}-mode rule at that point of the history")
+
+
+class BuildInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a build; `checkpoint` (if any) holds the subtrees it finished."""
+
+    def __init__(self, checkpoint: str | None):
+        super().__init__()
+        self.checkpoint = checkpoint
+
+
+@dataclass
+class BuildResult:
+    root: dict
+    total: int
+    seconds: float
+    counters: Counters
+    first: str
+    n_answers: int
+    extra: dict = field(default_factory=dict)
+    earlier_seconds: float = 0.0  # spent by the runs before a resume (from the checkpoint)
+
+
+def candidate_ids(game, history: list[tuple[str, int]]) -> np.ndarray:
+    """Answers consistent with a history of (guess, code) pairs, by the game's own feedback rule."""
+    ids = [i for i, a in enumerate(game.answers) if all(game.feedback(g, a) == code for g, code in history)]
+    return np.array(ids, dtype=np.int32)
+
+
+def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int | None = 6,
+          history: list[tuple[str, int]] | None = None, threads: int | None = None, progress: bool = True,
+          rules: int = kernels.ALL_RULES, memo_mb: int = 160, mode: str = "normal", checkpoint: str | None = None,
+          resume: bool = False, proven: list | None = None) -> BuildResult:
+    """The exact optimal tree from a position (the start, or after `history`), opening with
+    `first` (None: the proven best opener, found by searching every guess), with at most
+    `max_guesses` per answer (None: no cap). With `checkpoint`, each finished subtree of the
+    opener is saved there as it comes (atomically), and `resume` starts from the ones a stopped
+    build saved. `proven`: rows of Solver.proven_entries() from a search of the same game, cap
+    and mode (the rank that chose `first`, whose classes it has often solved already)."""
+    start = time.perf_counter()
+    solver = Solver(game, matrix, max_guesses, rules, memo_mb, mode)
+    solver.search_orbits_in_parallel(threads or default_threads())
+    position = _Build(solver, history or [], threads or default_threads(), progress, checkpoint, resume, proven,
+                      start)
+    g = position.opener(first)
+    root, total = position.assemble(g, position.d)
+    if first is None:
+        root = solver.shallowest(position.S, position.req, total, root,
+                                 lambda guess, cap: position.assemble(guess, cap)[0], position.solve_here)
+        g = game.guess_index[root["guess"]]
+    return BuildResult(root, total, time.perf_counter() - start, solver.counters(), game.guesses[g], len(position.S),
+                       earlier_seconds=position.earlier)
+
+
+class _Build:
+    """One build's position (the answers left S, the guesses left d, the mode's constraint) and
+    its checkpoint: the finished subtrees by "WORD/guesses left", saved as they come."""
+
+    def __init__(self, solver: Solver, history: list[tuple[str, int]], threads: int, progress: bool,
+                 checkpoint: str | None, resume: bool, proven: list | None, start: float):
+        game = solver.game
+        self.solver, self.game, self.threads, self.progress = solver, game, threads, progress
+        self.checkpoint = checkpoint
+        self.req = solver.empty_constraint()
+        for word, code in history:
+            g_played = game.guess_index[word]
+            if not solver.legal(self.req, g_played):
+                raise HistoryBreaksMode(word, solver.mode)
+            self.req = solver.constrain(self.req, g_played, code)
+        self.S = candidate_ids(game, history)
+        if len(self.S) == 0:
+            raise UserError("no answer is consistent with that history")
+        self.d = solver.cap - len(history)
+        if self.d < 1:
+            raise UserError(f"the history already uses {len(history)} guesses of {solver.cap}")
+        self.played = [game.guess_index[word] for word, _ in history]
+        header = build_checkpoint_header(game, solver.cap, solver.mode, history)
+        doc = (read_build_checkpoint(checkpoint, header) if resume else None) or {}
+        self.saved = doc.get("subtrees", {})
+        self.earlier = float(doc.get("seconds", 0.0))
+        solver.load_proven(doc.get("proven", []))
+        solver.load_proven(proven or [])
+        # the finished subtrees and, in symmetric games, what the symmetric levels proved so far: a
+        # build stopped in the middle of a long subtree resumes inside it too
+        self.save = ThrottledSave(checkpoint, lambda: build_checkpoint_bytes(
+            header, self.earlier + time.perf_counter() - start, self.saved, solver.proven_entries()))
+        self.shown = ProvenProgress(solver, self.save if checkpoint else None)
+
+    def solve_here(self, cap: int, beta: int) -> tuple[int, int]:
+        """The bounded search at the position itself."""
+        if self.solver.symmetric:
+            return self.solver.solve_symmetric(self.S, cap, self.played, beta, self.game.symmetric_levels + 1)
+        return self.solver.solve(self.S, cap, beta, self.req)
+
+    def opener(self, first: str | None) -> int:
+        """The guess id of `first`, checked; with None, the best opener found by the search."""
+        if first is None:
+            value, g = self.solve_here(self.d, INF)
+            if value >= INF:
+                raise Infeasible(self.solver.cap)
+            return g
+        g = self.game.guess_index.get(first)
+        if g is None:
+            raise UserError(f"{first!r} is not an allowed guess in {self.game.name}")
+        if not self.solver.legal(self.req, g):
+            raise UserError(f"{first!r} breaks the {self.solver.mode}-mode rule here")
+        return g
+
+    def solve_class(self, g: int, d: int, code: int, part: np.ndarray) -> tuple[int, int, dict | None]:
+        """(code, value, subtree or None if none exists) of the class `part` below g, with d
+        guesses left at g. In a symmetric game (normal mode) the class tries one guess per orbit
+        of the maps fixing the history and g, for the game's `symmetric_levels` levels
+        (engine/games/symmetry.py)."""
+        solver = self.solver
+        if solver.symmetric:
+            history, levels = self.played + [g], self.game.symmetric_levels
+            value, second = solver.solve_symmetric(part, d - 1, history, INF, levels)
+            if value >= INF:
+                return code, value, None
+            return code, value, solver.tree_symmetric(part, d - 1, history, levels, (value, second))
+        child_req = solver.constrain(self.req, g, code)
+        value, _ = solver.solve(part, d - 1, req=child_req)
+        if value >= INF:
+            return code, value, None
+        return code, value, solver.tree(part, d - 1, child_req)
+
+    def assemble(self, g: int, d: int) -> tuple[dict, int]:
+        """The tree opening with g with d guesses left, and its total: below g every class is an
+        independent exact problem, solved on all cores, largest first so the threads finish
+        together; the classes the checkpoint holds are taken from it."""
+        from tqdm import tqdm
+
+        game, S = self.game, self.S
+        jobs = sorted(self.solver.classes(S, g), key=lambda item: -len(item[1]))
+        results: dict[int, dict] = {}
+        total = len(S)
+        finished = self.saved.setdefault(f"{game.guesses[g]}/{d}", {})  # code -> {"value", "tree"}
+        for code_text, item in finished.items():
+            results[int(code_text)] = item["tree"]
+            total += item["value"]
+        todo = [item for item in jobs if str(item[0]) not in finished]
+        bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc=f"subtrees of {game.guesses[g]}",
+                   unit="class", disable=not self.progress or None, leave=False)
+        self.shown.bar, self.shown.text = bar, f"total={total}"
+        pool = ThreadPoolExecutor(self.threads)
+        try:
+            for future in as_completed([pool.submit(self.solve_class, g, d, code, part) for code, part in todo]):
+                code, value, subtree = future.result()
+                if subtree is None:
+                    raise Infeasible(self.solver.cap, game.guesses[g])
+                results[code] = subtree
+                total += value
+                if self.checkpoint:
+                    with self.save.lock:
+                        finished[str(code)] = {"value": value, "tree": subtree}
+                    self.save()
+                bar.update(1)
+                self.shown.text = f"total={total}"
+                self.shown.show()
+        except KeyboardInterrupt:
+            if self.checkpoint:
+                self.save()
+            raise
+        finally:
+            self.shown.bar = None
+            bar.close()
+            pool.shutdown(wait=False, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the rest
+        root = {"guess": game.guesses[g]}
+        if results:
+            root["next"] = {game.pattern_text(code): results[code] for code in sorted(results)}
+        return root, total
+
+
+def exact_tree(game, matrix: np.ndarray, first: str | None, max_guesses: int | None,
+               history: list[tuple[str, int]] | None = None, *, threads: int | None = None, progress: bool = True,
+               mode: str = "normal", checkpoint: str | None = None, resume: bool = False) -> BuildResult:
+    """The exact optimal tree within `max_guesses` (None: no cap) opening with `first`; raises
+    Infeasible when none exists (proven). With `first` None at the start of a game, the openers
+    are ranked first (into `checkpoint`.rank, if a checkpoint is kept) and the build takes the
+    best one with what the rank proved; a resume starts the rank from the openers the build
+    checkpoint has finished. Ctrl-C during the rank raises KeyboardInterrupt, during the build
+    BuildInterrupted."""
+    from .rank import rank
+
+    proven, rank_seconds = None, 0.0
+    if first is None and not history:
+        rank_checkpoint = f"{checkpoint}.rank" if checkpoint else None  # a resume does not rank again
+        # openers the checkpoint's build finished are known exactly: the rank only has to beat them
+        known = finished_openers(game, matrix, checkpoint, max_guesses, mode) if resume else {}
+        ranked = rank(game, matrix, top=1, max_guesses=max_guesses, threads=threads, progress=progress,
+                      mode=mode, checkpoint=rank_checkpoint, resume=resume, known=known)
+        if ranked.interrupted:
+            raise KeyboardInterrupt
+        word, value, _ = ranked.ordered()[0]
+        if value >= INF:
+            raise Infeasible(NO_CAP if max_guesses is None else max_guesses)
+        first, proven, rank_seconds = word, ranked.proven, ranked.earlier_seconds
+    try:
+        result = build(game, matrix, first=first, max_guesses=max_guesses, history=history, threads=threads,
+                       progress=progress, mode=mode, checkpoint=checkpoint, resume=resume, proven=proven)
+    except KeyboardInterrupt:
+        raise BuildInterrupted(checkpoint) from None
+    result.earlier_seconds += rank_seconds
+    return result
+
+
+def smallest_cap_tree(game, matrix: np.ndarray, first: str | None, max_guesses: int | None,
+                      history: list[tuple[str, int]] | None = None, on_infeasible=None, **options) -> BuildResult:
+    """The worst-case objective: the exact tree of `exact_tree` (same `options`) within the
+    smallest cap any tree meets, up to `max_guesses` (None: no cap), each smaller cap proven
+    impossible (`on_infeasible(cap)` is told each)."""
+    most = NO_CAP if max_guesses is None else max_guesses
+    for d in range(1, most + 1):
+        try:
+            return exact_tree(game, matrix, first, d, history, **options)
+        except Infeasible:
+            if on_infeasible is not None:
+                on_infeasible(d)
+    raise Infeasible(most)
+
+
+def greedy_build(game, matrix: np.ndarray, strategy: str, history: list[tuple[str, int]] | None = None,
+                 first: str | None = None) -> dict:
+    """The tree a greedy rule of heuristics.py plays from the position after `history`, opening
+    with `first` (None: the rule's own choice)."""
+    from .heuristics import greedy_tree
+
+    S = candidate_ids(game, history or [])
+    if len(S) == 0:
+        raise UserError("no answer is consistent with that history")
+    return greedy_tree(game, matrix, S, strategy, None if first is None else game.guess_index[first])

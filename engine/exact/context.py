@@ -1,0 +1,104 @@
+"""One search thread's working memory: the scratch arrays and the memo table the kernels take
+(Context), the kernels' counters summed over threads (Counters), and the default thread count."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import kernels
+
+CORES, CORE_SIZE = 256, 64  # the infeasible sets a thread remembers (kernels.USE_CORES), and their largest size
+
+
+def default_threads() -> int:
+    return max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+class Context:
+    """One thread's scratch arrays and memo table (numpy arrays handed to the kernels).
+
+    `memo_mb` caps the memo's memory; when it fills up it is cleared, which costs time only.
+    `depths`: how many depths the memo keys (one more than the deepest cap, plus one)."""
+
+    def __init__(self, n_guesses: int, n_answers: int, n_codes: int, levels: int, state_size: int,
+                 class_bounds: np.ndarray, depths: int, memo_mb: int = 160, seed: int = 12345):
+        rng = np.random.default_rng(seed)
+        self.levels = levels
+        dedupe_size = 1 << int(np.ceil(np.log2(max(4, 2 * n_guesses))))
+        self.scratch = (
+            np.zeros((levels, n_guesses), np.int32),  # lbs: each kept guess's class bound
+            np.zeros((levels, n_guesses), np.int64),  # scores: its ordering score
+            np.zeros((levels, n_answers), np.int32),  # cls: the classes of the guess tried at each level
+            np.zeros((levels, n_answers), np.int32),  # cls_pos: their columns in the level's matrix
+            np.zeros((levels, n_codes + 1), np.int64),  # class_start
+            np.zeros((levels, n_codes + 1), np.int64),  # class_size
+            np.zeros((levels, n_codes + 1), np.int64),  # class_code
+            np.zeros(n_codes, np.int64),  # stamp
+            np.zeros(n_codes, np.int64),  # cnt
+            np.zeros(1, np.int64),  # epoch
+            np.zeros(dedupe_size, np.uint64),  # dedupe_key
+            np.zeros(dedupe_size, np.int32),  # dedupe_val
+            np.zeros(dedupe_size, np.int64),  # dedupe_stamp
+            rng.integers(1, 2**63, n_answers, dtype=np.uint64) | np.uint64(1),  # position_keys
+            np.arange(n_answers, dtype=np.int32),  # identity: a node's own columns
+            np.full(levels + 1, -1, np.int32),  # best_out
+            np.zeros(8, np.int64),  # stats
+            np.zeros((levels + 1, state_size), np.int32),  # req: hard/ultra-mode constraint at each level
+            class_bounds,  # least cost of c answers with d guesses left (shared, read only)
+            np.full((levels + 1, 2), -1, np.int64),  # last_step: ultra mode's latest (guess, code) at each level
+            np.zeros((CORES, CORE_SIZE), np.int32),  # cores: recent sets no guess splits into singletons
+            np.zeros(CORES, np.int64),  # their sizes
+            np.zeros(1, np.int64),  # how many were recorded (a ring: the latest CORES are kept)
+            np.zeros(n_answers, np.int64),  # mark: a node's answers, by epoch
+            np.zeros((4, n_guesses), np.uint8),  # pair counts: pairs, repeats, has_win, one answer's flags
+            np.zeros((4, n_guesses), np.uint16),  # the same for sets past kernels.PAIR_BYTES answers
+        )
+        # memo: ~34 bytes an entry plus 4 bytes per stored answer; the pool gets two thirds
+        budget = memo_mb * 2**20
+        entries = 1 << max(10, int(np.log2(budget / 3 / 34)))
+        pool = max(n_answers, int(budget * 2 / 3 / 4))
+        self.memo = (
+            np.zeros(entries, np.uint64),  # keys (0 = empty)
+            np.zeros(entries, np.int16),  # guesses left
+            np.zeros(entries, np.int64),  # offset of the set in the pool
+            np.zeros(entries, np.int32),  # set size
+            np.zeros(entries, np.int64),  # value or lower bound
+            np.zeros(entries, np.bool_),  # exact?
+            np.zeros(entries, np.int32),  # best guess (exact entries)
+            np.zeros(pool, np.int32),  # pool of stored sets
+            np.zeros(2, np.int64),  # entries used, pool used
+            rng.integers(1, 2**63, n_answers, dtype=np.uint64),  # a random key per answer
+            rng.integers(1, 2**63, depths, dtype=np.uint64),  # a random key per depth
+            rng.integers(1, 2**63, state_size, dtype=np.uint64) | np.uint64(1),  # per constraint entry (odd)
+        )
+
+    @property
+    def stats(self) -> np.ndarray:
+        return self.scratch[16]
+
+    @property
+    def best_out(self) -> np.ndarray:
+        return self.scratch[15]
+
+    @property
+    def root_constraint(self) -> np.ndarray:
+        return self.scratch[17][0]
+
+
+@dataclass
+class Counters:
+    nodes: int = 0
+    memo_hits: int = 0
+    memo_stores: int = 0
+    memo_clears: int = 0
+    guesses_evaluated: int = 0
+
+    def add(self, stats: np.ndarray) -> None:
+        self.nodes += int(stats[kernels.ST_NODES])
+        self.memo_hits += int(stats[kernels.ST_MEMO_HITS])
+        self.memo_stores += int(stats[kernels.ST_MEMO_STORES])
+        self.memo_clears += int(stats[kernels.ST_MEMO_CLEARS])
+        self.guesses_evaluated += int(stats[kernels.ST_GUESSES_EVALUATED])

@@ -1,0 +1,300 @@
+"""The exact search of one game, cap and mode: V(S, d), the least total number of guesses over
+the answers S (each answer pays every guess up to and including the winning one) with at most d
+guesses per answer, its best guess, the cost of a given guess, and the optimal tree.
+
+The kernels (kernels.py) do the search; a Solver holds the game's matrices, the per-thread
+contexts (context.py), the hard- and ultra-mode constraints, the class-by-class sum that ranks
+openers against a budget, and, for the symmetric games, the orbit-level search (symmetric.py).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..errors import UserError
+from . import kernels
+from .context import Context, Counters
+from .symmetric import SOLVE_FIRST_FRACTION, OrbitSearch
+
+INF = kernels.INF
+NO_CAP = 32  # the cap a Solver uses for "no cap" (None): deeper than any optimal tree of these games can go
+MODES = ("normal", "hard", "ultra")
+
+
+class CapOutOfRange(UserError):
+    """A guess cap the search cannot take (it knows caps from 1 to NO_CAP, and None: no cap)."""
+
+    def __init__(self, cap: int):
+        self.cap, self.most = cap, NO_CAP
+        super().__init__(f"the guess cap must be between 1 and {NO_CAP}, or none (no cap); got {cap}")
+
+
+class Infeasible(UserError):
+    """No tree solves every answer within the cap (a proven result, exit status 3)."""
+
+    exit_code = 3
+
+    def __init__(self, cap: int, first: str | None = None):
+        self.cap = cap
+        opener = f" opening with {first}" if first else ""
+        super().__init__(f"impossible: no tree{opener} solves every answer within {cap} guesses (proven)")
+
+
+class Solver(OrbitSearch):
+    """Exact values and trees for one game, one cap and one mode, over its full guess list.
+    `max_guesses`: the cap on guesses per answer, None for no cap."""
+
+    def __init__(self, game, matrix: np.ndarray, max_guesses: int | None = 6, rules: int = kernels.ALL_RULES,
+                 memo_mb: int = 160, mode: str = "normal"):
+        self.game = game
+        self.matrix = np.ascontiguousarray(matrix)
+        self.cap = NO_CAP if max_guesses is None else int(max_guesses)
+        if not 1 <= self.cap <= NO_CAP:
+            raise CapOutOfRange(self.cap)
+        if mode not in MODES:
+            raise UserError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
+        self.mode = mode
+        # codes closed under position and symbol maps: one guess per orbit near the top (symmetry.py)
+        self.symmetric = game.symmetric and mode == "normal"
+        self.rules = rules | {"normal": 0, "hard": kernels.HARD_MODE, "ultra": kernels.ULTRA_MODE}[mode]
+        if mode != "normal":
+            if game.kind != "wordle":
+                raise UserError(f"{mode} mode is a Wordle rule")
+            from ..games.wordle import letters_array
+
+            self.letters = letters_array(game.guesses, game.length)
+            # hard: the greens and the least count of each letter; ultra: the history itself
+            self.state_size = game.length + 26 if mode == "hard" else self.cap
+        else:
+            self.letters = np.zeros((len(game.guesses), 1), np.uint8)
+            self.state_size = 1
+        self.counts = np.zeros((len(game.guesses), 26), np.uint8)
+        for i in range(self.game.length if mode == "hard" else 0):
+            np.add.at(self.counts, (np.arange(len(game.guesses)), self.letters[:, i]), 1)
+        self.memo_mb = memo_mb
+        present = kernels._codes_present(self.matrix, game.n_codes)
+        branching = int(present.sum()) - int(present[game.win_code])
+        self.class_bounds = kernels.class_bounds(self.cap, self.matrix.shape[1], max(branching, 1))
+        self.answer_gid = game.answer_guess_ids
+        self.all_guesses = np.arange(len(game.guesses), dtype=np.int32)
+        # the matrix by answers, which the kernel reads to settle small sets from pair counts
+        # (normal mode: elsewhere legality, not the partition alone, decides)
+        by_answer = mode == "normal" and rules & kernels.USE_PAIRS
+        self.columns = np.empty(self.matrix.shape[::-1] if by_answer else (0, 0), self.matrix.dtype)
+        if by_answer:
+            kernels._transpose(self.matrix, self.columns)
+        self._local = threading.local()
+        self._contexts: list[Context] = []
+        self._lock = threading.Lock()
+        self._init_orbit_search()  # symmetric games: the orbits and the proven values (symmetric.py)
+
+    # --- per-thread contexts ---
+    def context(self) -> Context:
+        ctx = getattr(self._local, "ctx", None)
+        if ctx is None:
+            m = self.matrix
+            ctx = Context(m.shape[0], m.shape[1], self.game.n_codes, self.cap + 2, self.state_size, self.class_bounds,
+                          NO_CAP + 2, self.memo_mb)
+            self._local.ctx = ctx
+            with self._lock:
+                self._contexts.append(ctx)
+        return ctx
+
+    def counters(self) -> Counters:
+        total = Counters()
+        for ctx in self._contexts:
+            total.add(ctx.stats)
+        return total
+
+    # --- hard- and ultra-mode constraints (empty in normal mode) ---
+    def empty_constraint(self) -> np.ndarray:
+        req = np.zeros(self.state_size, np.int32)
+        if self.mode == "hard":
+            req[: self.game.length] = -1
+        elif self.mode == "ultra":
+            req[:] = kernels.NO_STEP
+        return req
+
+    def constrain(self, req: np.ndarray, guess: int, code: int) -> np.ndarray:
+        """The constraint after `guess` got `code` (unchanged in normal mode)."""
+        if self.mode == "normal":
+            return req
+        out = np.empty_like(req)
+        if self.mode == "hard":
+            kernels._constrain(req, out, self.letters[guess], code, self.game.length)
+        else:
+            kernels._record_step(req, out, guess * self.game.n_codes + code)
+        return out
+
+    def legal(self, req: np.ndarray, guess: int) -> bool:
+        if self.mode == "normal":
+            return True
+        if self.mode == "ultra":
+            return bool(kernels._consistent(guess, req, self.letters, self.game.n_codes))
+        n = self.game.length
+        greens_ok = all(req[i] < 0 or self.letters[guess, i] == req[i] for i in range(n))
+        return greens_ok and bool(np.all(self.counts[guess] >= req[n:]))
+
+    # --- kernels ---
+    def _run(self, S: np.ndarray, d: int, beta: int, forced: int, req: np.ndarray | None) -> int:
+        ctx = self.context()
+        ctx.root_constraint[:] = self.empty_constraint() if req is None else req
+        S = np.ascontiguousarray(S, dtype=np.int32)
+        return int(kernels._solve(S, S.copy(), d, beta, 0, self.matrix, self.columns, self.all_guesses,
+                                  self.matrix.shape[0],
+                                  self.answer_gid, forced, self.answer_gid, self.game.win_code, self.rules,
+                                  ctx.scratch, ctx.memo, self.letters, self.counts))
+
+    def solve(self, S: np.ndarray, d: int, beta: int = INF, req: np.ndarray | None = None) -> tuple[int, int]:
+        """(V(S, d) if below beta else a bound >= beta, best guess or -1), under constraint `req`."""
+        value = self._run(S, d, beta, -1, req)
+        return value, int(self.context().best_out[0])
+
+    def evaluate(self, S: np.ndarray, guess: int, d: int, beta: int = INF, req: np.ndarray | None = None) -> int:
+        """The cost of opening `S` with `guess`: exact if below beta, else a bound >= beta."""
+        if req is not None and not self.legal(req, guess):
+            raise UserError(f"{self.game.guesses[guess]!r} breaks the {self.mode}-mode rule here")
+        return self._run(S, d, beta, guess, req)
+
+    def evaluate_opener(self, S: np.ndarray, guess: int, beta: int = INF) -> int:
+        """The cost of opening the whole game with `guess` (exact if below beta, else a bound >=
+        beta): class by class (see `sum_of_classes`), each by the kernel, or in a symmetric game
+        with one guess per orbit for the next levels.
+
+        In a symmetric game the classes of at most 1/16 of the codes are solved in full before
+        any class is asked for its share of the slack. Their values stand well above their
+        bounds, and they are cheap, whereas a share of the largest class is a search of hours:
+        Bulls and Cows with repeats refutes the opener 0001 against 0123's 55632 in under a
+        minute this way (its classes of 435 codes and fewer rise 317 above their bounds), after
+        hours of the shares alone without the proof."""
+        if self.symmetric:
+            return self.evaluate_symmetric(S, guess, self.cap, [guess], beta, self.game.symmetric_levels,
+                                           len(S) // SOLVE_FIRST_FRACTION)
+        if beta >= INF:
+            return self.evaluate(S, guess, self.cap, beta)
+        start = self.empty_constraint()
+        return self.sum_of_classes(
+            len(S), self.classes(S, guess), self.cap - 1, beta,
+            lambda code, part, budget: self.solve(part, self.cap - 1, budget, self.constrain(start, guess, code))[0])
+
+    def sum_of_classes(self, n: int, classes: list[tuple[int, np.ndarray]], d: int, beta: int, solve_part,
+                       bound_part=None, solve_first: int = 0) -> int:
+        """n + the sum of the values of the parts (code, part) with d guesses left: exact if
+        below beta, else a proven bound >= beta. `solve_part(code, part, budget)` answers as
+        `solve` does; `bound_part(part)`, if given, is a lower bound on a part's value at least
+        its class bound.
+
+        The running sum starts from the parts' bounds and only ever replaces a bound by a
+        larger proven one, so it is a lower bound throughout. With a finite beta, each part of
+        three or more answers is first asked only for its share of the slack, in proportion to
+        its size: a losing guess usually loses a little in every large part, which a shallow
+        search proves, whereas the exact pass below solves the first parts under a loose budget
+        (below the opener `bribe` a part of 172 answers took 16 s to solve exactly, every one of
+        its guesses refuted in turn, against a fraction of a second for its share). Then the
+        parts smallest first, each against what the others' bounds leave, as the kernel does;
+        a part that answers below its budget is exact, so a sum below beta is exact.
+
+        Parts of at most `solve_first` answers are taken that way before the shares (see
+        evaluate_opener for why)."""
+        bounds = self.class_bounds[d]
+        classes = sorted(classes, key=lambda item: len(item[1]))
+        parts = [part for _, part in classes]
+        lower = [int(bounds[len(part)]) if bound_part is None else bound_part(part) for part in parts]
+        running = n + sum(lower)
+        # a part of 1 answer costs 1, of 2 answers 3 (guess one of them): exactly the class bound
+        open_parts = [i for i, part in enumerate(parts) if len(part) > 2 or (len(part) == 2 and d < 2)]
+        exact = set()
+        stages = ("small", "shares", "rest") if beta < INF else ("rest",)
+        for stage in stages:
+            gap, size = beta - running, sum(len(parts[i]) for i in open_parts if i not in exact)
+            for i in open_parts:
+                if running >= beta:
+                    return running
+                if i in exact or (stage == "small" and len(parts[i]) > solve_first):
+                    continue
+                budget = beta - (running - lower[i])
+                if stage == "shares":
+                    budget = min(budget, lower[i] + max(1, gap * len(parts[i]) // size))
+                value = solve_part(classes[i][0], parts[i], budget)
+                if value > lower[i]:
+                    running += value - lower[i]
+                    lower[i] = value
+                if value < budget:
+                    exact.add(i)
+        return running
+
+    def classes(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
+        """The non-winning classes of S under `guess`, as (code, sorted answer ids), by code."""
+        codes = self.matrix[guess, S]
+        order = np.argsort(codes, kind="stable")
+        S_sorted, codes_sorted = S[order], codes[order]
+        bounds = np.flatnonzero(np.diff(codes_sorted)) + 1
+        out = []
+        for part, code_part in zip(np.split(S_sorted, bounds), np.split(codes_sorted, bounds)):
+            if len(part) and int(code_part[0]) != self.game.win_code:
+                out.append((int(code_part[0]), np.sort(part)))
+        return out
+
+    def tree(self, S: np.ndarray, d: int, req: np.ndarray | None = None, guess: int | None = None) -> dict:
+        """The optimal tree below (S, d) under constraint `req` as nested {"guess", "next"}
+        nodes; `guess` fixes the opener. Every node is asked for its exact value, which the memo
+        usually already has.
+
+        Ties in total go to the smaller worst case: once a tree of depth w is built, an optimal
+        tree of depth w - 1 exists exactly when V(S, w - 1) = V(S, d), which a search bounded
+        by V + 1 decides; if it does, the tree is rebuilt within w - 1 guesses. Ties beyond
+        that: the search's fixed order."""
+        req = self.empty_constraint() if req is None else req
+        if guess is not None:
+            return self._tree_with(S, d, req, guess)
+        value, guess = self.solve(S, d, req=req)
+        if value >= INF:
+            raise UserError("no tree exists within the guess cap")
+        node = self._tree_with(S, d, req, guess)
+        return self.shallowest(S, req, value, node, lambda g, cap: self._tree_with(S, cap, req, g))
+
+    def shallowest(self, S: np.ndarray, req: np.ndarray, value: int, node: dict, rebuild, solve=None) -> dict:
+        """`node` (an optimal tree for S), or an optimal one of smaller depth: `rebuild(guess,
+        cap)` makes the tree opening with `guess` within `cap` guesses; `solve(cap, beta)` is the
+        bounded search (default: over every guess)."""
+        solve = solve or (lambda cap, beta: self.solve(S, cap, beta, req))
+        depth = tree_depth(node)
+        while depth > 1 and self.class_bounds[depth - 1, len(S)] <= value:
+            lower, guess = solve(depth - 1, value + 1)
+            if lower != value:
+                break
+            node = rebuild(guess, depth - 1)
+            depth = tree_depth(node)
+        return node
+
+    def _tree_with(self, S: np.ndarray, d: int, req: np.ndarray, guess: int) -> dict:
+        node = {"guess": self.game.guesses[guess]}
+        classes = self.classes(S, guess)
+        if classes:
+            node["next"] = {self.game.pattern_text(code): self.tree(part, d - 1, self.constrain(req, guess, code))
+                            for code, part in classes}
+        return node
+
+
+def tree_depth(node: dict) -> int:
+    """The worst case of a tree: the guesses its deepest answer takes."""
+    return 1 + max((tree_depth(child) for child in node.get("next", {}).values()), default=0)
+
+
+def best_guess(game, candidate_ids_: list[int], guesses_left: int | None = None, mode: str = "normal",
+               matrix: np.ndarray | None = None) -> tuple[str, int]:
+    """The exact best guess for a set of candidate answers (by answer index) and its total, with
+    `guesses_left` (None: no cap). Normal mode only: the other modes need the history itself."""
+    if matrix is None:
+        from ..patterns import pattern_matrix
+
+        matrix = pattern_matrix(game).matrix
+    if mode != "normal":
+        raise UserError(f"the live exact answer needs the game's history in {mode} mode")
+    solver = Solver(game, matrix, guesses_left, memo_mb=32, mode=mode)
+    value, g = solver.solve(np.sort(np.asarray(candidate_ids_, dtype=np.int32)), solver.cap)
+    if value >= INF:
+        raise Infeasible(solver.cap)
+    return game.guesses[g], value
