@@ -44,3 +44,41 @@ class ListenError(UserError):
     def __init__(self, port: int, reason: str):
         self.port, self.reason = port, reason
         super().__init__(f"cannot listen on 127.0.0.1:{port} ({reason})")
+
+
+class NoDistributed(UserError):
+    """Dask distributed is not installed."""
+
+    def __init__(self):
+        super().__init__('a rank on a cluster needs Dask distributed: pip install -e ".[cluster]"')
+
+
+class TooFewWorkers(UserError):
+    """A local cluster of fewer than one worker."""
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        super().__init__(f"a local cluster needs at least 1 worker, not {workers}")
+
+
+class CapOutOfRange(UserError):
+    """A guess cap the search cannot take (it knows caps from 1 to `most`, and None: no cap)."""
+
+    def __init__(self, cap: int, most: int):
+        self.cap, self.most = cap, most
+        super().__init__(f"the guess cap must be between 1 and {most}, or none (no cap); got {cap}")
+
+
+class TopTooSmall(UserError):
+    """A rank asked to value fewer than one first guess exactly."""
+
+    def __init__(self):
+        super().__init__("a rank must value at least 1 first guess exactly (top)")
+
+
+class HistoryBreaksMode(UserError):
+    """A guess of the history played from breaks the hard- or ultra-mode rule where it was played."""
+
+    def __init__(self, word: str, mode: str):
+        self.word, self.mode = word, mode
+        super().__init__(f"{word!r} breaks the {mode}-mode rule at that point of the history")

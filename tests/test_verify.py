@@ -48,7 +48,7 @@ def test_feedback_matches_the_reference_and_the_fixture_cases():
 
 def test_the_verifier_imports_nothing_of_the_engine_logic():
     logic = ("wordtree.games", "wordtree.exact", "numpy", "numba")
-    code = f"import sys, engine.verify; print(sorted(m for m in sys.modules if m.startswith({logic!r})))"
+    code = f"import sys, wordtree.verify; print(sorted(m for m in sys.modules if m.startswith({logic!r})))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=rt.ROOT)
     assert out.stdout.strip() == "[]", out
 

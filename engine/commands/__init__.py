@@ -15,6 +15,7 @@ import sys
 
 from .. import __version__
 from ..errors import UserError
+from .hints import flag_hints
 
 # name -> (module, one-line help), in the order `--help` lists them
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -75,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return _function(args.command, "run")(args) or 0
+        with flag_hints():
+            return _function(args.command, "run")(args) or 0
     except UserError as exc:
         print(f"wordtree: error: {exc}", file=sys.stderr)
         return exc.exit_code

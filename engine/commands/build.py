@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from contextlib import contextmanager
 
 from ..errors import UsageError, UserError
 from .common import game_options, game_options_given, load_game, search_options, summary
@@ -64,8 +63,7 @@ def run_build(args) -> int:
     if args.status:
         from ..exact.checkpoint import checkpoint_status
 
-        with _flags_named():
-            print("\n".join(checkpoint_status(game, matrix, args.checkpoint, args.max_guesses, args.mode)))
+        print("\n".join(checkpoint_status(game, matrix, args.checkpoint, args.max_guesses, args.mode)))
         return 0
     recorded = None if history or args.strategy != "exact" else game.default_first
     first = args.first or recorded or "auto"
@@ -132,11 +130,10 @@ def _exact_tree(args, game, matrix, first, history):
     options = dict(threads=args.threads, progress=not args.quiet, mode=args.mode, checkpoint=args.checkpoint,
                    resume=args.resume)
     try:
-        with _flags_named():
-            if args.objective == "worst":
-                return smallest_cap_tree(game, matrix, first, args.max_guesses, history, on_infeasible=lambda d: print(
-                    f"no tree within {d} guesses (proven)", file=sys.stderr), **options)
-            return exact_tree(game, matrix, first, args.max_guesses, history, **options)
+        if args.objective == "worst":
+            return smallest_cap_tree(game, matrix, first, args.max_guesses, history, on_infeasible=lambda d: print(
+                f"no tree within {d} guesses (proven)", file=sys.stderr), **options)
+        return exact_tree(game, matrix, first, args.max_guesses, history, **options)
     except BuildInterrupted:
         saved = f"; the finished subtrees are in {args.checkpoint}: add --resume to go on" if args.checkpoint else ""
         print(f"wordtree: interrupted{saved}", file=sys.stderr, flush=True)
@@ -157,27 +154,6 @@ def parse_state(game, text: str | None) -> list[tuple[str, int]]:
         history.append((game.parse_guess(word), game.parse_pattern(pattern)))
     return history
 
-
-@contextmanager
-def _flags_named():
-    """The engine's errors whose fix is an option of these commands, worded with the option."""
-    from ..exact.build import HistoryBreaksMode
-    from ..exact.cluster import NoDistributed, TooFewWorkers
-    from ..exact.rank import TopTooSmall
-    from ..exact.solver import CapOutOfRange
-
-    try:
-        yield
-    except CapOutOfRange as exc:
-        raise UserError(f"--max-guesses must be between 1 and {exc.most}, or none") from None
-    except HistoryBreaksMode as exc:
-        raise UserError(f"{exc.word!r} breaks the {exc.mode}-mode rule at that point of --from") from None
-    except TopTooSmall:
-        raise UserError("--top must be at least 1") from None
-    except NoDistributed:
-        raise UserError('--scheduler needs Dask distributed: pip install -e ".[cluster]"') from None
-    except TooFewWorkers:
-        raise UsageError("--workers must be at least 1") from None
 
 
 def add_rank(sub) -> None:
@@ -208,20 +184,19 @@ def run_rank(args) -> int:
         raise UsageError("--workers starts local workers: use it with --scheduler local")
     game = load_game(args)
     matrix = pattern_matrix(game, args.cache_dir).matrix
-    with _flags_named():
-        if args.scheduler:
-            from ..exact.cluster import game_spec, rank_on_cluster
+    if args.scheduler:
+        from ..exact.cluster import game_spec, rank_on_cluster
 
-            spec = game_spec(game, name=args.game, answers=args.answers, guesses=args.guesses,
-                             options=game_options_given(args), cache_dir=args.cache_dir,
-                             max_guesses=args.max_guesses, mode=args.mode)
-            result = rank_on_cluster(args.scheduler, spec, game, matrix, workers=args.workers, top=args.top,
-                                     limit=args.limit, progress=not args.quiet, checkpoint=args.checkpoint,
-                                     resume=args.resume)
-        else:
-            result = rank(game, matrix, top=args.top, limit=args.limit, max_guesses=args.max_guesses,
-                          threads=args.threads, progress=not args.quiet, checkpoint=args.checkpoint,
-                          resume=args.resume, mode=args.mode)
+        spec = game_spec(game, name=args.game, answers=args.answers, guesses=args.guesses,
+                         options=game_options_given(args), cache_dir=args.cache_dir,
+                         max_guesses=args.max_guesses, mode=args.mode)
+        result = rank_on_cluster(args.scheduler, spec, game, matrix, workers=args.workers, top=args.top,
+                                 limit=args.limit, progress=not args.quiet, checkpoint=args.checkpoint,
+                                 resume=args.resume)
+    else:
+        result = rank(game, matrix, top=args.top, limit=args.limit, max_guesses=args.max_guesses,
+                      threads=args.threads, progress=not args.quiet, checkpoint=args.checkpoint,
+                      resume=args.resume, mode=args.mode)
     ident = game.identity()
     lines = [
         f"# wordtree rank: {game.name}, {args.mode} mode, cap {args.max_guesses or 'none'}, top {args.top}",

@@ -6,7 +6,6 @@ import sys
 
 from ..errors import UsageError, UserError
 from .common import game_options, load_game, summary
-from .hints import flag_hints
 
 
 def add_info(sub) -> None:
@@ -14,7 +13,6 @@ def add_info(sub) -> None:
     game_options(p)
 
 
-@flag_hints()
 def run_info(args) -> int:
     import numpy as np
 
@@ -46,7 +44,6 @@ def add_feedback(sub) -> None:
     game_options(p, positional=False)
 
 
-@flag_hints()
 def run_feedback(args) -> int:
     game = load_game(args)
     if args.guess != "-":

@@ -2,14 +2,26 @@
 
 The engine names no flag: where a flag is the fix it raises a UserError subclass that carries the
 facts (engine/errors.py), and `flag_hints` words it for the commands, whose flags these are.
-Use it around a command's work, or as a decorator of its `run_<name>`.
+`main` runs every command inside it.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 
-from ..errors import GeneratedCodesError, ListenError, ListPairError, NotSquareError, UserError
+from ..errors import (
+    CapOutOfRange,
+    GeneratedCodesError,
+    HistoryBreaksMode,
+    ListenError,
+    ListPairError,
+    NoDistributed,
+    NotSquareError,
+    TooFewWorkers,
+    TopTooSmall,
+    UsageError,
+    UserError,
+)
 
 
 @contextmanager
@@ -24,3 +36,13 @@ def flag_hints():
         raise UserError(f"board: {exc.letters} letters is not a square board; give --rows and --cols") from None
     except ListenError as exc:
         raise UserError(f"{exc}; pick another --port") from None
+    except CapOutOfRange as exc:
+        raise UserError(f"--max-guesses must be between 1 and {exc.most}, or none") from None
+    except HistoryBreaksMode as exc:
+        raise UserError(f"{exc.word!r} breaks the {exc.mode}-mode rule at that point of --from") from None
+    except TopTooSmall:
+        raise UserError("--top must be at least 1") from None
+    except NoDistributed:
+        raise UserError('--scheduler needs Dask distributed: pip install -e ".[cluster]"') from None
+    except TooFewWorkers:
+        raise UsageError("--workers must be at least 1") from None

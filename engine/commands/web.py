@@ -6,7 +6,6 @@ import sys
 
 from ..errors import UsageError
 from .common import summary
-from .hints import flag_hints
 
 
 def add_web(sub) -> None:
@@ -36,7 +35,6 @@ def add_serve(sub) -> None:
     p.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: run until Ctrl-C)")
 
 
-@flag_hints()
 def run_serve(args) -> int:
     import tempfile
 

@@ -17,21 +17,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import UserError
+from ..errors import HistoryBreaksMode, UserError
 from ..files import ThrottledSave
 from . import kernels
 from .checkpoint import build_checkpoint_bytes, build_checkpoint_header, finished_openers, read_build_checkpoint
 from .context import Counters, default_threads
 from .solver import INF, NO_CAP, Infeasible, Solver
 from .symmetric import ProvenProgress
-
-
-class HistoryBreaksMode(UserError):
-    """A guess of the history played from breaks the hard- or ultra-mode rule where it was played."""
-
-    def __init__(self, word: str, mode: str):
-        self.word, self.mode = word, mode
-        super().__init__(f"{word!r} breaks the {mode}-mode rule at that point of the history")
 
 
 class BuildInterrupted(KeyboardInterrupt):

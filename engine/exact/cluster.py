@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import UserError
+from ..errors import NoDistributed, TooFewWorkers, TopTooSmall, UserError
 from .checkpoint import checkpoint_seconds, save_checkpoint
-from .rank import RankResult, TopTooSmall, plan
+from .rank import RankResult, plan
 from .solver import INF, Solver
 
 GAME_OPTIONS = ("pegs", "colours", "digits", "repeats")
@@ -122,19 +122,6 @@ def anagram_jobs(game, guesses: list[int]) -> list[list[int]]:
 
 
 # --- on the client ---
-class NoDistributed(UserError):
-    """Dask distributed is not installed."""
-
-    def __init__(self):
-        super().__init__('a rank on a cluster needs Dask distributed: pip install -e ".[cluster]"')
-
-
-class TooFewWorkers(UserError):
-    """A local cluster of fewer than one worker."""
-
-    def __init__(self, workers: int):
-        self.workers = workers
-        super().__init__(f"a local cluster needs at least 1 worker, not {workers}")
 
 
 def _connect(stack: ExitStack, scheduler: str, workers: int | None):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import UserError
+from ..errors import TopTooSmall
 from ..files import ThrottledSave
 from ..games.symmetry import opener_representative, orbit_representatives
 from .checkpoint import checkpoint_bytes, checkpoint_seconds, load_checkpoint, load_proven
@@ -27,13 +27,6 @@ from .context import default_threads
 from .heuristics import heuristic_order
 from .solver import INF, Solver
 from .symmetric import ProvenProgress
-
-
-class TopTooSmall(UserError):
-    """A rank asked to value fewer than one first guess exactly."""
-
-    def __init__(self):
-        super().__init__("a rank must value at least 1 first guess exactly (top)")
 
 
 @dataclass

@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 
-from ..errors import UserError
+from ..errors import CapOutOfRange, UserError
 from . import kernels
 from .context import Context, Counters
 from .symmetric import SOLVE_FIRST_FRACTION, OrbitSearch
@@ -21,14 +21,6 @@ from .symmetric import SOLVE_FIRST_FRACTION, OrbitSearch
 INF = kernels.INF
 NO_CAP = 32  # the cap a Solver uses for "no cap" (None): deeper than any optimal tree of these games can go
 MODES = ("normal", "hard", "ultra")
-
-
-class CapOutOfRange(UserError):
-    """A guess cap the search cannot take (it knows caps from 1 to NO_CAP, and None: no cap)."""
-
-    def __init__(self, cap: int):
-        self.cap, self.most = cap, NO_CAP
-        super().__init__(f"the guess cap must be between 1 and {NO_CAP}, or none (no cap); got {cap}")
 
 
 class Infeasible(UserError):
@@ -52,7 +44,7 @@ class Solver(OrbitSearch):
         self.matrix = np.ascontiguousarray(matrix)
         self.cap = NO_CAP if max_guesses is None else int(max_guesses)
         if not 1 <= self.cap <= NO_CAP:
-            raise CapOutOfRange(self.cap)
+            raise CapOutOfRange(self.cap, NO_CAP)
         if mode not in MODES:
             raise UserError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
         self.mode = mode
