@@ -776,7 +776,7 @@ def test_refute_openings_finds_each_letter_below_the_target_or_proves_it_no_bett
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_refuting_by_parts_is_sound_and_records_its_bounds(seed):
+def test_refuting_by_parts_is_sound_and_records_its_bounds(seed, monkeypatch):
     """refute_openings with `parts`: a class of more than half of the words is bounded by parts,
     never searched. Each letter's answer is then a bound at most its exact opening cost (exact
     only when every class was searched), at least the target when it says refuted; and every
@@ -800,10 +800,13 @@ def test_refuting_by_parts_is_sound_and_records_its_bounds(seed):
         assert not (exact and letter in big)  # a class bounded by parts is never solved
     assert any(found[c][0] >= target for c in big)  # some refuted by their parts
     bounded = []  # again on the same memo, as a resume: only the letters left open are bounded again
-    s.partition_bound = lambda part, *args, **kwargs: bounded.append(len(part)) or 0
+    import wordtree.hangman.search
+
+    monkeypatch.setattr(wordtree.hangman.search, "partition_bound",
+                        lambda searcher, part, *args, **kwargs: bounded.append(len(part)) or 0)
     again, _ = refute_openings(s, everyone, s.strikes, sorted(costs), target, 10**9, progress=False, parts=parts)
     assert again == found and len(bounded) == sum(found[c][0] < target for c in big)
-    del s.partition_bound
+    monkeypatch.undo()
     recorded = 0
     for e in range(s.memo_entries):
         members = s.memo.entry_set(e).astype(np.int64)
