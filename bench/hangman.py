@@ -38,6 +38,8 @@ import numpy as np  # noqa: E402
 
 import reference_hangman as ref  # noqa: E402
 from wordtree.hangman.game import WIN_POINTS, load_hangman_words, mask_text  # noqa: E402
+from wordtree.hangman.baselines import best_found_chooser, rule_totals  # noqa: E402
+from wordtree.hangman.bounds import partition, partition_bound  # noqa: E402
 from wordtree.hangman.search import Searcher, split  # noqa: E402
 from timing import median_seconds  # noqa: E402
 
@@ -45,9 +47,9 @@ from timing import median_seconds  # noqa: E402
 def main() -> None:
     hw = load_hangman_words(3)
     s = Searcher(hw, 10, memo_entries=16)
-    s.rule_totals("frequency")  # compile
+    rule_totals(s, "frequency")  # compile
     sample = hw.words[:100]
-    fast = median_seconds(lambda: s.rule_totals("frequency"), runs=5)
+    fast = median_seconds(lambda: rule_totals(s, "frequency"), runs=5)
     slow = median_seconds(lambda: [ref.play_rule(hw.words, w, 10, "frequency") for w in sample], runs=3)
     slow_all = slow * len(hw.words) / len(sample)
     print(f"frequency rule, all {len(hw.words)} 3-letter words: kernel {fast * 1000:.2f} ms, "
@@ -165,13 +167,13 @@ def partition_bounds(lengths: list[int], threads: int) -> None:
     `threads` of them solved at once, against the shipped tree's score."""
     import orjson
 
-    from wordtree.hangman import bound_parts
+    from wordtree.hangman.bounds import bound_parts
 
     for length in lengths:
         hw = load_hangman_words(length)
         s = Searcher(hw, 10, memo_entries=16)
         t = time.perf_counter()
-        c, _ = s.split_cost(s.partition_bound(np.arange(len(hw.words)), s.strikes, **bound_parts(length),
+        c, _ = s.split_cost(partition_bound(s, np.arange(len(hw.words)), s.strikes, **bound_parts(length),
                                               threads=threads))
         seconds = time.perf_counter() - t
         shipped = orjson.loads((ROOT / "trees" / "hangman" / f"hangman-{length}.json").read_bytes())["result"]
@@ -193,9 +195,9 @@ def groupings(length: int, letter: str, part_size: int, group_nodes: int, keys: 
     for key in keys:
         group_by = None if key == "vowels" else int(key)
         t = time.perf_counter()
-        bound = s.partition_bound(missed, s.strikes - 1, group_nodes=group_nodes, pooled_below=96,
+        bound = partition_bound(s, missed, s.strikes - 1, group_nodes=group_nodes, pooled_below=96,
                                   part_size=part_size, group_by=group_by, within=everyone)
-        parts = [len(part) for part in s.partition(everyone, 96, part_size, group_by)]
+        parts = [len(part) for part in partition(s.hw, everyone, 96, part_size, group_by)]
         print(f"partition bound, the {len(missed)} {length}-letter words without {letter}, grouped by "
               f"{key}, parts of {parts} words: {s.split_cost(bound)[0] / len(missed):.4f} a word in "
               f"{time.perf_counter() - t:.0f} s")
@@ -204,8 +206,8 @@ def groupings(length: int, letter: str, part_size: int, group_nodes: int, keys: 
 def proofs(lengths: list[int]) -> None:
     """The exact search over every word of each length, 10 lives, in a memo sized as the build
     sizes it for the length's proof budget."""
-    from wordtree.hangman import DEFAULT_MAX_NODES, PROOF_NODES
-    from wordtree.hangman.search import memo_capacity
+    from wordtree.hangman.driver import DEFAULT_MAX_NODES, PROOF_NODES
+    from wordtree.hangman.memo import memo_capacity
 
     for length in lengths:
         hw = load_hangman_words(length)
@@ -241,9 +243,9 @@ def memo_room(case: str, fractions: list[float]) -> None:
         _, finished, spent = solve_in_slices(s, members, 11, 10**10, progress=False)
         assert finished
         room = room or s.memo_entries
-        print(f"exact search, {len(members)} random {hw.length}-letter words, memo of {s.e_hash.size} entries "
+        print(f"exact search, {len(members)} random {hw.length}-letter words, memo of {s.memo.e_hash.size} entries "
               f"({fraction:g} of the {room} it needs): {time.perf_counter() - t:.1f} s, {spent} nodes, "
-              f"{s.compactions} compactions")
+              f"{s.memo.compactions} compactions")
 
 
 def whole_prefix(length: int, nodes: int) -> None:
@@ -268,7 +270,7 @@ def calibrate(lengths: list[int]) -> None:
     fresh memo), at lengths whose shipped tree is proven optimal: how far the heuristic falls short."""
     import orjson
 
-    from wordtree.hangman import EXACT_BELOW, SUBTREE_NODES
+    from wordtree.hangman.driver import EXACT_BELOW, SUBTREE_NODES
     from wordtree.hangman.search import Totals
     from wordtree.hangman.tree import build_tree
 
@@ -281,7 +283,7 @@ def calibrate(lengths: list[int]) -> None:
         s = Searcher(hw, 10)
         t = time.perf_counter()
         counts = {"misses": 0, "lost": 0}
-        build_tree(hw, np.arange(len(hw.words)), s.strikes, s.best_found_chooser(EXACT_BELOW, SUBTREE_NODES), counts)
+        build_tree(hw, np.arange(len(hw.words)), s.strikes, best_found_chooser(s, EXACT_BELOW, SUBTREE_NODES), counts)
         found = Totals(counts["misses"], counts["lost"], s.total_weight).as_dict()
         best, rule = shipped["result"]["expected_score"], shipped["baselines"]["frequency"]["expected_score"]
         print(f"{length} letters: best-found heuristic {found['expected_score']:.5f} in {time.perf_counter() - t:.0f} s, "

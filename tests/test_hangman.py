@@ -3,7 +3,6 @@ the reference figures of the issue, tree files and their verifier."""
 
 import random
 import re
-from types import SimpleNamespace
 
 import numpy as np
 import orjson
@@ -11,10 +10,14 @@ import pytest
 
 import reference_hangman as ref
 from wordtree.errors import UserError
-from wordtree.hangman import build_length
+from wordtree.commands.hangman import run_build_hangman
 from wordtree.hangman import kernels as K
+from wordtree.hangman.baselines import best_found_chooser, rollout_letter, rule_totals
+from wordtree.hangman.bounds import partition, partition_bound
+from wordtree.hangman.driver import build_length
 from wordtree.hangman.game import HangmanWords, letter_mask, load_hangman_words, mask_table, mask_text, parse_mask_text
-from wordtree.hangman.search import ENTRY_BYTES, Searcher, memo_capacity, refute_openings, solve_in_slices, split
+from wordtree.hangman.memo import ENTRY_BYTES, memo_capacity
+from wordtree.hangman.search import Searcher, refute_openings, solve_in_slices, split
 from wordtree.hangman.tree import verify_document, verify_file
 
 
@@ -249,7 +252,7 @@ def test_rules_match_reference(rule, seed):
     lives = rng.randint(1, 6)
     weights = {w: rng.randint(1, 9) for w in words} if seed % 2 else None
     hw = make(words, weights)
-    t = Searcher(hw, lives, memo_entries=16).rule_totals(rule)
+    t = rule_totals(Searcher(hw, lives, memo_entries=16), rule)
     w = weights or {x: 1 for x in words}
     games = {x: ref.play_rule(words, x, lives, rule, weights) for x in words}
     assert t.lost == sum(w[x] for x, (won, _) in games.items() if not won)
@@ -258,7 +261,7 @@ def test_rules_match_reference(rule, seed):
 
 def test_frequency_rule_on_enable_2_matches_reference():
     words = load_hangman_words(2).words
-    t = Searcher(make(list(words)), 10, memo_entries=16).rule_totals("frequency")
+    t = rule_totals(Searcher(make(list(words)), 10, memo_entries=16), "frequency")
     games = [ref.play_rule(words, x, 10, "frequency") for x in words]
     assert t.lost == sum(not won for won, _ in games)
     assert t.misses == sum(m for _, m in games)
@@ -271,7 +274,7 @@ ISSUE_FIGURES = {2: (90.6, 6.00), 3: (77.3, 7.26), 4: (92.2, 6.16), 5: (98.2, 4.
 @pytest.mark.parametrize("length", sorted(ISSUE_FIGURES))
 def test_frequency_rule_reproduces_issue_figures(length):
     hw = load_hangman_words(length)
-    t = Searcher(hw, 10, memo_entries=16).rule_totals("frequency").as_dict()
+    t = rule_totals(Searcher(hw, 10, memo_entries=16), "frequency").as_dict()
     win, misses = ISSUE_FIGURES[length]
     assert round(100 * t["win_rate"], 1) == win
     assert round(t["expected_misses"], 2) == misses
@@ -280,7 +283,7 @@ def test_frequency_rule_reproduces_issue_figures(length):
 def test_entropy_rule_does_worse_from_four_letters():
     for length in (4, 5, 8):
         s = Searcher(load_hangman_words(length), 10, memo_entries=16)
-        assert s.rule_totals("entropy").score < s.rule_totals("frequency").score
+        assert rule_totals(s, "entropy").score < rule_totals(s, "frequency").score
 
 
 @pytest.mark.parametrize("strategy", [None, "frequency", "entropy"])
@@ -288,8 +291,7 @@ def test_built_tree_verifies_and_verifier_catches_defects(tmp_path, strategy):
     words = tmp_path / "words.txt"
     rng = random.Random(5)
     words.write_text("\n".join(tiny_words(rng, 40, 4, "abcdefghi")) + "\n")
-    args = SimpleNamespace(words=str(words), weights=None, lives=3, strategy=strategy, max_nodes=None)
-    line = build_length(4, args, tmp_path / "t.json")
+    line = build_length(4, tmp_path / "t.json", words=str(words), lives=3, strategy=strategy)
     assert "expected score" in line
     doc = orjson.loads((tmp_path / "t.json").read_bytes())
     assert doc["result"]["optimal"] is (strategy is None)
@@ -323,9 +325,7 @@ def test_a_best_found_tree_that_reaches_its_bound_is_optimal(tmp_path):
     verifier rejects that claim when the tree falls short of the bound it names."""
     words = tiny_words(random.Random(11), 80, 4, "abcdefghijk")
     (tmp_path / "w.txt").write_text("\n".join(words) + "\n")
-    args = SimpleNamespace(words=str(tmp_path / "w.txt"), weights=None, lives=4, strategy=None, max_nodes=100,
-                           quiet=True)
-    line = build_length(4, args, tmp_path / "t.json")
+    line = build_length(4, tmp_path / "t.json", words=str(tmp_path / "w.txt"), lives=4, max_nodes=100, progress=False)
     doc = orjson.loads((tmp_path / "t.json").read_bytes())
     result = doc["result"]
     assert doc["strategy"] == "best-found" and "search" in result and result["search"]["max_nodes"] == 100
@@ -337,12 +337,11 @@ def test_a_best_found_tree_that_reaches_its_bound_is_optimal(tmp_path):
         verify_document(bad, tmp_path)
 
 
-def test_build_options_and_cli_build(tmp_path, capsys):
+def test_build_options_and_run_build_hangman(tmp_path, capsys):
     """As `wordtree build hangman` will call them: the options on a parser that has -o and --strategy."""
     import argparse
 
     from wordtree.commands.hangman import hangman_build_options
-    from wordtree.hangman import cli_build
 
     words = tmp_path / "w.txt"
     words.write_text("ab\nba\nbb\nac\nca\nxy\n")
@@ -352,16 +351,16 @@ def test_build_options_and_cli_build(tmp_path, capsys):
     p.add_argument("--strategy", choices=("exact", "entropy", "frequency"))
     hangman_build_options(p)
     args = p.parse_args(["hangman", "--length", "2", "--words", str(words), "--lives", "1", "-o", str(tmp_path / "t.json")])
-    assert cli_build(args) == 0
+    assert run_build_hangman(args) == 0
     assert "optimal (exhaustive)" in capsys.readouterr().out
     score, misses = ref.optimal(["ab", "ba", "bb", "ac", "ca", "xy"], 1)
     doc = orjson.loads((tmp_path / "t.json").read_bytes())
     assert (doc["result"]["total_score"], doc["result"]["total_misses"]) == (score, misses)
     args = p.parse_args(["hangman", "--length", "2", "--words", str(words), "--strategy", "entropy", "-o", str(tmp_path / "e.json")])
-    cli_build(args)
+    run_build_hangman(args)
     assert orjson.loads((tmp_path / "e.json").read_bytes())["strategy"] == "entropy"
     with pytest.raises(UserError):
-        cli_build(p.parse_args(["hangman", "--words", str(words)]))
+        run_build_hangman(p.parse_args(["hangman", "--words", str(words)]))
 
 
 def seven_letter_build(tmp_path):
@@ -390,12 +389,12 @@ def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys, monke
     bound_parts(7) (parts agreeing on the first letter), recorded in the file, between the
     tree's score and the optimum that a full search proves; a rebuild keeps the bound of the
     tree at -o, or of the shipped one."""
-    from wordtree.hangman import bound_parts, cli_build
+    from wordtree.hangman.bounds import bound_parts
 
     listed, words, p = seven_letter_build(tmp_path)
     args = p.parse_args(["hangman", "--length", "7", "--words", str(words), "--lives", "3", "--max-nodes", "5",
                          "-o", str(tmp_path / "t.json")])
-    assert cli_build(args) == 0 and "not proven optimal" in capsys.readouterr().out
+    assert run_build_hangman(args) == 0 and "not proven optimal" in capsys.readouterr().out
     result = orjson.loads((tmp_path / "t.json").read_bytes())["result"]
     assert result["bound"]["parts"] == bound_parts(7) and bound_parts(7)["levels"] == 1
     s = Searcher(make(listed), 3, memo_entries=100_000)
@@ -407,7 +406,7 @@ def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys, monke
         doc = orjson.loads((tmp_path / "t.json").read_bytes())
         doc["result"]["bound"].update(how=how, seconds=-1.0)
         (tmp_path / "t.json").write_bytes(orjson.dumps(doc))
-        assert cli_build(args) == 0
+        assert run_build_hangman(args) == 0
         again = orjson.loads((tmp_path / "t.json").read_bytes())["result"]["bound"]
         assert (again["seconds"] == -1.0) is kept and again["max_expected_score"] == result["bound"]["max_expected_score"]
     # and so does a build written elsewhere, from the shipped tree of the game when -o holds none
@@ -421,7 +420,7 @@ def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys, monke
     (shipped / "hangman-7.json").write_bytes(orjson.dumps(doc))
     monkeypatch.setattr(wordtree.hangman, "TREE_DIR", shipped)
     args.output = str(tmp_path / "elsewhere.json")
-    assert cli_build(args) == 0
+    assert run_build_hangman(args) == 0
     assert orjson.loads((tmp_path / "elsewhere.json").read_bytes())["result"]["bound"]["seconds"] == -1.0
 
 
@@ -429,16 +428,15 @@ def test_cli_bound_only_proves_the_bound_of_a_written_tree_again(tmp_path):
     """--bound-only rewrites the bound of the best-found tree at -o, as a build would prove it,
     and leaves the tree and its figures as they were; a missing file, a tree of another game and
     an optimal tree are each refused with a UserError naming the file."""
-    from wordtree.hangman import cli_build
 
     listed, words, p = seven_letter_build(tmp_path)
     tree = tmp_path / "t.json"
     common = ["hangman", "--length", "7", "--words", str(words), "--lives", "3", "-o", str(tree)]
-    assert cli_build(p.parse_args([*common, "--max-nodes", "5"])) == 0
+    assert run_build_hangman(p.parse_args([*common, "--max-nodes", "5"])) == 0
     built = orjson.loads(tree.read_bytes())
     stale = {**built, "result": {**built["result"], "bound": {"max_expected_score": 20.0}}}
     tree.write_bytes(orjson.dumps(stale))
-    assert cli_build(p.parse_args([*common, "--bound-only"])) == 0
+    assert run_build_hangman(p.parse_args([*common, "--bound-only"])) == 0
     again = orjson.loads(tree.read_bytes())
     assert again["result"]["bound"]["max_expected_score"] == built["result"]["bound"]["max_expected_score"] < 20
     assert again["tree"] == built["tree"]
@@ -446,15 +444,15 @@ def test_cli_bound_only_proves_the_bound_of_a_written_tree_again(tmp_path):
                                                                           if k != "bound"}
     tree.write_bytes(orjson.dumps({k: v for k, v in built.items() if k != "result"}))
     with pytest.raises(UserError, match="t.json: result"):  # the verifier names what is missing
-        cli_build(p.parse_args([*common, "--bound-only"]))
+        run_build_hangman(p.parse_args([*common, "--bound-only"]))
     tree.write_bytes(orjson.dumps(built))
     with pytest.raises(UserError, match="another game"):
-        cli_build(p.parse_args([*common[:-4], "--lives", "2", "-o", str(tree), "--bound-only"]))
+        run_build_hangman(p.parse_args([*common[:-4], "--lives", "2", "-o", str(tree), "--bound-only"]))
     with pytest.raises(UserError, match="needs the tree"):
-        cli_build(p.parse_args([*common[:-1], str(tmp_path / "none.json"), "--bound-only"]))
-    assert cli_build(p.parse_args([*common[:-1], str(tmp_path / "x.json")])) == 0  # finishes: optimal
+        run_build_hangman(p.parse_args([*common[:-1], str(tmp_path / "none.json"), "--bound-only"]))
+    assert run_build_hangman(p.parse_args([*common[:-1], str(tmp_path / "x.json")])) == 0  # finishes: optimal
     with pytest.raises(UserError, match="optimal already"):
-        cli_build(p.parse_args([*common[:-1], str(tmp_path / "x.json"), "--bound-only"]))
+        run_build_hangman(p.parse_args([*common[:-1], str(tmp_path / "x.json"), "--bound-only"]))
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -465,11 +463,11 @@ def test_partition_bound_is_below_optimum(seed):
     s = Searcher(make(words), lives, memo_entries=10_000)
     options = dict(group_nodes=rng.choice([1, 3, 10**6]), pooled_below=rng.choice([1, 2, 24]),
                    part_size=rng.choice([0, 3, 100]), group_by=rng.choice([None, 0, 1]), levels=rng.choice([0, 1]))
-    bound = s.partition_bound(np.arange(len(words)), s.strikes, **options)
+    bound = partition_bound(s, np.arange(len(words)), s.strikes, **options)
     score, misses = ref.optimal(words, lives)
     c = 20 * len(words) - score
     assert bound <= c * s.key + misses
-    assert s.partition_bound(np.arange(len(words)), s.strikes, **options, threads=2) == bound  # parts at once
+    assert partition_bound(s, np.arange(len(words)), s.strikes, **options, threads=2) == bound  # parts at once
 
 
 def test_partition_bound_of_one_group_is_its_optimum():
@@ -478,8 +476,8 @@ def test_partition_bound_of_one_group_is_its_optimum():
     words = ["bc", "cb", "bd", "db", "cd", "dc", "bf", "fb", "cf", "fc"]
     s = Searcher(make(words), 2, memo_entries=10_000)
     optimum, ok, _ = s.solve(np.arange(len(words)), s.strikes)
-    assert ok and s.partition_bound(np.arange(len(words)), s.strikes, pooled_below=1) == optimum
-    assert 0 < s.partition_bound(np.arange(len(words)), s.strikes, group_nodes=1, pooled_below=1) < optimum
+    assert ok and partition_bound(s, np.arange(len(words)), s.strikes, pooled_below=1) == optimum
+    assert 0 < partition_bound(s, np.arange(len(words)), s.strikes, group_nodes=1, pooled_below=1) < optimum
 
 
 def test_partition_bound_shows_the_words_of_its_parts_as_they_are_solved(monkeypatch):
@@ -502,9 +500,9 @@ def test_partition_bound_shows_the_words_of_its_parts_as_they_are_solved(monkeyp
     words = ["bc", "cb", "bd", "db", "cd", "dc", "bf", "fb", "cf", "fc", "ab", "ba"]
     s = Searcher(make(words), 2, memo_entries=10_000)
     everyone = np.arange(len(words))
-    quiet = s.partition_bound(everyone, s.strikes, group_nodes=3, pooled_below=1)
+    quiet = partition_bound(s, everyone, s.strikes, group_nodes=3, pooled_below=1)
     assert drawn.getvalue() == ""
-    assert s.partition_bound(everyone, s.strikes, group_nodes=3, pooled_below=1, progress=True) == quiet
+    assert partition_bound(s, everyone, s.strikes, group_nodes=3, pooled_below=1, progress=True) == quiet
     counts = [int(n) for n in re.findall(r"(\d+)/12", drawn.getvalue())]
     assert counts[-1] == 12 and counts == sorted(counts) and len(set(counts)) > 2
 
@@ -516,7 +514,7 @@ def test_partition_bound_on_two_threads_is_the_same_sum():
     s = Searcher(make(words), 4, memo_entries=16)
     everyone = np.arange(len(words))
     for options in (dict(pooled_below=1, part_size=30, group_nodes=400), dict(group_by=0, group_nodes=50, levels=1)):
-        assert s.partition_bound(everyone, s.strikes, **options, threads=2) == s.partition_bound(
+        assert partition_bound(s, everyone, s.strikes, **options, threads=2) == partition_bound(s, 
             everyone, s.strikes, **options)
 
 
@@ -527,9 +525,9 @@ def test_partition_bound_packs_groups_into_parts():
     s = Searcher(make(words), 3, memo_entries=10_000)
     everyone = np.arange(len(words))
     optimum, ok, _ = s.solve(everyone, s.strikes)
-    apart = s.partition_bound(everyone, s.strikes, pooled_below=1)
-    assert ok and s.partition_bound(everyone, s.strikes, pooled_below=1, part_size=9) == optimum
-    assert s.partition_bound(everyone, s.strikes, pooled_below=1, part_size=6) > apart
+    apart = partition_bound(s, everyone, s.strikes, pooled_below=1)
+    assert ok and partition_bound(s, everyone, s.strikes, pooled_below=1, part_size=9) == optimum
+    assert partition_bound(s, everyone, s.strikes, pooled_below=1, part_size=6) > apart
     assert 0 < apart < optimum
 
 
@@ -540,8 +538,8 @@ def test_partition_bound_one_letter_deep():
     words = ["bat", "bad", "cat", "had", "lot", "cod", "cog", "hog"]
     s = Searcher(make(words), 2, memo_entries=10_000)
     everyone = np.arange(len(words))
-    apart = s.partition_bound(everyone, s.strikes, pooled_below=1)
-    deep = s.partition_bound(everyone, s.strikes, pooled_below=1, levels=1)
+    apart = partition_bound(s, everyone, s.strikes, pooled_below=1)
+    deep = partition_bound(s, everyone, s.strikes, pooled_below=1, levels=1)
     score, misses = ref.optimal(words, 2)
     assert apart < deep <= (20 * len(words) - score) * s.key + misses
 
@@ -554,12 +552,12 @@ def test_partition_bound_groups_by_a_position():
     s = Searcher(make(words), 3, memo_entries=10_000)
     everyone = np.arange(len(words))
     for part_size in (0, 6, 9):
-        assert (s.partition_bound(everyone, s.strikes, pooled_below=1, part_size=part_size, group_by=1)
-                == s.partition_bound(everyone, s.strikes, pooled_below=1, part_size=part_size))
+        assert (partition_bound(s, everyone, s.strikes, pooled_below=1, part_size=part_size, group_by=1)
+                == partition_bound(s, everyone, s.strikes, pooled_below=1, part_size=part_size))
     by_first = sum(s.solve(np.flatnonzero([w[0] == c for w in words]), s.strikes)[0] for c in "bcd")
-    assert s.partition_bound(everyone, s.strikes, pooled_below=1, group_by=0) == by_first
+    assert partition_bound(s, everyone, s.strikes, pooled_below=1, group_by=0) == by_first
     with pytest.raises(ValueError, match="group_by 3"):
-        s.partition_bound(everyone, s.strikes, group_by=3)
+        partition_bound(s, everyone, s.strikes, group_by=3)
 
 
 def rollout_reference(words, lives: int, letter: str, play) -> tuple[int, int]:
@@ -588,7 +586,7 @@ def test_rollout_letter_with_exact_classes_is_an_optimal_first_letter(seed):
     words = tiny_words(rng, rng.randint(3, 9), rng.choice([2, 3]), "abcdef"[: rng.randint(3, 6)])
     lives = rng.randint(0, 3)
     s = Searcher(make(words), lives, memo_entries=10_000)
-    letter = chr(97 + s.rollout_letter(np.arange(len(words)), s.strikes, exact_below=len(words), subtree_nodes=10**6))
+    letter = chr(97 + rollout_letter(s, np.arange(len(words)), s.strikes, exact_below=len(words), subtree_nodes=10**6))
     score, wrong = ref.optimal(words, lives)
     assert rollout_reference(words, lives, letter, ref.optimal) == (20 * len(words) - score, wrong), (words, letter)
 
@@ -608,7 +606,7 @@ def test_rollout_letter_over_the_frequency_rule_matches_reference(seed):
 
     costs = {c: rollout_reference(words, lives, c, frequency) for c in useful_letters(words)}
     expected = min(costs, key=lambda c: (costs[c], c))
-    assert chr(97 + s.rollout_letter(np.arange(len(words)), s.strikes, exact_below=0, subtree_nodes=1)) == expected
+    assert chr(97 + rollout_letter(s, np.arange(len(words)), s.strikes, exact_below=0, subtree_nodes=1)) == expected
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -642,7 +640,7 @@ def test_a_search_given_a_tree_to_beat_finds_the_same_optimum(seed):
     """solve_in_slices with `limit` (what build passes: best_known_cost, the least of the baseline
     rules' costs and the tree already at -o, plus one) ends at the optimum of a search without
     one; a limit no tree is below leaves it unfinished rather than wrong."""
-    from wordtree.hangman import best_known_cost
+    from wordtree.hangman.driver import best_known_cost
 
     rng = random.Random(60 + seed)
     words = tiny_words(rng, rng.randint(10, 40), 4, "abcdefghij")
@@ -650,7 +648,7 @@ def test_a_search_given_a_tree_to_beat_finds_the_same_optimum(seed):
     hw = make(words)
     s = Searcher(hw, lives, memo_entries=100_000)
     optimum, ok, _ = s.solve(np.arange(len(words)), s.strikes)
-    rules = [s.rule_totals(rule) for rule in ("frequency", "entropy")]
+    rules = [rule_totals(s, rule) for rule in ("frequency", "entropy")]
     known = best_known_cost(s, None, rules)
     assert ok and known >= optimum and known == min(s.totals_cost(t) for t in rules)
     for limit, finished in ((known + 1, True), (optimum + 1, True), (optimum, False)):
@@ -673,7 +671,7 @@ def test_stopped_search_resumes_from_its_checkpoint(tmp_path):
     saved_entries = first.memo_entries
     loaded = Searcher(hw, 3, memo_entries=100_000)
     assert loaded.load_memo(ck) == spent and loaded.memo_entries == saved_entries
-    assert loaded.work_done()[1] > 0  # a resumed build's time counts the runs before it
+    assert loaded.memo.work_done()[1] > 0  # a resumed build's time counts the runs before it
     value_again, ok, _ = loaded.solve(everyone, loaded.strikes)
     assert ok and value_again == value and loaded.nodes < fresh.nodes  # the saved work is used
     again = Searcher(hw, 3, memo_entries=16)
@@ -749,7 +747,7 @@ def opening_costs(hw, lives: int) -> dict[int, int]:
         assert ok
         return value
 
-    return {c: s._opening_cost(everyone, s.strikes, c, exact) for c in s.useful_letters(everyone)}
+    return {c: s.opening_cost(everyone, s.strikes, c, exact) for c in s.useful_letters(everyone)}
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -778,7 +776,7 @@ def test_refute_openings_finds_each_letter_below_the_target_or_proves_it_no_bett
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_refuting_by_parts_is_sound_and_records_its_bounds(seed):
+def test_refuting_by_parts_is_sound_and_records_its_bounds(seed, monkeypatch):
     """refute_openings with `parts`: a class of more than half of the words is bounded by parts,
     never searched. Each letter's answer is then a bound at most its exact opening cost (exact
     only when every class was searched), at least the target when it says refuted; and every
@@ -802,15 +800,18 @@ def test_refuting_by_parts_is_sound_and_records_its_bounds(seed):
         assert not (exact and letter in big)  # a class bounded by parts is never solved
     assert any(found[c][0] >= target for c in big)  # some refuted by their parts
     bounded = []  # again on the same memo, as a resume: only the letters left open are bounded again
-    s.partition_bound = lambda part, *args, **kwargs: bounded.append(len(part)) or 0
+    import wordtree.hangman.search
+
+    monkeypatch.setattr(wordtree.hangman.search, "partition_bound",
+                        lambda searcher, part, *args, **kwargs: bounded.append(len(part)) or 0)
     again, _ = refute_openings(s, everyone, s.strikes, sorted(costs), target, 10**9, progress=False, parts=parts)
     assert again == found and len(bounded) == sum(found[c][0] < target for c in big)
-    del s.partition_bound
+    monkeypatch.undo()
     recorded = 0
     for e in range(s.memo_entries):
-        members = s.entry_set(e).astype(np.int64)
-        value, ok, _ = Searcher(hw, lives, memo_entries=100_000).solve(members, int(s.e_r[e]))
-        assert ok and (s.e_val[e] == value if s.e_exact[e] else s.e_val[e] <= value)
+        members = s.memo.entry_set(e).astype(np.int64)
+        value, ok, _ = Searcher(hw, lives, memo_entries=100_000).solve(members, int(s.memo.e_r[e]))
+        assert ok and (s.memo.e_val[e] == value if s.memo.e_exact[e] else s.memo.e_val[e] <= value)
         recorded += 2 * len(members) > len(words)
     assert recorded >= 1
 
@@ -821,20 +822,20 @@ def test_partition_bound_within_a_superset_shares_its_parts():
     share; `within` must hold the set."""
     hw, everyone, s, _ = solved_sixty(3)
     options = {"pooled_below": 1, "part_size": 12, "group_nodes": 10**6}
-    whole = s.partition(everyone, 1, 12)
+    whole = partition(s.hw, everyone, 1, 12)
     assert len(whole) >= 4
     cache: dict = {}
     made = []
     for dropped in (whole[1][0], whole[2][0]):  # two sets that differ in two parts
         members = everyone[everyone != dropped]
-        bound = s.partition_bound(members, 2, **options, within=everyone, solved=cache)
+        bound = partition_bound(s, members, 2, **options, within=everyone, solved=cache)
         exact, ok, _ = Searcher(hw, 3, memo_entries=100_000).solve(members, 2)
-        assert ok and bound <= exact and bound == s.partition_bound(members, 2, **options, within=everyone)
+        assert ok and bound <= exact and bound == partition_bound(s, members, 2, **options, within=everyone)
         made.append({tuple(m for m in part if m != dropped) for part in whole})
         assert len(cache) == len({part for part in set().union(*made) if len(part) >= 2})
     assert len(made[0] & made[1]) == len(whole) - 2  # the parts both sets share, searched once
     with pytest.raises(ValueError, match="within"):
-        s.partition_bound(everyone, 2, **options, within=everyone[:10])
+        partition_bound(s, everyone, 2, **options, within=everyone[:10])
 
 
 def test_a_merged_refutation_spares_the_whole_search_its_letters(tmp_path):
@@ -856,24 +857,24 @@ def test_a_merged_refutation_spares_the_whole_search_its_letters(tmp_path):
     alone.load_memo(whole)
     merged = Searcher(hw, 3, memo_entries=16)  # grows to hold both
     merged.load_memo(whole)
-    changed, nodes, _ = merged.merge_memo(refuted)
+    changed, nodes, _ = merged.memo.merge(refuted)
     assert changed > 0 and nodes > 0 and merged.memo_entries > alone.memo_entries
-    assert merged.merge_memo(refuted)[0] == 0
+    assert merged.memo.merge(refuted)[0] == 0
     truth = Searcher(hw, 3, memo_entries=100_000)
     for e in range(helper.memo_entries):  # each fact kept as proven: an exact value, or a bound no higher
-        members = helper.entry_set(e).astype(np.int64)
-        got = merged._memo_entry(merged._load(members), int(helper.e_r[e]))
-        assert got >= 0 and merged.e_val[got] >= helper.e_val[e]
-        if merged.e_exact[got]:
-            assert merged.e_val[got] == truth.solve(members, int(helper.e_r[e]))[0]
-        assert merged.e_exact[got] or not helper.e_exact[e]
+        members = helper.memo.entry_set(e).astype(np.int64)
+        got = merged._memo_entry(merged.load(members), int(helper.memo.e_r[e]))
+        assert got >= 0 and merged.memo.e_val[got] >= helper.memo.e_val[e]
+        if merged.memo.e_exact[got]:
+            assert merged.memo.e_val[got] == truth.solve(members, int(helper.memo.e_r[e]))[0]
+        assert merged.memo.e_exact[got] or not helper.memo.e_exact[e]
     results = [(searcher.solve(everyone, searcher.strikes), searcher.nodes) for searcher in (alone, merged)]
     assert results[0][0][:2] == results[1][0][:2] == (value, True)
     assert results[1][1] < results[0][1]
     with pytest.raises(UserError, match="another hangman search"):
-        Searcher(hw, 2).merge_memo(refuted)
+        Searcher(hw, 2).memo.merge(refuted)
     with pytest.raises(UserError, match="no such checkpoint"):
-        merged.merge_memo(tmp_path / "absent.ck")
+        merged.memo.merge(tmp_path / "absent.ck")
 
 
 def test_merged_checkpoints_count_each_run_once(tmp_path):
@@ -882,7 +883,7 @@ def test_merged_checkpoints_count_each_run_once(tmp_path):
     plus what each copy added, and merging again adds nothing. A file from before runs were kept
     counts as one run, so two copies of it are one too; a header whose runs are not
     [nodes, seconds] is refused in one line."""
-    from wordtree.hangman.search import runs_of
+    from wordtree.hangman.memo import runs_of
 
     hw, everyone, fresh, _ = solved_sixty(21)
     base, mine, other = (tmp_path / name for name in ("base.ck", "mine.ck", "other.ck"))
@@ -897,9 +898,9 @@ def test_merged_checkpoints_count_each_run_once(tmp_path):
         assert spent[path] == first + more
     merged = Searcher(hw, 3, memo_entries=16)
     assert merged.load_memo(mine) == spent[mine]
-    _, added, seconds = merged.merge_memo(other)
+    _, added, seconds = merged.memo.merge(other)
     assert added == spent[other] - first and seconds > 0
-    assert merged.merge_memo(other)[1:] == (0, 0.0)
+    assert merged.memo.merge(other)[1:] == (0, 0.0)
     merged.save_memo(tmp_path / "merged.ck")
     assert Searcher(hw, 3).load_memo(tmp_path / "merged.ck") == spent[mine] + spent[other] - first
     old = {"nodes": 500, "seconds": 2.5}
@@ -917,7 +918,7 @@ def test_most_valuable_keeps_the_largest_sets_and_the_first_of_the_threshold_siz
     """Against the obvious rule (sort by size, largest first, then by position; take while the
     count and the bytes allow): the largest sets are kept wherever they stand in the memo (the
     largest finish last, at the end), not the first sets at or above the threshold size."""
-    from wordtree.hangman.search import FILE_ENTRY_BYTES, most_valuable
+    from wordtree.hangman.memo import FILE_ENTRY_BYTES, most_valuable
 
     rng = np.random.default_rng(5)
     for trial in range(300):
@@ -940,10 +941,10 @@ def test_a_capped_checkpoint_keeps_the_first_letters_classes_and_the_largest_set
     exact value and with a bound (witnesses, WITNESSES of each), then of the largest sets, each
     exactly as the memo had it, and records how many entries it was kept from; a search resumed
     from it still ends at the optimum."""
-    import wordtree.hangman.search
+    import wordtree.hangman.memo
 
     witness_count = 4  # fewer than this small memo's exact values and bounds, so the count tells
-    monkeypatch.setattr(wordtree.hangman.search, "WITNESSES", witness_count)
+    monkeypatch.setattr(wordtree.hangman.memo, "WITNESSES", witness_count)
 
     hw, everyone, fresh, value = solved_sixty(7)
     first = Searcher(hw, 3, memo_entries=100_000)
@@ -952,13 +953,13 @@ def test_a_capped_checkpoint_keeps_the_first_letters_classes_and_the_largest_set
                                          slice_nodes=40, checkpoint_bytes=cap)
     n = first.memo_entries
     assert not finished and cap / 2 < ck.stat().st_size <= cap
-    saved = {(tuple(first.entry_set(e)), first.e_r[e]):
-             (first.e_val[e], first.e_exact[e]) for e in range(n)}
+    saved = {(tuple(first.memo.entry_set(e)), first.memo.e_r[e]):
+             (first.memo.e_val[e], first.memo.e_exact[e]) for e in range(n)}
     loaded = Searcher(hw, 3, memo_entries=100_000)
     assert loaded.load_memo(ck) == spent
     kept = loaded.memo_entries
     assert 0 < kept < n
-    classes = {(tuple(first.entry_set(e)), first.e_r[e])
+    classes = {(tuple(first.memo.entry_set(e)), first.memo.e_r[e])
                for e in first.class_entries(everyone, first.strikes)}
     assert 0 < len(classes) < n
     witnesses = set()
@@ -970,9 +971,9 @@ def test_a_capped_checkpoint_keeps_the_first_letters_classes_and_the_largest_set
     rank = {key: (key in classes or key in witnesses, len(key[0])) for key in saved}  # what goes first
     kept_keys = set()
     for e in range(kept):
-        members = tuple(loaded.entry_set(e))
-        assert saved[(members, loaded.e_r[e])] == (loaded.e_val[e], loaded.e_exact[e])
-        kept_keys.add((members, loaded.e_r[e]))
+        members = tuple(loaded.memo.entry_set(e))
+        assert saved[(members, loaded.memo.e_r[e])] == (loaded.memo.e_val[e], loaded.memo.e_exact[e])
+        kept_keys.add((members, loaded.memo.e_r[e]))
     assert witnesses <= kept_keys
     assert min(rank[key] for key in kept_keys) >= max(rank[key] for key in saved if key not in kept_keys)
     with np.load(ck) as data:
@@ -999,9 +1000,9 @@ def test_a_best_found_tree_plays_what_the_memo_proved_optimally():
         build_tree(hw, everyone, s.strikes, choose, counts)
         return s.totals_cost(Totals(counts["misses"], counts["lost"], s.total_weight))
 
-    assert cost_of(s.best_found_chooser(0, 1)) == value
+    assert cost_of(best_found_chooser(s, 0, 1)) == value
     fresh = Searcher(hw, 3, memo_entries=100_000)
-    assert cost_of(lambda m, r: fresh.rollout_letter(m, r, 0, 1)) > value
+    assert cost_of(lambda m, r: rollout_letter(fresh, m, r, 0, 1)) > value
 
 
 @pytest.mark.parametrize("n, length, letters, seed", [(120, 4, "abcdefghij", 0), (200, 5, "abcdefghijkl", 1),
@@ -1013,7 +1014,8 @@ def test_a_best_found_tree_scores_what_the_memo_proved_of_a_first_letter(n, leng
     class down to its proven value, solving again what the memo dropped (on these games the
     heuristic would not: each scores worse without it)."""
     from wordtree.hangman import kernels as K
-    from wordtree.hangman.search import MEMO_ARRAYS, Totals, split
+    from wordtree.hangman.memo import MEMO_ARRAYS
+    from wordtree.hangman.search import Totals, split
     from wordtree.hangman.tree import build_tree
 
     hw = make(tiny_words(random.Random(seed), n, length, letters))
@@ -1022,8 +1024,8 @@ def test_a_best_found_tree_scores_what_the_memo_proved_of_a_first_letter(n, leng
     value, _, letter = s.solve(everyone, s.strikes)
     keep = np.zeros(s.memo_entries, dtype=np.bool_)
     for mask, part in split(hw, everyone, letter):
-        keep[max(s._memo_entry(s._load(part), s.strikes - (mask == 0)), 0)] = len(part) > 2  # pairs: never stored
-    K._memo_compact(keep, *(getattr(s, name) for name in MEMO_ARRAYS), s.table, s.ctr)
+        keep[max(s._memo_entry(s.load(part), s.strikes - (mask == 0)), 0)] = len(part) > 2  # pairs: never stored
+    K._memo_compact(keep, *(getattr(s.memo, name) for name in MEMO_ARRAYS), s.memo.table, s.ctr)
     assert s.memo_entries == keep.sum() >= 2 and not s.known(everyone, s.strikes)[1]
 
     def cost_of(choose):
@@ -1031,7 +1033,7 @@ def test_a_best_found_tree_scores_what_the_memo_proved_of_a_first_letter(n, leng
         build_tree(hw, everyone, s.strikes, choose, counts)
         return s.totals_cost(Totals(counts["misses"], counts["lost"], s.total_weight))
 
-    assert cost_of(s.best_found_chooser(0, 1)) == value
+    assert cost_of(best_found_chooser(s, 0, 1)) == value
 
 
 def test_a_checkpoint_larger_than_the_memory_allows_keeps_what_fits(tmp_path):
@@ -1043,20 +1045,20 @@ def test_a_checkpoint_larger_than_the_memory_allows_keeps_what_fits(tmp_path):
     ck = tmp_path / "memo.ck"
     roomy.save_memo(ck, roomy.nodes)
     n = roomy.memo_entries
-    saved = {(tuple(roomy.entry_set(e)), roomy.e_r[e]):
-             (roomy.e_val[e], roomy.e_exact[e]) for e in range(n)}
+    saved = {(tuple(roomy.memo.entry_set(e)), roomy.memo.e_r[e]):
+             (roomy.memo.e_val[e], roomy.memo.e_exact[e]) for e in range(n)}
     small = Searcher(hw, 3, memo_entries=40, memory_bytes=1)
     assert small.load_memo(ck) == roomy.nodes and n > 40
     kept = small.memo_entries
-    assert 0 < kept <= 20 and small.e_hash.size == 40
-    sizes = small.e_size[:kept]
-    assert sizes.min() >= np.sort(roomy.e_size[:n])[::-1][kept - 1]
-    assert 0 < small.e_exact[:kept].sum() < kept  # bounds kept too
+    assert 0 < kept <= 20 and small.memo.e_hash.size == 40
+    sizes = small.memo.e_size[:kept]
+    assert sizes.min() >= np.sort(roomy.memo.e_size[:n])[::-1][kept - 1]
+    assert 0 < small.memo.e_exact[:kept].sum() < kept  # bounds kept too
     for e in range(kept):
-        members = small.entry_set(e)
-        assert saved[(tuple(members), small.e_r[e])] == (small.e_val[e], small.e_exact[e])
-        found, ok, _ = small.solve(members, int(small.e_r[e]), limit=None if small.e_exact[e] else int(small.e_val[e]))
-        assert ok == bool(small.e_exact[e]) and (found == small.e_val[e] or not ok) and small.nodes == 1
+        members = small.memo.entry_set(e)
+        assert saved[(tuple(members), small.memo.e_r[e])] == (small.memo.e_val[e], small.memo.e_exact[e])
+        found, ok, _ = small.solve(members, int(small.memo.e_r[e]), limit=None if small.memo.e_exact[e] else int(small.memo.e_val[e]))
+        assert ok == bool(small.memo.e_exact[e]) and (found == small.memo.e_val[e] or not ok) and small.nodes == 1
     cost, finished, _ = solve_in_slices(small, everyone, small.strikes, 10**8, progress=False, slice_nodes=25)
     assert finished and cost == value
 
@@ -1068,9 +1070,9 @@ def test_each_memo_entry_is_the_set_it_was_stored_for():
     hw, everyone, s, _ = solved_sixty(3)
     assert s.memo_entries > 100
     for e in range(s.memo_entries):
-        members = s.entry_set(e).astype(np.int32)
-        assert len(members) == s.e_size[e] and s.e_model[e] in members
-        assert K._hash(members, 0, len(members), int(s.e_r[e])) == s.e_hash[e]
+        members = s.memo.entry_set(e).astype(np.int32)
+        assert len(members) == s.memo.e_size[e] and s.memo.e_model[e] in members
+        assert K._hash(members, 0, len(members), int(s.memo.e_r[e])) == s.memo.e_hash[e]
 
 
 def test_a_hash_collision_never_returns_another_sets_entry():
@@ -1080,14 +1082,14 @@ def test_a_hash_collision_never_returns_another_sets_entry():
     hw, everyone, s, _ = solved_sixty(4)
     alike: dict[tuple[int, int], list[int]] = {}
     for e in range(s.memo_entries):
-        alike.setdefault((int(s.e_size[e]), int(s.e_r[e])), []).append(e)
+        alike.setdefault((int(s.memo.e_size[e]), int(s.memo.e_r[e])), []).append(e)
     pairs = 0
     for entries in alike.values():
         for e in entries:
-            members = s.entry_set(e).astype(np.int32)
+            members = s.memo.entry_set(e).astype(np.int32)
             for f in entries:
-                found, _ = K._memo_find(members, 0, len(members), s.e_r[f], s.e_hash[f], s.table, s.e_hash,
-                                        s.e_size, s.e_r, s.e_fixed, s.e_model, s.spelled)
+                found, _ = K._memo_find(members, 0, len(members), s.memo.e_r[f], s.memo.e_hash[f], s.memo.table, s.memo.e_hash,
+                                        s.memo.e_size, s.memo.e_r, s.memo.e_fixed, s.memo.e_model, s.spelled)
                 assert found == (e if f == e else -1)
                 pairs += f != e
     assert pairs > 1000
@@ -1100,24 +1102,24 @@ def test_a_checkpoint_of_the_older_format_is_read_as_this_one(tmp_path):
     a search resumed from it is over at once, at the optimum."""
     hw, everyone, s, value = solved_sixty(8)
     n = s.memo_entries
-    sets = [s.entry_set(e) for e in range(n)]
+    sets = [s.memo.entry_set(e) for e in range(n)]
     rng = np.random.default_rng(2)
     forged = np.sort(rng.choice(everyone, 5, replace=False))
-    assert not s._closed(forged.astype(np.int32))
-    r = np.append(s.e_r[:n], 2)
+    assert not s.memo.closed(forged.astype(np.int32))
+    r = np.append(s.memo.e_r[:n], 2)
     sizes = np.array([len(m) for m in sets] + [5])
-    arrays = {"e_hash": np.append(s.e_hash[:n], np.uint64(K._hash(forged, 0, 5, 2))), "e_off": np.cumsum(sizes) - sizes,
-              "e_size": sizes.astype(np.int32), "e_r": r, "e_val": np.append(s.e_val[:n], 7),
-              "e_exact": np.append(s.e_exact[:n], True), "e_letter": np.append(s.e_letter[:n], 0),
+    arrays = {"e_hash": np.append(s.memo.e_hash[:n], np.uint64(K._hash(forged, 0, 5, 2))), "e_off": np.cumsum(sizes) - sizes,
+              "e_size": sizes.astype(np.int32), "e_r": r, "e_val": np.append(s.memo.e_val[:n], 7),
+              "e_exact": np.append(s.memo.e_exact[:n], True), "e_letter": np.append(s.memo.e_letter[:n], 0),
               "pool": np.concatenate(sets + [forged]).astype(np.uint16)}
-    header = s.checkpoint_header() | {"format": "wordtree-hangman-checkpoint/1", "nodes": s.nodes, "seconds": 1.0}
+    header = s.memo.header() | {"format": "wordtree-hangman-checkpoint/1", "nodes": s.nodes, "seconds": 1.0}
     with open(tmp_path / "old.ck", "wb") as f:
         np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), **arrays)
     loaded = Searcher(hw, 3)
     assert loaded.load_memo(tmp_path / "old.ck") == s.nodes and loaded.memo_entries == n
     for e in range(n):
-        assert np.array_equal(loaded.entry_set(e), sets[e])
-        assert (loaded.e_r[e], loaded.e_val[e], loaded.e_exact[e]) == (s.e_r[e], s.e_val[e], s.e_exact[e])
+        assert np.array_equal(loaded.memo.entry_set(e), sets[e])
+        assert (loaded.memo.e_r[e], loaded.memo.e_val[e], loaded.memo.e_exact[e]) == (s.memo.e_r[e], s.memo.e_val[e], s.memo.e_exact[e])
     assert loaded.solve(everyone, loaded.strikes)[:2] == (value, True) and loaded.nodes == 1
 
 
@@ -1128,14 +1130,14 @@ def test_a_search_of_other_words_starts_a_memo_of_its_own(tmp_path):
     merged, with a message that says so."""
     hw, everyone, s, value = solved_sixty(9)
     some = np.sort(np.random.default_rng(3).choice(everyone, 30, replace=False))
-    assert not s._closed(some.astype(np.int32))
+    assert not s.memo.closed(some.astype(np.int32))
     alone = Searcher(hw, 3)
-    assert s.solve(some, s.strikes) == alone.solve(some, s.strikes) and np.array_equal(s.universe, some)
+    assert s.solve(some, s.strikes) == alone.solve(some, s.strikes) and np.array_equal(s.memo.universe, some)
     assert s.memo_entries == alone.memo_entries
     alone.save_memo(tmp_path / "some.ck", alone.nodes)
-    assert s.solve(everyone, s.strikes)[:2] == (value, True) and len(s.universe) == len(everyone)
+    assert s.solve(everyone, s.strikes)[:2] == (value, True) and len(s.memo.universe) == len(everyone)
     with pytest.raises(UserError, match="other words"):
-        s.merge_memo(tmp_path / "some.ck")
+        s.memo.merge(tmp_path / "some.ck")
 
 
 def test_cli_build_stops_at_its_budget_and_resumes(tmp_path):
@@ -1327,13 +1329,13 @@ def test_a_memo_much_too_small_is_compacted_and_the_optimum_still_found():
     n = roomy.memo_entries
     small_room = Searcher(hw, 3, memo_entries=n)
     small_room.solve(everyone, small_room.strikes)
-    sizes = small_room.e_size[:small_room.memo_entries].copy()
-    small_room.compact_memo()
+    sizes = small_room.memo.e_size[:small_room.memo_entries].copy()
+    small_room.memo.compact()
     kept = small_room.memo_entries
     assert 0 < kept <= n // 2
-    assert small_room.e_size[:kept].min() >= np.sort(sizes)[::-1][kept - 1]
+    assert small_room.memo.e_size[:kept].min() >= np.sort(sizes)[::-1][kept - 1]
     again, ok, _ = small_room.solve(everyone, small_room.strikes)
     assert ok and again == value and small_room.nodes < roomy.nodes
     tiny = Searcher(hw, 3, memo_entries=48)
     cost, finished, _ = solve_in_slices(tiny, everyone, tiny.strikes, 10**8, progress=False, slice_nodes=25)
-    assert finished and cost == value and tiny.compactions > 0
+    assert finished and cost == value and tiny.memo.compactions > 0

@@ -7,7 +7,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from wordtree.hangman import bound_parts
+from wordtree.hangman.bounds import bound_parts
 from wordtree.hangman.tree import verify_file
 
 TREES = sorted((Path(__file__).resolve().parent.parent / "trees" / "hangman").glob("hangman-*.json"))
@@ -122,18 +122,18 @@ def test_a_kept_finished_search_proves_the_shipped_optimum_and_replays(length, o
     shipped = orjson.loads((TREES[0].parent / f"hangman-{length}.json").read_bytes())["result"]
     assert shipped["optimal"]
     whole = solved(everyone, kept.strikes)
-    assert whole == kept._opening_cost(everyone, kept.strikes, ord(opener) - ord("a"), solved)
+    assert whole == kept.opening_cost(everyone, kept.strikes, ord(opener) - ord("a"), solved)
     # the proof itself: what the file holds of every other first letter's classes shows it no better
-    assert all(kept._opening_cost(everyone, kept.strikes, c, lambda part, r: kept.known(part, r)[0]) >= whole
+    assert all(kept.opening_cost(everyone, kept.strikes, c, lambda part, r: kept.known(part, r)[0]) >= whole
                for c in kept.useful_letters(everyone))
     assert kept.split_cost(whole) == (20 * shipped["total_weight"] - shipped["total_score"], shipped["total_misses"])
     n = kept.memo_entries
-    small = [e for e in np.argsort(kept.e_size[:n], kind="stable") if kept.e_exact[e] and kept.e_size[e] >= 4][:30]
+    small = [e for e in np.argsort(kept.memo.e_size[:n], kind="stable") if kept.memo.e_exact[e] and kept.memo.e_size[e] >= 4][:30]
     fresh = Searcher(hw, 10, memo_entries=100_000)
     for e in small:
-        members = kept.entry_set(e)
-        value, ok, _ = fresh.solve(members, int(kept.e_r[e]))
-        assert ok and value == kept.e_val[e]
+        members = kept.memo.entry_set(e)
+        value, ok, _ = fresh.solve(members, int(kept.memo.e_r[e]))
+        assert ok and value == kept.memo.e_val[e]
 
 
 @pytest.mark.parametrize("path", KEPT, ids=[p.stem for p in KEPT])
@@ -152,21 +152,21 @@ def test_a_kept_search_holds_only_facts(path):
     n = kept.memo_entries
     fresh = Searcher(hw, 10, memo_entries=200_000)
     checked = {True: 0, False: 0}
-    for e in np.argsort(kept.e_size[:n], kind="stable")[:400]:
-        exact = bool(kept.e_exact[e])
+    for e in np.argsort(kept.memo.e_size[:n], kind="stable")[:400]:
+        exact = bool(kept.memo.e_exact[e])
         if checked[exact] == 15:
             continue
-        members = kept.entry_set(e).astype(np.int64)
+        members = kept.memo.entry_set(e).astype(np.int64)
         # exact: nothing below the value, and the value itself found; a bound: nothing below it
-        found = fresh.solve_below(members, int(kept.e_r[e]), int(kept.e_val[e]) + exact, max_nodes=200_000)
+        found = fresh.solve_below(members, int(kept.memo.e_r[e]), int(kept.memo.e_val[e]) + exact, max_nodes=200_000)
         if found is not None:
-            assert found == ((int(kept.e_val[e]), True) if exact else (found[0], False)), (e, found)
+            assert found == ((int(kept.memo.e_val[e]), True) if exact else (found[0], False)), (e, found)
             checked[exact] += 1
     assert checked[True] == 15 and checked[False] > 0
     everyone = np.arange(len(hw.words))
     tree = orjson.loads((TREES[0].parent / f"hangman-{length}.json").read_bytes())["result"]
     tree_cost = kept.totals_cost(Totals(tree["total_misses"], tree["lost_weight"], kept.total_weight))
-    least = min(kept._opening_cost(everyone, kept.strikes, c, lambda part, r: kept.known(part, r)[0])
+    least = min(kept.opening_cost(everyone, kept.strikes, c, lambda part, r: kept.known(part, r)[0])
                 for c in kept.useful_letters(everyone))
     assert least <= tree_cost
 
@@ -183,8 +183,8 @@ def test_the_bounds_stay_under_every_exact_value_kept(path):
 
     hw, kept = kept_search(path)
     fresh = Searcher(hw, 10, memo_entries=16)
-    exact = np.flatnonzero(kept.e_exact[:kept.memo_entries])
+    exact = np.flatnonzero(kept.memo.e_exact[:kept.memo_entries])
     for e in exact:
-        members = kept.entry_set(e)
-        assert fresh.lower_bound(members, int(kept.e_r[e]), levels=0) <= kept.e_val[e], (path.stem, e)
-    assert len(exact) >= 100 and kept.e_size[exact].max() >= len(hw.words) // 2
+        members = kept.memo.entry_set(e)
+        assert fresh.lower_bound(members, int(kept.memo.e_r[e]), levels=0) <= kept.memo.e_val[e], (path.stem, e)
+    assert len(exact) >= 100 and kept.memo.e_size[exact].max() >= len(hw.words) // 2

@@ -36,14 +36,9 @@ def run_build(args) -> int:
     if args.status and args.state:
         raise UsageError("--status reads the checkpoints of whole-game builds; drop --from")
     if args.game == "hangman":
-        from .. import hangman
+        from .hangman import run_build_hangman
 
-        if args.status:
-            if not args.checkpoint:
-                raise UsageError("--status needs --checkpoint FILE")
-            print("\n".join(hangman.checkpoint_status(args)))
-            return 0
-        return hangman.cli_build(args)
+        return run_build_hangman(args)
     import time
 
     from ..exact.build import greedy_build

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..errors import UsageError, UserError
 from .common import summary
 
 
 def hangman_build_options(p: argparse.ArgumentParser) -> None:
-    """The options of `wordtree build hangman`; build calls engine.hangman.cli_build(args)."""
+    """The options of `wordtree build hangman`; build calls run_build_hangman(args)."""
     g = p.add_argument_group("hangman")
     g.add_argument("--length", type=int, metavar="N", help="hangman: word length (2 to 15)")
     g.add_argument("--all-lengths", action="store_true", help="hangman: every length from 2 to 15 (-o is a folder)")
@@ -40,6 +41,138 @@ def hangman_build_options(p: argparse.ArgumentParser) -> None:
                    help="hangman: prove again the bound of the best-found tree already at -o (default the shipped "
                         "one) with this version's parts, and write it there; the tree stays")
 
+
+
+def run_build_hangman(args) -> int:
+    """`wordtree build hangman ...`: the options checked and mapped onto hangman.driver's keyword
+    arguments; one line per length (or the status, the refutation, the merge). Returns the exit
+    status. A TERM stops the build as Ctrl-C does: the memo is saved at the end of the current
+    slice."""
+    import signal
+    import threading
+
+    from ..hangman.memo import CheckpointMismatch
+
+    options = hangman_build_kwargs(args)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler) if main_thread else None
+    try:
+        for line in _hangman_lines(args, options):
+            print(line, flush=True)
+    except CheckpointMismatch as exc:
+        raise UserError(f"{exc}; remove it or drop --resume") from None
+    except KeyboardInterrupt:
+        checkpoint = getattr(args, "checkpoint", None)
+        saved = f"; the search so far is in {checkpoint}: add --resume to go on" if checkpoint else ""
+        print(f"wordtree: interrupted{saved}", file=sys.stderr, flush=True)
+        return 130
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+    return 0
+
+
+def hangman_build_kwargs(args) -> dict:
+    """The keyword arguments of hangman.driver's functions that build hangman's options ask for,
+    checked; a UsageError naming the flag to fix."""
+    checkpoint = getattr(args, "checkpoint", None)
+    if getattr(args, "lives", None) is not None and args.lives < 0:
+        raise UsageError(f"--lives {args.lives}: must be 0 or more")
+    if getattr(args, "max_nodes", None) is not None and args.max_nodes < 1:
+        raise UsageError(f"--max-nodes {args.max_nodes}: must be 1 or more")
+    if getattr(args, "memory", None) is not None and not args.memory > 0:
+        raise UsageError(f"--memory {args.memory}: must be a positive number of gigabytes")
+    if getattr(args, "checkpoint_mb", None) is not None and not (args.checkpoint_mb > 0 and checkpoint):
+        raise UsageError(f"--checkpoint-mb {args.checkpoint_mb}: needs --checkpoint FILE and a positive size")
+    memory, mb = getattr(args, "memory", None), getattr(args, "checkpoint_mb", None)
+    return {"words": getattr(args, "words", None), "weights": getattr(args, "weights", None),
+            "lives": 10 if getattr(args, "lives", None) is None else args.lives,
+            "memory_bytes": None if memory is None else memory * 2**30,
+            "threads": getattr(args, "threads", None), "max_nodes": getattr(args, "max_nodes", None),
+            "checkpoint": checkpoint, "checkpoint_bytes": None if mb is None else mb * 2**20,
+            "resume": getattr(args, "resume", False), "progress": not getattr(args, "quiet", False),
+            "strategy": getattr(args, "strategy", None)}
+
+
+def _hangman_lines(args, options: dict):
+    """The lines of the build that args ask for (see run_build_hangman), as they come."""
+    from ..hangman import driver
+
+    checkpoint, merge, refute = options["checkpoint"], getattr(args, "merge", None), getattr(args, "refute", None)
+    bound_only, length = getattr(args, "bound_only", False), getattr(args, "length", None)
+    if getattr(args, "status", False):
+        if not checkpoint:
+            raise UsageError("--status needs --checkpoint FILE")
+        if length is None or getattr(args, "all_lengths", False):
+            raise UsageError("build hangman --status needs --length N (and the --checkpoint of that build)")
+        lines, optimal = driver.checkpoint_status(length, checkpoint, **_only(options, "words", "weights", "lives",
+                                                                               "memory_bytes"))
+        if optimal:
+            lines[-1] += " (--resume writes the tree)"
+        yield "\n".join(lines)
+        return
+    _check_build_flags(args, checkpoint, merge, refute, bound_only)
+    lengths = list(driver.ALL_LENGTHS) if getattr(args, "all_lengths", False) else [length]
+    output = getattr(args, "output", None)
+    if merge:
+        yield driver.merge_checkpoint(length, checkpoint, merge, **_only(options, "words", "weights", "lives",
+                                                                         "memory_bytes", "checkpoint_bytes"))
+    elif refute:
+        tree = getattr(args, "against", None) or driver.output_path(length, bool(options["weights"]), output)
+        found = driver.refute_letters(length, checkpoint, refute, tree, by_parts=getattr(args, "by_parts", False),
+                                      **_only(options, "words", "weights", "lives", "memory_bytes", "threads",
+                                              "max_nodes", "resume", "progress", "checkpoint_bytes"))
+        yield refutation_lines(found)
+    else:
+        from ..hangman.baselines import RULES
+
+        if options["strategy"] not in (None, "exact", *RULES):
+            raise UsageError(f"--strategy {options['strategy']}: hangman knows exact, {', '.join(RULES)}")
+        yield from driver.build_lengths(lengths, output=output, bound_only=bound_only, **options)
+
+
+def _only(options: dict, *names: str) -> dict:
+    return {name: options[name] for name in names}
+
+
+def _check_build_flags(args, checkpoint, merge, refute, bound_only) -> None:
+    """The combinations of build hangman's flags that make no sense, each a UsageError."""
+    all_lengths = getattr(args, "all_lengths", False)
+    if not all_lengths and getattr(args, "length", None) is None:
+        raise UsageError("build hangman needs --length N or --all-lengths")
+    if getattr(args, "resume", False) and not checkpoint:
+        raise UsageError("--resume needs --checkpoint FILE")
+    if bound_only and (checkpoint or getattr(args, "strategy", None) not in (None, "exact")):
+        raise UsageError("--bound-only bounds a tree already written: drop --checkpoint and --strategy")
+    if checkpoint and all_lengths:
+        raise UsageError("--checkpoint is for one length at a time (--length N)")
+    if (merge or refute) and (not checkpoint or bound_only):
+        raise UsageError("--merge and --refute work on one --checkpoint FILE of one --length N")
+    if merge and refute:
+        raise UsageError("--merge and --refute are two steps: run one, then the other")
+    if refute and not (refute.isascii() and refute.isalpha()):
+        raise UsageError(f"--refute {refute}: letters a to z, e.g. --refute aos")
+    if (getattr(args, "against", None) or getattr(args, "by_parts", False)) and not refute:
+        raise UsageError("--against and --by-parts go with --refute LETTERS")
+
+
+def refutation_lines(found) -> str:
+    """The lines of a refutation (hangman.driver.Refutation): its title, then a line per letter."""
+    said = {"useless": "splits nothing, never worth guessing",
+            "unreached": "not reached within --max-nodes (--resume goes on)"}
+    lines = [found.title]
+    for name, outcome, score, exact in found.letters:
+        if outcome in said:
+            lines.append(f"  {name}: {said[outcome]}")
+        elif outcome == "no better":
+            lines.append(f"  {name}: no better than the tree (expected score {'exactly' if exact else 'at most'} "
+                         f"{score})")
+        elif outcome == "better":
+            lines.append(f"  {name}: better than the tree: expected score exactly {score}")
+        else:
+            lines.append(f"  {name}: not refuted by its parts (expected score at most {score}): "
+                         f"drop --by-parts to search its largest class")
+    return "\n".join(lines)
 
 def add_hangman_server(sub) -> None:
     p = sub.add_parser("hangman-server", help=summary("hangman-server"))

@@ -443,8 +443,7 @@ def _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost
 # of its letters of one mask (fixed) and one of its words (which shows where they stand), and a
 # set found must fit those and have the entry's size (_same_set). Why not the words themselves:
 # these take 8 bytes where the words took 2 each (95 of them on average at length 4), and a memo
-# that holds more finishes much sooner (a search of 1000 four-letter words in a memo half the
-# size it needs took 5.7 times as long: bench/hangman.py --memo-room).
+# that holds more finishes much sooner (docs/log/hangman.md).
 # ----------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def _hash(members, start, size, r):
