@@ -107,7 +107,8 @@ def run_crossword(args) -> int:
 
 def add_boggle(sub) -> None:
     p = sub.add_parser("boggle", help=summary("boggle"))
-    p.add_argument("board", nargs="?", metavar="BOARD", help="the letters row by row, q for Qu (e.g. perslatgsineters)")
+    p.add_argument("board", nargs="?", metavar="BOARD", help="the letters row by row, q for Qu (e.g. perslatgsineters); a letter the word list lacks is a "
+                        "cell no word passes through")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--random", type=int, metavar="N", help="score N random boards and report the speed")
     mode.add_argument("--best", action="store_true", help="search for the highest-scoring boards")
@@ -115,7 +116,9 @@ def add_boggle(sub) -> None:
     p.add_argument("--cols", type=int, help="columns of the board")
     p.add_argument("--words", metavar="FILE", help="word list, any alphabet (default: enable2k.txt)")
     p.add_argument("--min-length", type=int, default=3, metavar="N", help="shortest word that counts (default: 3)")
-    p.add_argument("--json", action="store_true", help="print the board's words as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the board's words as JSON, with \"paths\": per word the cells that spell it, "
+                        "as row-major indices (row * cols + col, 0 the top left cell)")
     p.add_argument("--seed", type=int, default=0, help="random seed for --random and --best (default: 0)")
     p.add_argument("--time", type=float, default=60.0, metavar="SECONDS", help="--best: time limit (default: 60)")
     p.add_argument("--restarts", type=int, metavar="N", help="--best: stop after N annealing runs instead")
