@@ -191,7 +191,7 @@ def test_board_errors(trie):
         ("perslatgsineter", None, None, "15 letters is not a square"),
         ("perslatgsineters", 3, 5, "a 3x5 board needs 15"),
         ("pers1atgsineters", None, None, "'1' \\(row 2, column 1\\)"),
-        ("persélatgsineter", None, None, "'é'"),
+        ("pers-atgsineters", None, None, "'-' \\(row 2, column 1\\) is not a letter"),
         ("pers/lat", None, None, "rows of different lengths"),
         ("a" * 81, None, None, "at most 64"),
         ("", None, None, "no letters"),
@@ -228,7 +228,7 @@ def test_cli_json(trie):
     result = run_cli("STREAEDLP", "--json")
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
-    assert list(out) == ["board", "rows", "cols", "score", "count", "words"]
+    assert list(out) == ["board", "rows", "cols", "score", "count", "words", "paths"]
     assert (out["board"], out["rows"], out["cols"], out["score"]) == ("streaedlp", 3, 3, 545)
     assert out["count"] == len(out["words"]) == len(set(out["words"]))
     text = run_cli("streaedlp")
@@ -289,3 +289,50 @@ def test_alphabet_of_more_than_32_letters(tmp_path):
         cells = random_cells(rng, 16, common + "qz")
         got = check_against_reference(cells, 4, 4, mixed, dictionary, min_length=2)
     assert got.words
+
+
+def test_letters_the_word_list_lacks_are_cells_no_word_passes_through(tmp_path, trie, dictionary):
+    """A board letter outside the word list's alphabet (é for ENABLE2K, or any letter for a small
+    list) is not an error: its cell blocks every path, as the reference solver finds too."""
+    got = fast("persélatgsineter", None, None, trie)  # 'é' is in no ENABLE2K word
+    assert set(got.words) == ref.solve("persélatgsineter", 4, 4, dictionary)
+    assert got.words and all("é" not in w for w in got.words)
+    path = tmp_path / "small.txt"
+    path.write_text("cat\nact\ntact\ncatty\n", encoding="utf-8")  # letters a c t y only
+    small = boggle.load_trie(path, tmp_path / "cache")
+    small_dictionary = ref.Dictionary(["cat", "act", "tact", "catty"])
+    rng = random.Random(3)
+    for _ in range(200):
+        cells = random_cells(rng, 9, "actyxqzé")
+        check_against_reference(cells, 3, 3, small, small_dictionary)
+    solution = boggle.solve(boggle.parse_board("cat/xzq/tca", None, None, small.alphabet), small)
+    assert set(solution.words) == {"cat", "act"}
+    with pytest.raises(UserError, match="not a letter"):
+        boggle.parse_board("ca7/xzq/tac", None, None, small.alphabet)
+
+
+def test_word_paths_spell_the_words_through_neighbouring_cells(trie):
+    for cells, rows, cols in [("perslatgsineters", 4, 4), ("qutrseaiedlp", 3, 4), ("streaedlp", 3, 3)]:
+        board = boggle.parse_board(cells, rows, cols, trie.alphabet)
+        solution = boggle.solve(board, trie)
+        paths = boggle.solution_json(solution)["paths"]
+        assert list(paths) == list(solution.words)
+        for word, path in paths.items():
+            assert len(set(path)) == len(path)
+            assert "".join("qu" if cells[i] == "q" else cells[i] for i in path) == word
+            for a, b in zip(path, path[1:]):
+                assert max(abs(a // cols - b // cols), abs(a % cols - b % cols)) == 1
+    board = boggle.Board("catxyz", 2, 3)
+    assert boggle.word_path(board, "cat") == [0, 1, 2]
+    assert boggle.word_path(board, "tax") == [2, 1, 3]
+    assert boggle.word_path(board, "cz") is None
+
+
+def test_cli_boggle_with_a_small_word_list(tmp_path):
+    words = tmp_path / "mini.txt"
+    words.write_text("Cat\nact\n", encoding="utf-8")
+    result = run_cli("cat/xzo/tca", "--words", str(words), "--json", "--cache-dir", str(tmp_path / "cache"))
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["words"] == ["act", "cat"] and out["score"] == 2
+    assert out["paths"] == {"act": [8, 7, 6], "cat": [0, 1, 2]}

@@ -728,3 +728,28 @@ def test_builds_in_progress_resume_with_this_engine(path):
                     for key, subtrees in doc["subtrees"].items()}
         assert all(results[word] == (total, True) for word, total in finished.items() if word in results)
         assert all(len(row) > 5 for row in load_proven(rank_file, game, doc["max_guesses"], doc["mode"]))
+
+
+def test_out_of_range_colour_or_digit_names_the_range():
+    mastermind, bulls, repeats = Mastermind(4, 6), BullsCows(4), BullsCows(4, repeats=True)
+    for game, code, message in [
+        (mastermind, "1237", "colour 7 is out of range: colours are 1 to 6"),
+        (mastermind, "0123", "colour 0 is out of range: colours are 1 to 6"),
+        (mastermind, "12b4", "'b' is not a colour: colours are 1 to 6"),
+        (mastermind, "12345", "it has 5 pegs, the codes have 4"),
+        (Mastermind(3, 4), "125", "colour 5 is out of range: colours are 1 to 4"),
+        (bulls, "12a4", "'a' is not a digit: digits are 0 to 9"),
+        (bulls, "123", "it has 3 digits, the codes have 4"),
+        (bulls, "1123", "digit 1 is repeated: the digits of a code differ in this game"),
+        (repeats, "11x3", "'x' is not a digit: digits are 0 to 9"),
+    ]:
+        with pytest.raises(UserError, match=re.escape(f"{code!r} is not an allowed guess in {game.name}: {message}")):
+            game.parse_guess(code)
+    assert mastermind.parse_guess(" 1236 ") == "1236" and repeats.parse_guess("1123") == "1123"
+
+
+def test_cli_play_and_build_name_the_colour_range(tmp_path):
+    played = run_cli("play", ROOT / "trees" / "mastermind-4x6.json", stdin="1237 1B0W\n")
+    assert_one_line_error(played, "step 1", "colour 7 is out of range: colours are 1 to 6")
+    built = run_cli("build", "bulls-cows", "--digits", "2", "--first", "1a", "--quiet")
+    assert_one_line_error(built, "'a' is not a digit: digits are 0 to 9")

@@ -340,3 +340,74 @@ def test_skipping_numba_blas_check_leaves_imports_working():
                             timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["exhaustive", "linalg", "5.0"]
+
+
+# ------------------------------------------------------------------------------------------------
+# CS50 AI's crossword files and command line (fixtures of our own in that format)
+# ------------------------------------------------------------------------------------------------
+CS50_STRUCTURE = DATA / "cs50-structure.txt"  # ragged rows, blocks of several characters, two lone open cells
+CS50_WORDS = DATA / "cs50-words.txt"  # mixed case; exactly one fill of the structure
+CS50_GRID = ["BOLT██", "A██A██", "ROAD██", "E█████", "███ █ "]
+
+
+def test_cs50_structure_pads_rows_and_takes_any_other_character_as_a_block():
+    rows = cw.read_structure(CS50_STRUCTURE)
+    assert rows == ["....##", ".##.##", "....##", ".#####", "###.#."]  # 'a', 'b', '#', '.', ' ', 'x' are blocks
+    assert cw.lone_cells(rows) == {(4, 3), (4, 5)}
+    assert cw.fill_rows(rows)[4] == "######"
+    assert cw.parse_structure("__\n_\n\n") == ["..", ".#", "##"]  # a blank line is a row of blocks, as in CS50
+    assert cw.parse_structure("_\t_*_\n") == [".#.#."]
+    with pytest.raises(UserError, match="no open cell"):
+        cw.parse_structure("....\n#..#\n")
+    slots = cw.find_slots(cw.fill_rows(rows))
+    assert [(s.direction, s.row, s.col, s.length) for s in slots] == [
+        ("across", 0, 0, 4), ("down", 0, 0, 4), ("down", 0, 3, 3), ("across", 2, 0, 4)]
+
+
+def test_cs50_render_prints_capitals_blocks_and_blank_unfilled_cells():
+    rows = cw.read_structure(CS50_STRUCTURE)
+    slots = cw.find_slots(cw.fill_rows(rows))
+    words = {0: "bolt", 1: "bare", 2: "tad", 3: "road"}
+    assert cw.render_cs50(rows, slots, words).split("\n") == CS50_GRID
+    assert cw.render_cs50(rows, slots, {0: "bolt"}).split("\n")[1] == " ██ ██"
+
+
+def test_cli_cs50_command_prints_the_grid_and_writes_the_png(tmp_path):
+    out = tmp_path / "output.png"
+    done = run_cli(CS50_STRUCTURE, CS50_WORDS, out)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n") == CS50_GRID + [""]
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert out.stat().st_mode & 0o777 == 0o644
+    from PIL import Image
+
+    with Image.open(out) as image:
+        cell, margin = 40, 20
+        assert image.size == (6 * cell + 2 * margin, 5 * cell + 2 * margin)
+        pixel = lambda r, c: image.convert("L").getpixel((margin + c * cell + cell // 2, margin + r * cell + 5))
+        assert pixel(4, 3) == 255 and pixel(4, 5) == 255  # lone open cells stay white
+        assert pixel(4, 4) == 0 and pixel(1, 1) == 0  # blocks, whatever their character
+    # without OUTPUT: the grid only; --format cs50 with --words reads the same files
+    assert run_cli(CS50_STRUCTURE, CS50_WORDS).stdout.split("\n") == CS50_GRID + [""]
+    again = run_cli(CS50_STRUCTURE, "--format", "cs50", "--words", CS50_WORDS, "-o", tmp_path / "o.json")
+    assert again.returncode == 0 and again.stdout.split("\n") == CS50_GRID + [""]
+    doc = orjson.loads((tmp_path / "o.json").read_bytes())
+    assert doc["grid"] == ["bolt##", "a##a##", "road##", "e#####", "###.#."]
+    assert (tmp_path / "o.json").stat().st_mode & 0o777 == 0o644
+
+
+def test_cli_cs50_no_solution_and_usage_errors(tmp_path):
+    out = tmp_path / "output.png"
+    done = run_cli(DATA / "cs50-impossible.txt", CS50_WORDS, out)
+    assert done.returncode == 3 and done.stdout == "No solution.\n" and not out.exists()
+    for args in ([CS50_STRUCTURE, CS50_WORDS, "--format", "grid"],
+                 [CS50_STRUCTURE, CS50_WORDS, "--words", CS50_WORDS],
+                 [CS50_STRUCTURE, CS50_WORDS, out, "-o", out],
+                 [CS50_STRUCTURE, CS50_WORDS, tmp_path / "out.gif"]):
+        done = run_cli(*args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, args
+    done = run_cli(tmp_path / "missing.txt", CS50_WORDS)
+    assert done.returncode == 1 and "cannot read structure" in done.stderr
+    # the structure read as our own grid format: ragged, as before
+    done = run_cli(CS50_STRUCTURE, "--words", CS50_WORDS)
+    assert done.returncode == 1 and "ragged" in done.stderr

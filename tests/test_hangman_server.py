@@ -446,3 +446,53 @@ def test_after_the_last_life_a_guess_still_says_what_it_cost(running):
     assert after["message"] == "No more guess left." and after["data"] == lost["data"]
     _, res = post(url, {"sessionId": sid, "action": "getResult"})
     assert res["data"]["totalWrongGuessCount"] == 11 and res["data"]["correctWordCount"] == 0
+
+
+def test_bot_shows_each_word_and_its_guesses(running):
+    words = ["apple", "lemon", "melon"]
+    url = running(words=words, per_game=3, lives=10).url
+    lines = []
+    done = run_bot(url, "shown", say=lines.append)
+    word_lines = [line for line in lines if line.startswith("word ")]
+    assert len(word_lines) == 3 and done["correctWordCount"] == 3
+    for n, line in enumerate(word_lines, 1):
+        head, _, result = line.partition(": solved; ")
+        assert line.startswith(f"word {n}: ") and result.startswith("correct ")
+        word, _, guesses = head[len(f"word {n}: "):].partition("  guesses ")
+        assert word in words
+        letters, _, wrong = guesses.rpartition(" (")
+        letters = letters.split()
+        assert len(set(letters)) == len(letters) and set(word) <= set(letters)
+        assert wrong == f"{len(set(letters) - set(word))} wrong)"
+
+
+def test_bot_shows_a_lost_word_with_its_hidden_letters(running):
+    url = running(words=["qxzvb"], per_game=1, lives=1).url
+    lines = []
+    run_bot(url, "loser", say=lines.append)
+    (line,) = [line for line in lines if line.startswith("word ")]
+    assert line.startswith("word 1: -----  guesses ") and "(2 wrong): lost;" in line
+
+
+def test_bot_shows_the_resumed_word(running):
+    url = running(per_game=2).url
+    sid = post(url, {"playerId": "dee", "action": "startGame"})[1]["sessionId"]
+    post(url, {"sessionId": sid, "action": "nextWord"})
+    post(url, {"sessionId": sid, "action": "guessWord", "guess": "z"})
+    lines = []
+    done = run_bot(url, "dee", resume=sid, say=lines.append)
+    word_lines = [line for line in lines if line.startswith("word ")]
+    assert [line.split(":")[0] for line in word_lines] == ["word 1 (resumed)", "word 2"]
+    assert " guesses e " in word_lines[0] and done["totalWordCount"] == 2
+
+
+def test_hangman_help_describes_every_option(capsys):
+    import re
+
+    for command, options in [("hangman-server", ["--host HOST", "--words-per-game N"]), ("hangman-bot", ["--player NAME"])]:
+        with pytest.raises(SystemExit):
+            cli.main([command, "--help"])
+        text = capsys.readouterr().out.split("options:")[1]
+        for option in options:
+            described = re.search(rf"\n  {re.escape(option)}\s+(\S+)", text)
+            assert described and not described.group(1).startswith("-"), (command, option)  # help, not the next option

@@ -176,11 +176,13 @@ def refutation_lines(found) -> str:
 
 def add_hangman_server(sub) -> None:
     p = sub.add_parser("hangman-server", help=summary("hangman-server"))
-    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network)")
     p.add_argument("--port", type=int, default=8080, help="port (0: any free port; default 8080)")
     p.add_argument("--words", default="enable1.txt", metavar="FILE", help="the words to draw (default enable1.txt)")
     p.add_argument("--db", default="hangman.sqlite3", metavar="FILE", help="the SQLite session store (default ./hangman.sqlite3)")
-    p.add_argument("--words-per-game", type=int, default=80, metavar="N")
+    p.add_argument("--words-per-game", type=int, default=80, metavar="N",
+                   help="words drawn for each game (default 80)")
     p.add_argument("--lives", type=int, default=10, metavar="N", help="wrong guesses allowed per word (default 10)")
     p.add_argument("--seed", type=int, help="seed for drawing words, for reproducible games (default: a cryptographic "
                                             "source, so the next word cannot be predicted)")
@@ -223,7 +225,8 @@ def run_hangman_server(args) -> int:
 def add_hangman_bot(sub) -> None:
     p = sub.add_parser("hangman-bot", help=summary("hangman-bot"))
     p.add_argument("--url", required=True, help="the server's endpoint, e.g. http://127.0.0.1:8080/game/on")
-    p.add_argument("--player", required=True, metavar="NAME")
+    p.add_argument("--player", required=True, metavar="NAME",
+                   help="the player's name, which the server records with the game's result")
     p.add_argument("--resume", metavar="SESSION", help="continue this session after a disconnect")
     p.add_argument("--words", metavar="FILE", help="the bot's dictionary (default enable1.txt)")
 

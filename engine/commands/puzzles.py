@@ -9,9 +9,34 @@ from .common import summary
 from .hints import flag_hints
 
 
+CROSSWORD_EPILOG = """\
+two forms:
+  wordtree crossword GRID [--words FILE] [-o OUT.json|OUT.png]
+      GRID: '.' or '_' open, a letter pre-filled, '#' (any other character) a block, every
+      row the same length. Prints the status, the filled grid and the numbered entries.
+  wordtree crossword STRUCTURE WORDS [OUTPUT.png]
+      the command and files of CS50 AI's "crossword" project: in STRUCTURE '_' is open and
+      any other character (letters too) a block, short rows are padded with blocks; WORDS is
+      one word per line, any case. Prints the grid as that project does (capitals, blocks
+      as █) or "No solution.", and writes OUTPUT when given.
+The CS50 form is taken when WORDS is given, or with --format cs50 (the words then come from
+--words, default enable1.txt). Exit status: 0 filled, 3 proven impossible, 4 timeout.
+"""
+
+
 def add_crossword(sub) -> None:
-    p = sub.add_parser("crossword", help=summary("crossword"))
-    p.add_argument("grid", metavar="GRID", help="text grid: '.' or '_' open, a letter pre-filled, '#' (anything else) a block")
+    import argparse
+
+    p = sub.add_parser("crossword", help=summary("crossword"), epilog=CROSSWORD_EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("grid", metavar="GRID|STRUCTURE",
+                   help="text grid: '.' or '_' open, a letter pre-filled, '#' (anything else) a block; "
+                        "or a CS50 structure file (see below)")
+    p.add_argument("cs50_words", nargs="?", metavar="WORDS", help="CS50 form: the word list, one word per line, any case")
+    p.add_argument("cs50_output", nargs="?", metavar="OUTPUT",
+                   help="CS50 form: also write the filled grid to OUTPUT.png (or OUTPUT.json)")
+    p.add_argument("--format", choices=["grid", "cs50"],
+                   help="how to read GRID: grid, or cs50 (the default when WORDS is given, else grid)")
     p.add_argument("--words", metavar="FILE", help="word list (default: enable1.txt)")
     p.add_argument("--scores", metavar="FILE", help="word quality: 'word;score' or 'word<TAB>count' lines (default: word-frequency.tsv)")
     p.add_argument("--any", action="store_true", help="take the first fill, without optimizing word quality")
@@ -21,41 +46,69 @@ def add_crossword(sub) -> None:
     p.add_argument("--cache-dir", metavar="DIR", help="word-index cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
 
 
+def _crossword_form(args) -> tuple[str, str | None, str | None, str]:
+    """(form, word list, output, how the output was named) from either form of the command line."""
+    form = args.format or ("cs50" if args.cs50_words is not None else "grid")
+    if form == "grid" and args.cs50_words is not None:
+        raise UsageError("WORDS [OUTPUT] after the grid is the CS50 form: drop --format grid, "
+                         "or give --words FILE and -o OUT")
+    if args.cs50_words is not None and args.words:
+        raise UsageError("the word list is given twice: WORDS and --words")
+    if args.cs50_output is not None and args.output:
+        raise UsageError("the output is given twice: OUTPUT and -o")
+    if args.cs50_output is not None:
+        return form, args.cs50_words, args.cs50_output, "OUTPUT"
+    return form, args.cs50_words or args.words, args.output, "-o"
+
+
 def run_crossword(args) -> int:
     from pathlib import Path
 
     from ..puzzles import crossword as cw
 
+    form, words, output, named = _crossword_form(args)
     if not args.timeout > 0:
         raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     if args.seed < 0:
         raise UsageError(f"--seed must be 0 or more, got {args.seed}")
-    kind = Path(args.output).suffix.lower() if args.output else None
+    kind = Path(output).suffix.lower() if output else None
     if kind not in (None, ".json", ".png"):
-        raise UsageError(f"-o {args.output}: unknown output type, use a .json or .png file name")
-    if args.output and not Path(args.output).resolve().parent.is_dir():
-        raise UserError(f"-o {args.output}: the folder does not exist")
+        raise UsageError(f"{named} {output}: unknown output type, use a .json or .png file name")
+    if output and not Path(output).resolve().parent.is_dir():
+        raise UserError(f"{named} {output}: the folder does not exist")
     if kind == ".png":
         try:
             import PIL  # noqa: F401
         except ImportError:
-            raise UserError('-o .png needs Pillow: pip install -e ".[images]"') from None
-    rows = cw.read_grid(args.grid)
-    slots = cw.find_slots(rows, args.grid)
-    index = cw.word_index(args.words, args.scores, args.cache_dir)
-    problem = cw.build_problem(rows, slots, index)
-    result = cw.fill(problem, seed=args.seed, timeout=args.timeout, optimize=not args.any)
-    print(cw.render_text(rows, slots, result, index))
+            raise UserError('a .png output needs Pillow: pip install -e ".[images]"') from None
+    if form == "cs50":
+        rows = cw.read_structure(args.grid)  # its lone open cells stay open in what is shown
+        solved_rows = cw.fill_rows(rows)
+    else:
+        rows = solved_rows = cw.read_grid(args.grid)
+    slots = cw.find_slots(solved_rows, args.grid)
+    index = cw.word_index(words, args.scores, args.cache_dir)
+    result = cw.fill(cw.build_problem(solved_rows, slots, index), seed=args.seed, timeout=args.timeout,
+                     optimize=not args.any)
+    if form == "grid":
+        print(cw.render_text(rows, slots, result, index))
+    elif result.status == "filled":
+        print(cw.render_cs50(rows, slots, result.words))
+    elif result.status == "impossible":
+        print(cw.NO_SOLUTION)
+    else:
+        print(f"No solution found within {args.timeout:g} s (--timeout SECONDS gives it longer).")
     if kind == ".json":
-        cw.write_json(args.output, cw.to_json(rows, slots, result, index, args.seed, args.timeout))
-    elif kind == ".png":
-        cw.write_png(args.output, rows, slots, result.words)
+        cw.write_json(output, cw.to_json(rows, slots, result, index, args.seed, args.timeout))
+    elif kind == ".png" and (form == "grid" or result.status == "filled"):  # CS50 saves solutions only
+        cw.write_png(output, rows, slots, result.words)
     return {"filled": 0, "impossible": 3, "timeout": 4}[result.status]
 
 
 def add_boggle(sub) -> None:
     p = sub.add_parser("boggle", help=summary("boggle"))
-    p.add_argument("board", nargs="?", metavar="BOARD", help="the letters row by row, q for Qu (e.g. perslatgsineters)")
+    p.add_argument("board", nargs="?", metavar="BOARD", help="the letters row by row, q for Qu (e.g. perslatgsineters); a letter the word list lacks is a "
+                        "cell no word passes through")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--random", type=int, metavar="N", help="score N random boards and report the speed")
     mode.add_argument("--best", action="store_true", help="search for the highest-scoring boards")
@@ -63,7 +116,9 @@ def add_boggle(sub) -> None:
     p.add_argument("--cols", type=int, help="columns of the board")
     p.add_argument("--words", metavar="FILE", help="word list, any alphabet (default: enable2k.txt)")
     p.add_argument("--min-length", type=int, default=3, metavar="N", help="shortest word that counts (default: 3)")
-    p.add_argument("--json", action="store_true", help="print the board's words as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the board's words as JSON, with \"paths\": per word the cells that spell it, "
+                        "as row-major indices (row * cols + col, 0 the top left cell)")
     p.add_argument("--seed", type=int, default=0, help="random seed for --random and --best (default: 0)")
     p.add_argument("--time", type=float, default=60.0, metavar="SECONDS", help="--best: time limit (default: 60)")
     p.add_argument("--restarts", type=int, metavar="N", help="--best: stop after N annealing runs instead")

@@ -76,8 +76,28 @@ def run_next(args) -> int:
     return 0
 
 
+PLAY_EPILOG = """\
+what to type, one line per guess (from a terminal or a pipe):
+  COLOURS         what the game showed for the guess proposed: B/Y/G letters (BBYGB),
+                  0/1/2 digits (00120) or the coloured squares; for Mastermind and Bulls
+                  and Cows the score, e.g. 2B1W or 1A2B (or 21)
+  WORD COLOURS    what the game showed for a guess of your own, e.g. crane BYBBG
+                  (or 1122 1B0W): the assistant goes on from there
+  q               stop
+examples:
+  wordtree play                        the shipped Wordle tree, interactively
+  wordtree play --answer crane         the tree's guesses against one answer
+  printf 'BYBBB\\ncrane GYYBB\\n' | wordtree play   salet's colours, then a guess of your own
+"""
+
+
 def add_play(sub) -> None:
-    p = sub.add_parser("play", help=summary("play"))
+    import argparse
+
+    p = sub.add_parser("play", help=summary("play"), epilog=PLAY_EPILOG,
+                       description="An assistant for a real game: it proposes a guess, you type the colours\n"
+                                   "the game showed (for it, or WORD COLOURS for a guess of your own), and so on.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("tree", nargs="?", help="a tree file (default: the shipped Wordle tree)")
     p.add_argument("--answer", metavar="WORD", help="play the tree against this answer and show the rows")
     list_options(p)

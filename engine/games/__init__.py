@@ -135,4 +135,6 @@ def get_game(name: str | None = None, answers: str | None = None, guesses: str |
         from .wordle import wordle_preset
 
         return wordle_preset(name, answers, guesses)
-    raise UserError(f"unknown game {name!r}; known: {', '.join(PRESETS)}")
+    if name == "hangman":
+        raise UserError("hangman has commands of its own: build hangman (its trees), hangman-server, hangman-bot")
+    raise UserError(f"unknown game {name!r}; known: {', '.join(PRESETS)}, and hangman (build hangman)")

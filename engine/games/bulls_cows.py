@@ -22,6 +22,7 @@ class BullsCows(CodeBreaker):
     kind = "bulls-cows"
     score_letters = "ab"
     position_name = "digits"
+    symbol_name = "digit"
 
     def __init__(self, digits: int = 4, repeats: bool = False):
         count = 10**digits if repeats else _distinct_count(digits)
@@ -40,6 +41,12 @@ class BullsCows(CodeBreaker):
         self.default_cap = None if self.repeats else 7
         # the third guess too: 3.3x faster on the 4-digit classes (Mastermind 4x6 is faster with one)
         self.symmetric_levels = 2
+
+    def guess_problem(self, code: str) -> str:
+        repeated = next((ch for ch in code if code.count(ch) > 1), None)
+        if len(code) == self.digits and code.isdigit() and code.isascii() and repeated and not self.repeats:
+            return f"digit {repeated} is repeated: the digits of a code differ in this game"
+        return super().guess_problem(code)
 
     @property
     def list_name(self) -> str:

@@ -63,6 +63,7 @@ class CodeBreaker(Game):
 
     score_letters = ""
     position_name = ""
+    symbol_name = ""  # what one symbol is called: "colour", "digit"
 
     def _set_codes(self, codes, positions: int) -> None:
         self.positions = positions
@@ -77,6 +78,27 @@ class CodeBreaker(Game):
 
     def parameters(self) -> dict:
         raise NotImplementedError
+
+    def parse_guess(self, word: str) -> str:
+        """Normalize a typed code; one that is not a code of this game is a UserError that says
+        what is wrong with it (its length, a symbol out of range, a repeat)."""
+        code = word.strip().lower()
+        if code in self.guess_index:
+            return code
+        raise UserError(f"{word!r} is not an allowed guess in {self.name}: {self.guess_problem(code)}")
+
+    def guess_problem(self, code: str) -> str:
+        """Why `code` is not a code of this game, in words."""
+        name = self.symbol_name
+        symbols = f"{name}s are {self.symbols[0]} to {self.symbols[-1]}"
+        for ch in code:
+            if ch not in self.symbols and ch.isascii() and ch.isdigit():
+                return f"{name} {ch} is out of range: {symbols}"
+            if ch not in self.symbols:
+                return f"{ch!r} is not a {name}: {symbols}"
+        if len(code) != self.positions:
+            return f"it has {len(code)} {self.position_name}, the codes have {self.positions}"
+        return f"the codes are {self.positions} {self.position_name}, {symbols}"
 
     def feedback(self, guess: str, answer: str) -> int:
         first, second = black_white(guess, answer)

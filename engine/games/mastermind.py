@@ -22,6 +22,7 @@ class Mastermind(CodeBreaker):
     kind = "mastermind"
     score_letters = "bw"
     position_name = "pegs"
+    symbol_name = "colour"
 
     def __init__(self, pegs: int = 4, colours: int = 6):
         if not 1 <= pegs <= MAX_PEGS:

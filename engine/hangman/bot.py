@@ -5,6 +5,10 @@ off the tree (no tree file, a resumed word) it plays live: the exact search on s
 sets, else the frequency rule. When no dictionary word fits (a word it does not know), it keeps
 guessing by the letters of words that match the revealed letters loosely, then by plain English
 letter frequency, as a person would.
+
+It says a line per word as it goes: the word as last shown (`-` for a hidden letter), the
+letters it guessed in order and the word's wrong guesses, then the result and the running
+totals; a word finished after `--resume` gets its line too, marked "(resumed)".
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import secrets
 import time
 import urllib.parse
 from collections import Counter
+from dataclasses import dataclass, field
 
 import orjson
 
@@ -221,11 +226,37 @@ def _narrow(words: list[str] | None, letter: str, text: str, strict: bool) -> li
     return [w for w in words if all(w[i] == letter for i in places)]
 
 
-def play_word(client: Client, player: Player, sid: str, first: dict | None, say) -> str:
-    """Play the current word to its end; returns 'solved', 'lost' or 'skipped'. `first` is the
-    nextWord answer, or None when resuming a word whose state is unknown."""
+@dataclass
+class WordPlay:
+    """How a word went: 'solved' or 'lost', the word as last shown (hidden letters '*', None
+    when the server never showed it) and the letters guessed, in order."""
+
+    outcome: str
+    shown: str | None = None
+    guesses: list[str] = field(default_factory=list)
+    wrong: int = 0
+
+    def saw(self, answer: dict, wrong: int) -> None:
+        """Note the word and its wrong-guess count from a guessWord answer (`wrong`: the count
+        the bot knows of, for an answer without them)."""
+        data = answer.get("data") or {}
+        self.shown = data["word"].lower() if "word" in data else self.shown
+        self.wrong = data.get("wrongGuessCountOfCurrentWord", wrong)
+
+    def line(self, number: int, figures: dict, resumed: bool = False) -> str:
+        """`word 3: -e--e-  guesses e s a r (2 wrong): lost; correct 2, wrong 17, score 23`."""
+        shown = "?" if self.shown is None else self.shown.replace("*", "-")
+        return (f"word {number}{' (resumed)' if resumed else ''}: {shown}  guesses {' '.join(self.guesses) or '-'} "
+                f"({self.wrong} wrong): {self.outcome}; correct {figures['correctWordCount']}, "
+                f"wrong {figures['totalWrongGuessCount']}, score {figures['score']}")
+
+
+def play_word(client: Client, player: Player, sid: str, first: dict | None, say) -> WordPlay:
+    """Play the current word to its end. `first` is the nextWord answer, or None when resuming a
+    word whose state is unknown."""
     guessed: set[str] = set()
     wrong: set[str] = set()
+    played = WordPlay("lost")
     node = None
     cands = loose = None
     if first is not None:
@@ -233,12 +264,15 @@ def play_word(client: Client, player: Player, sid: str, first: dict | None, say)
         node = player.tree(len(pattern))
     else:  # resumed: learn the word's state by asking for the most frequent letter
         answer = client.post({"sessionId": sid, "action": "guessWord", "guess": "e"})
+        played.guesses.append("e")
+        played.saw(answer, 0)
         if "data" not in answer or answer.get("message") == LOST:
-            return "lost"
+            return played
         guessed.add("e")
         pattern = answer["data"]["word"].lower()
         if "e" not in pattern:
             wrong.add("e")
+    played.shown = pattern
     while "*" in pattern:
         strikes_left = player.lives + 1 - len(wrong)
         letter = None
@@ -251,12 +285,15 @@ def play_word(client: Client, player: Player, sid: str, first: dict | None, say)
             letter, _, cands, loose = player.live_letter(pattern, guessed, wrong, strikes_left, cands, loose)
         answer = client.post({"sessionId": sid, "action": "guessWord", "guess": letter.upper()})
         guessed.add(letter)
+        played.guesses.append(letter)
         if "data" not in answer or answer.get("message") == LOST:
-            return "lost"
+            played.saw(answer, len(wrong) + 1)
+            return played
         new = answer["data"]["word"].lower()
         text = "".join(ch if ch == letter else "-" for ch in new)
         if letter not in new:
             wrong.add(letter)
+        played.saw(answer, len(wrong))
         cands, loose = _narrow(cands, letter, text, True), _narrow(loose, letter, text, False)
         if isinstance(node, dict) and "next" in node:
             node = node["next"].get(text)
@@ -265,7 +302,8 @@ def play_word(client: Client, player: Player, sid: str, first: dict | None, say)
         elif not isinstance(node, str):
             node = None
         pattern = new
-    return "solved"
+    played.outcome = "solved"
+    return played
 
 
 def run_bot(url: str, player_id: str, resume: str | None = None, words_file: str | None = None,
@@ -294,20 +332,23 @@ def run_bot(url: str, player_id: str, resume: str | None = None, words_file: str
 
 
 def _play_game(client: Client, player: Player, sid: str, resume, say) -> dict:
+    """Finish the resumed word, if any, then play the words left; a line for each word."""
     if resume:
         try:
-            play_word(client, player, sid, None, say)
+            played = play_word(client, player, sid, None, say)
         except UserError as exc:
             if "409" not in str(exc):  # 409: no word started yet, nothing to finish
                 raise
+        else:
+            figures = client.post({"sessionId": sid, "action": "getResult"})["data"]
+            say(played.line(figures["totalWordCount"], figures, resumed=True))
     while True:
         first = client.post({"sessionId": sid, "action": "nextWord"})
         if "data" not in first:
             break
-        outcome = play_word(client, player, sid, first, say)
+        played = play_word(client, player, sid, first, say)
         figures = client.post({"sessionId": sid, "action": "getResult"})["data"]
-        say(f"word {figures['totalWordCount']}: {outcome}; correct {figures['correctWordCount']}, "
-            f"wrong {figures['totalWrongGuessCount']}, score {figures['score']}")
+        say(played.line(figures["totalWordCount"], figures))
     done = client.post({"sessionId": sid, "action": "submitResult"})["data"]
     say(f"final: score {done['score']}, {done['correctWordCount']}/{done['totalWordCount']} words, "
         f"{done['totalWrongGuessCount']} wrong guesses, session {done['sessionId']}")

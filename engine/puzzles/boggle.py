@@ -4,7 +4,8 @@ Rules: a word is a path through neighbouring cells (8 directions), each cell use
 of at least `min_length` letters; each distinct word scores once by its length (3-4 letters 1,
 5: 2, 6: 3, 7: 5, 8+: 11). The `q` cell is the "Qu" die: it spells "qu" and counts as two
 letters, so dictionary words with a q not followed by u can never be made and are dropped.
-The letters are whatever the word list uses, not only a-z.
+The letters are whatever the word list uses, not only a-z; a board letter the list lacks is a
+cell no word passes through.
 
 The word list is compiled once into a flat trie (see boggle_kernels.py) that is cached on disk,
 keyed by the sha256 of the file, in the same folder and with the same checksum as the pattern
@@ -267,7 +268,8 @@ class Board:
 def parse_board(text: str, rows: int | None, cols: int | None, alphabet) -> Board:
     """A board from its letters row by row ("perslatgsineters"), optionally split into rows by
     spaces, '/' or ','. Without `rows`/`cols` the rows are the split ones, else the board is
-    square. Wrong sizes and letters outside the word list's alphabet are one-line errors."""
+    square. Wrong sizes and characters that are not letters are one-line errors; a letter the
+    word list lacks is a cell no word passes through (see board_letters)."""
     text = unicodedata.normalize("NFC", text.strip()).lower()
     parts = [p for p in _ROW_SEPARATORS.split(text) if p]
     cells = "".join(parts)
@@ -296,10 +298,12 @@ def parse_board(text: str, rows: int | None, cols: int | None, alphabet) -> Boar
     check_size(rows, cols)
     known = set(alphabet)
     for i, ch in enumerate(cells):
-        if ch not in known:
-            raise UserError(
-                f"board: {ch!r} (row {i // cols + 1}, column {i % cols + 1}) is not a letter of the word list"
-            )
+        where = f"(row {i // cols + 1}, column {i % cols + 1})"
+        if unicodedata.category(ch)[0] not in "LM":
+            raise UserError(f"board: {ch!r} {where} is not a letter")
+        if ch not in known and len(known) >= MAX_LETTERS:
+            raise UserError(f"board: {ch!r} {where} is not a letter of the word list, which already has the "
+                            f"{MAX_LETTERS} letters a board can tell apart")
     return Board(cells, rows, cols)
 
 
@@ -311,8 +315,17 @@ def check_size(rows: int, cols: int) -> None:
 
 
 def board_letters(board: Board, trie: Trie) -> np.ndarray:
+    """The cells as letter numbers; a letter the word list lacks is numbered len(alphabet), a
+    letter no trie node has a child for, so no word passes through its cell (the kernels then
+    get len(alphabet) + 1 letters: see letter_count)."""
     index = trie.letter_index()
-    return np.array([index[ch] for ch in board.cells], np.int64)
+    return np.array([index.get(ch, len(trie.alphabet)) for ch in board.cells], np.int64)
+
+
+def letter_count(letters: np.ndarray, trie: Trie) -> int:
+    """The letter numbers the kernels size their tables for: one more when a cell holds a
+    letter the word list lacks."""
+    return len(trie.alphabet) + bool(letters.size and letters.max() >= len(trie.alphabet))
 
 
 def adjacency(rows: int, cols: int) -> np.ndarray:
@@ -351,10 +364,36 @@ def solve(board: Board, trie: Trie, min_length: int = 3) -> Solution:
     from .boggle_kernels import _solve_kernel
 
     found = np.empty(trie.n_words, np.int64)
-    score, count = _solve_kernel(board_letters(board, trie), trie.node_rows(min_length), len(trie.alphabet),
+    letters = board_letters(board, trie)
+    score, count = _solve_kernel(letters, trie.node_rows(min_length), letter_count(letters, trie),
                                  adjacency(board.rows, board.cols), found)
     words = tuple(sorted(trie.spell(int(node)) for node in found[:count]))
     return Solution(board, int(score), words)
+
+
+def word_path(board: Board, word: str) -> list[int] | None:
+    """A path of cells (row-major indices: row * cols + col) that spells `word` on the board, a
+    "q" cell spelling "qu": the first found trying the cells in row-major order at each step.
+    None when the board does not have the word."""
+    target = [QU if part == "qu" else part for part in re.findall(r"qu|.", word)]
+    rows, cols = board.rows, board.cols
+    path: list[int] = []
+
+    def extend(cell: int) -> bool:
+        if cell in path or board.cells[cell] != target[len(path)]:
+            return False
+        path.append(cell)
+        if len(path) == len(target):
+            return True
+        r, c = divmod(cell, cols)
+        for rr in range(max(r - 1, 0), min(r + 2, rows)):
+            for cc in range(max(c - 1, 0), min(c + 2, cols)):
+                if extend(rr * cols + cc):
+                    return True
+        path.pop()
+        return False
+
+    return list(path) if any(extend(cell) for cell in range(rows * cols)) else None
 
 
 def score_boards(boards: np.ndarray, trie: Trie, rows: int, cols: int, min_length: int = 3):
@@ -506,6 +545,8 @@ def solution_text(solution: Solution, min_length: int = 3, width: int = 100) -> 
 
 
 def solution_json(solution: Solution) -> dict:
+    """The board, score and words, and per word one path that spells it: its cells as row-major
+    indices (0 is the top left cell, row r column c is r * cols + c; see word_path)."""
     board = solution.board
     return {
         "board": board.cells,
@@ -514,4 +555,5 @@ def solution_json(solution: Solution) -> dict:
         "score": solution.score,
         "count": len(solution.words),
         "words": list(solution.words),
+        "paths": {word: word_path(board, word) for word in solution.words},
     }

@@ -48,14 +48,18 @@ def parse_grid(text: str, where: str = "grid") -> list[str]:
     return rows
 
 
-def read_grid(path: str | os.PathLike) -> list[str]:
+def read_text(path: str | os.PathLike, what: str = "grid") -> str:
+    """A grid file's text; an unreadable or non-UTF-8 file is a UserError naming it."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise UserError(f"{path}: cannot read grid ({exc.strerror})") from None
+        raise UserError(f"{path}: cannot read {what} ({exc.strerror})") from None
     except UnicodeDecodeError as exc:
         raise UserError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    return parse_grid(text, str(path))
+
+
+def read_grid(path: str | os.PathLike) -> list[str]:
+    return parse_grid(read_text(path), str(path))
 
 
 def find_slots(rows: list[str], where: str = "grid") -> list[Slot]:
@@ -95,7 +99,6 @@ def find_slots(rows: list[str], where: str = "grid") -> list[Slot]:
             if rows[r][c] == EMPTY and (r, c) not in covered:
                 raise UserError(f"{where}: open cell at row {r + 1}, column {c + 1} is in no slot of 2 or more cells")
     return slots
-
 
 
 def filled_rows(rows: list[str], slots: list[Slot], words: dict[int, str]) -> list[str]:
