@@ -6,7 +6,6 @@ import sys
 
 from ..errors import UsageError, UserError
 from .common import summary
-from .hints import flag_hints
 
 
 CROSSWORD_EPILOG = """\
@@ -127,7 +126,6 @@ def add_boggle(sub) -> None:
     p.add_argument("--cache-dir", metavar="DIR", help="trie cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
 
 
-@flag_hints()
 def run_boggle(args) -> int:
     if (args.board is not None) + (args.random is not None) + args.best != 1:
         raise UsageError("boggle needs exactly one of BOARD, --random N or --best")
