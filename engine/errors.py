@@ -38,6 +38,15 @@ class NotSquareError(UserError):
         super().__init__(f"board: {letters} letters is not a square board; give its rows and columns")
 
 
+class UnknownGame(UserError):
+    """A game name this engine does not know (a usage error when it comes from the command line;
+    a tree file naming one is a bad file)."""
+
+    def __init__(self, name: str, known, message: str | None = None):
+        self.name = name
+        super().__init__(message or f"unknown game {name!r}; known: {', '.join(known)}")
+
+
 class ListenError(UserError):
     """The server cannot listen on the port asked for."""
 

@@ -122,7 +122,7 @@ def _selby_paths(text: str, source: str) -> list:
         steps, rest = [], line.strip()
         tokens = rest.split()
         if len(tokens) % 2:
-            raise UserError(f"{where}: expected pairs 'guess PATTERNn', got {rest!r}")
+            raise UserError(f"{where}: expected pairs 'guess PATTERNn', got {rest[:60]!r}{'…' * (len(rest) > 60)}")
         for number, i in enumerate(range(0, len(tokens), 2), 1):
             word, mark = tokens[i].lower(), tokens[i + 1]
             match = SELBY_MARK.fullmatch(mark)

@@ -64,16 +64,22 @@ def tree_answers(doc: dict) -> list[str] | None:
 
 
 def build_site(tree_paths, out_dir) -> Site:
-    """Write the site for `tree_paths` (default: the project's trees/) into `out_dir`."""
+    """Write the site for `tree_paths` (default: the project's trees/) into `out_dir`: a new or
+    empty folder, or a site written here before, whose trees the new site does not have are removed."""
     paths = [Path(p) for p in tree_paths] or default_trees()
     if not paths:
         raise UserError(f"no tree files given and none in {DEFAULT_TREE_DIR}")
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise UserError(f"{out}: exists and is not a folder")
-    if out.is_dir() and any(out.iterdir()) and not (out / SITE_MARKER).exists():
-        raise UserError(f"{out}: folder is not empty and is not a wordtree site; choose an empty or new folder")
+    try:
+        if out.is_dir() and any(out.iterdir()) and not (out / SITE_MARKER).exists():
+            raise UserError(f"{out}: folder is not empty and is not a wordtree site; choose an empty or new folder")
+        earlier = _site_trees(out) if out.is_dir() else set()
+    except OSError as exc:
+        raise UserError(f"{out}: cannot read the folder ({exc.strerror or exc})") from None
 
+    files: dict[Path, bytes] = {}
     entries, seen, site = [], {}, Site([], [])
     for path in paths:
         doc = read_tree(path)
@@ -88,19 +94,38 @@ def build_site(tree_paths, out_dir) -> Site:
             site.notices.append(f"notice: {path}: the answer list of game {tree['game']['name']!r} is not available; "
                                 "the page counts every guess that fits the feedback as a possible answer")
         tree_js = b"".join((f"wordtreeLoaded({_js_string(name)}, ".encode(), raw, b", ", orjson.dumps(answers), b");\n"))
-        for target, data in ((out / "trees" / f"{name}.js", tree_js), (out / "trees" / f"{name}.json", raw)):
-            write_atomic(target, data)
-            site.files.append(target)
+        files[out / "trees" / f"{name}.js"] = tree_js
+        files[out / "trees" / f"{name}.json"] = raw
         entries.append({"name": name, "game": tree["game"], "stats": tree["stats"],
                         "first": tree["root"]["guess"], "bytes": len(raw)})
 
     index_js = "window.WORDTREE_INDEX = " + json.dumps(entries, indent=1).replace("<", "\\u003c") + ";\n"
-    write_atomic(out / SITE_MARKER, index_js.encode())
-    site.files.append(out / SITE_MARKER)
+    files[out / SITE_MARKER] = index_js.encode()
     for asset in ASSET_FILES:
-        write_atomic(out / asset, (ASSETS / asset).read_bytes())
-        site.files.append(out / asset)
+        files[out / asset] = (ASSETS / asset).read_bytes()
+    try:
+        for target, data in files.items():
+            write_atomic(target, data)
+            site.files.append(target)
+        for name in earlier - seen.keys():  # trees of the earlier site that this one does not have
+            for suffix in (".js", ".json"):
+                (out / "trees" / f"{name}{suffix}").unlink(missing_ok=True)
+    except OSError as exc:
+        raise UserError(f"{out}: cannot write the site ({exc.strerror or exc})") from None
     return site
+
+
+def _site_trees(out: Path) -> set[str]:
+    """The names of the trees in the site already at `out` (its index lists them: only those files
+    are ours to remove); none when there is no site there or its index cannot be read."""
+    try:
+        text = (out / SITE_MARKER).read_text(encoding="utf-8")
+        entries = json.loads(text.split("=", 1)[1].strip().rstrip(";"))
+    except (FileNotFoundError, IndexError, ValueError):  # no site here, or not an index we wrote
+        return set()
+    names = {e.get("name") for e in entries if isinstance(e, dict)} if isinstance(entries, list) else set()
+    # only names this writer could have made: no folder parts, nothing outside trees/
+    return {n for n in names if isinstance(n, str) and n == site_name(Path(f"{n}.json"))}
 
 
 class _SiteHandler(SimpleHTTPRequestHandler):

@@ -171,7 +171,7 @@ def test_greedy_baselines_are_labelled(lists, tmp_path):
     "args, message, code",
     [
         (["build", "--first", "zzzzz"], "not an allowed guess", 1),
-        (["build", "nosuchgame"], "unknown game", 1),
+        (["build", "nosuchgame"], "unknown game", 2),  # a game named on the command line: a usage error
         (["build", "--max-guesses", "1", "--first", "auto"], "impossible", 3),
         (["build", "--from", "WORD:BBYBX"], "bad pattern", 1),
         (["build", "--from", "WORD"], "GUESS:PATTERN", 1),

@@ -10,7 +10,9 @@ arguments and raises `UserError`; `main` words it as one line and its exit code.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 
 from .. import __version__
@@ -68,21 +70,54 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+MESSAGE_CAP = 200  # characters of an error message: one that quotes a file's content stays one readable line
+OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}  # writing the output failed
+
+
+def one_line(message: str, cap: int = MESSAGE_CAP) -> str:
+    """An error message cut to `cap` characters ("…" marks the cut)."""
+    return message if len(message) <= cap else message[: cap - 1] + "…"
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    if not args.command:
-        parser.print_help()
-        return 2
     try:
+        args = parser.parse_args(argv)  # an option's type may refuse its value with a UsageError
+        if not args.command:
+            parser.print_help()
+            return 2
         with flag_hints():
-            return _function(args.command, "run")(args) or 0
+            code = _function(args.command, "run")(args) or 0
+        sys.stdout.flush()  # a full disk under stdout fails here, not at exit
+        return code
     except UserError as exc:
-        print(f"wordtree: error: {exc}", file=sys.stderr)
+        print(f"wordtree: error: {one_line(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("wordtree: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _drop_stdout()
         return 0
+    except OSError as exc:
+        # a file or the output the command could not use, where the command did not say so itself
+        if exc.filename is not None:
+            message = f"{exc.filename}: {exc.strerror or exc}"
+        elif exc.errno in OUTPUT_ERRNOS:
+            _drop_stdout()
+            message = f"cannot write the output ({exc.strerror or exc})"
+        else:
+            raise
+        print(f"wordtree: error: {one_line(message)}", file=sys.stderr)
+        return 1
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so that the exit's flush of what could not be written stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is not a real file (e.g. captured by a test)
+        pass

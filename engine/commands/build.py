@@ -6,7 +6,7 @@ import os
 import sys
 
 from ..errors import UsageError, UserError
-from .common import game_options, game_options_given, load_game, search_options, summary
+from .common import game_options, game_options_given, int_option, load_game, search_options, summary
 from .hangman import hangman_build_options
 
 
@@ -156,7 +156,7 @@ def add_rank(sub) -> None:
     game_options(p)
     search_options(p)
     p.add_argument("--top", type=int, default=10, metavar="K", help="how many first guesses to value exactly (default 10)")
-    p.add_argument("--limit", type=int, default=None, metavar="N", help="rank only the first N in heuristic order")
+    p.add_argument("--limit", type=int_option("--limit", 1), default=None, metavar="N", help="rank only the first N in heuristic order")
     p.add_argument("-o", "--output", metavar="FILE.tsv", help="write the ranking as TSV (default: stdout)")
     p.add_argument("--checkpoint", metavar="FILE", help="save progress here as it goes")
     p.add_argument("--resume", action="store_true", help="continue from --checkpoint")

@@ -4,8 +4,32 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import contextmanager
 
-from ..errors import UsageError
+from ..errors import UnknownGame, UsageError, UserError
+
+
+def int_option(flag: str, least: int, most: int | None = None):
+    """An argparse type: a whole number from `least` to `most` (no upper limit when None); anything
+    else is refused as one line naming `flag` (exit 2), never replaced by a default."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < least or (most is not None and value > most):
+            wanted = f"at least {least}" if most is None else f"between {least} and {most}"
+            raise UsageError(f"{flag} must be a whole number {wanted}, not {text!r}")
+        return value
+
+    return convert
+
+
+# The ranges the games take (games/mastermind.py, games/bulls_cows.py: at most 10000 codes, so
+# at most 4 digits), checked here so that the parser need not import the games; Mastermind still
+# refuses pegs and colours that make too many codes together.
+MAX_PEGS, MAX_COLOURS, MAX_DIGITS = 9, 9, 4
 
 
 def game_options(p: argparse.ArgumentParser, positional: bool = True) -> None:
@@ -14,9 +38,10 @@ def game_options(p: argparse.ArgumentParser, positional: bool = True) -> None:
     p.add_argument("--answers", metavar="FILE", help="custom answer list (with --guesses)")
     p.add_argument("--guesses", metavar="FILE", help="custom guess list (with --answers)")
     p.add_argument("--cache-dir", metavar="DIR", help="pattern-matrix cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
-    p.add_argument("--pegs", type=int, help="mastermind: code length (default 4)")
-    p.add_argument("--colours", type=int, help="mastermind: number of colours (default 6)")
-    p.add_argument("--digits", type=int, help="bulls-cows: code length (default 4)")
+    p.add_argument("--pegs", type=int_option("--pegs", 1, MAX_PEGS), help="mastermind: code length (default 4)")
+    p.add_argument("--colours", type=int_option("--colours", 2, MAX_COLOURS),
+                   help="mastermind: number of colours (default 6)")
+    p.add_argument("--digits", type=int_option("--digits", 1, MAX_DIGITS), help="bulls-cows: code length (default 4)")
     p.add_argument("--repeats", action="store_true", help="bulls-cows: allow repeated digits")
 
 
@@ -26,13 +51,16 @@ GAME_CAP = 0  # --max-guesses not given: the game's own cap (a user's value is a
 def game_options_given(args) -> dict:
     """The game options of `game_options` given on the command line (pegs, colours, digits, repeats)."""
     options = {key: getattr(args, key, None) for key in ("pegs", "colours", "digits", "repeats")}
-    return {key: value for key, value in options.items() if value not in (None, False)}
+    return {key: value for key, value in options.items() if value is not None and value is not False}
 
 
 def load_game(args):
     from ..games import get_game
 
-    game = get_game(getattr(args, "game", None), args.answers, args.guesses, **game_options_given(args))
+    try:
+        game = get_game(getattr(args, "game", None), args.answers, args.guesses, **game_options_given(args))
+    except UnknownGame as exc:  # named on the command line: a usage error
+        raise UsageError(str(exc)) from None
     for notice in game.notices:
         print(notice, file=sys.stderr)
     if getattr(args, "max_guesses", None) == GAME_CAP:
@@ -59,7 +87,7 @@ def search_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", default="normal", choices=["normal", "hard", "ultra"],
                    help="game rules: normal (default), hard (NYT: greens stay, revealed letters reused) or "
                         "ultra (every guess consistent with all the feedback so far)")
-    p.add_argument("--threads", type=int, default=None, metavar="N", help="worker threads (default: the cores, at most 2)")
+    p.add_argument("--threads", type=int_option("--threads", 1), default=None, metavar="N", help="worker threads (default: the cores, at most 2)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -74,6 +102,35 @@ def positive_int(text: str, option: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise UsageError(f"{option} must be a positive integer or 'none', not {text!r}")
     return int(text)
+
+
+@contextmanager
+def output_errors(path):
+    """Words a failure to write `path` (a missing or read-only folder, a full disk, a folder where
+    a file should be) as one line."""
+    try:
+        yield
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+def check_tree_shape(doc: dict) -> dict:
+    """`doc` (a tree read by tree.read_tree) if every node is {"guess": word, "next": {pattern:
+    node}}; else a UserError naming the first bad node, so that the lookups walking the tree never
+    meet a list or a number where a node or a word should be."""
+    stack = [(doc["root"], "the root")]
+    while stack:
+        node, where = stack.pop()
+        if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
+            raise UserError(f"{doc.get('_path', 'tree')}: malformed node at {where} (needs a 'guess' word)")
+        branches = node.get("next", {})
+        if branches is None:
+            continue
+        if not isinstance(branches, dict):
+            raise UserError(f"{doc.get('_path', 'tree')}: 'next' of {node['guess']!r} at {where} is not an object")
+        prefix = "" if where == "the root" else f"{where} > "
+        stack.extend((child, f"{prefix}{node['guess']}:{pattern}") for pattern, child in branches.items())
+    return doc
 
 
 def summary(command: str) -> str:

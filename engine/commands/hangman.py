@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..errors import UsageError, UserError
-from .common import summary
+from .common import int_option, summary
 
 
 def hangman_build_options(p: argparse.ArgumentParser) -> None:
@@ -178,7 +178,7 @@ def add_hangman_server(sub) -> None:
     p = sub.add_parser("hangman-server", help=summary("hangman-server"))
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network)")
-    p.add_argument("--port", type=int, default=8080, help="port (0: any free port; default 8080)")
+    p.add_argument("--port", type=int_option("--port", 0, 65535), default=8080, help="port (0: any free port; default 8080)")
     p.add_argument("--words", default="enable1.txt", metavar="FILE", help="the words to draw (default enable1.txt)")
     p.add_argument("--db", default="hangman.sqlite3", metavar="FILE", help="the SQLite session store (default ./hangman.sqlite3)")
     p.add_argument("--words-per-game", type=int, default=80, metavar="N",

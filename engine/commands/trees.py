@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import UserError
-from .common import list_options, load_game, positive_int, summary
+from .common import check_tree_shape, list_options, load_game, output_errors, positive_int, summary
 from .hints import flag_hints
 
 
@@ -66,7 +66,7 @@ def run_next(args) -> int:
 
     items = list(args.items)
     tree = items.pop(0) if items and (":" not in items[0] or Path(items[0]).is_file()) else None
-    suggestion = lookup(open_tree(tree), items, args.answers, args.guesses)
+    suggestion = lookup(check_tree_shape(open_tree(tree)), items, args.answers, args.guesses)
     if args.json:
         import orjson
 
@@ -107,7 +107,7 @@ def add_play(sub) -> None:
 def run_play(args) -> int:
     from ..player import Position, interactive, open_tree, play_answer
 
-    position = Position(open_tree(args.tree), args.answers, args.guesses)
+    position = Position(check_tree_shape(open_tree(args.tree)), args.answers, args.guesses)
     if args.answer is not None:
         print("\n".join(play_answer(position, args.answer, sys.stdout.isatty())))
         return 0
@@ -142,10 +142,11 @@ def run_export(args) -> int:
     from ..files import write_atomic
     from ..tree import game_for, read_tree
 
-    doc = read_tree(args.tree)
+    doc = check_tree_shape(read_tree(args.tree))
     data = export_tree(doc, game_for(doc, args.answers, args.guesses), args.format)
     if args.output:
-        write_atomic(args.output, data)
+        with output_errors(args.output):
+            write_atomic(args.output, data)
     else:
         sys.stdout.buffer.write(data)
     return 0
@@ -183,6 +184,7 @@ def run_import(args) -> int:
     report = verify(doc, *load_lists(doc, args.answers, args.guesses))
     if not report.ok:
         raise UserError(f"{source}: the imported tree is not valid: {report.defect}")
-    write_tree(args.output, doc)
+    with output_errors(args.output):
+        write_tree(args.output, doc)
     print(f"{args.output}: {report.answers} answers, total {report.total}, mean {report.mean}, worst {report.worst}")
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import UsageError
-from .common import summary
+from .common import int_option, summary
 
 
 def add_web(sub) -> None:
@@ -31,7 +31,7 @@ def run_web(args) -> int:
 def add_serve(sub) -> None:
     p = sub.add_parser("serve", help=summary("serve"))
     p.add_argument("trees", nargs="*", metavar="TREE", help="tree files (default: every trees/*.json)")
-    p.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    p.add_argument("--port", type=int_option("--port", 0, 65535), default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     p.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: run until Ctrl-C)")
 
 
@@ -40,8 +40,6 @@ def run_serve(args) -> int:
 
     from ..web import SiteServer, build_site
 
-    if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port {args.port}: not a port number (0 to 65535)")
     if args.seconds is not None and not args.seconds > 0:
         raise UsageError(f"--seconds {args.seconds}: must be more than 0")
     with tempfile.TemporaryDirectory(prefix="wordtree-web-") as site:

@@ -10,6 +10,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..numba_cache import guard_cache
+
+guard_cache()  # an unreadable cache entry is compiled again, not fatal
+
 # ----------------------------------------------------------------------------------------------
 # Pattern matrix
 # ----------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from functools import cached_property
 
 import orjson
 
-from ..errors import ListPairError, UserError
+from ..errors import ListPairError, UnknownGame, UsageError, UserError
 
 
 class Game:
@@ -121,7 +121,7 @@ def get_game(name: str | None = None, answers: str | None = None, guesses: str |
     allowed = GAME_OPTIONS.get(name, ())
     stray = [key for key, value in options.items() if value not in (None, False) and key not in allowed]
     if stray:
-        raise UserError(f"--{stray[0]} does not apply to {name}")
+        raise UsageError(f"--{stray[0]} does not apply to {name}")
     options = {key: value for key, value in options.items() if key in allowed}
     if name == "mastermind":
         from .mastermind import mastermind_game
@@ -136,5 +136,6 @@ def get_game(name: str | None = None, answers: str | None = None, guesses: str |
 
         return wordle_preset(name, answers, guesses)
     if name == "hangman":
-        raise UserError("hangman has commands of its own: build hangman (its trees), hangman-server, hangman-bot")
-    raise UserError(f"unknown game {name!r}; known: {', '.join(PRESETS)}, and hangman (build hangman)")
+        raise UnknownGame(name, PRESETS, "hangman has commands of its own: build hangman (its trees), hangman-server, "
+                          "hangman-bot")
+    raise UnknownGame(name, [*PRESETS, "and hangman (build hangman)"])

@@ -24,6 +24,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..numba_cache import guard_cache
+
+guard_cache()  # an unreadable cache entry is compiled again, not fatal
+
 INF = np.int64(1) << np.int64(62)
 RULE_FREQUENCY = 0
 RULE_ENTROPY = 1

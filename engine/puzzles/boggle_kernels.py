@@ -27,6 +27,10 @@ from llvmlite import ir
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ..numba_cache import guard_cache
+
+guard_cache()  # an unreadable cache entry is compiled again, not fatal
+
 _LOW32 = np.uint64(0xFFFFFFFF)
 _POINTS_SHIFT = np.uint64(32)  # wide rows
 _FIRST_SHIFT = np.uint64(32)  # narrow rows: first child in bits 32-59, points in 60-63

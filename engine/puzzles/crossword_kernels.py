@@ -20,6 +20,10 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from ..numba_cache import guard_cache
+
+guard_cache()  # an unreadable cache entry is compiled again, not fatal
+
 FOUND, EXHAUSTED, PAUSED = 0, 1, 2
 OP_INITIALIZE, OP_SEARCH = 0, 1
 ALL_LETTERS = (1 << 26) - 1
