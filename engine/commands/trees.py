@@ -27,7 +27,8 @@ def list_hints():
         try:
             yield
         except UnshippedListError as exc:
-            raise UserError(f"{exc.fact}; pass --answers FILE and --guesses FILE") from None
+            fix = {"words": "pass --answers FILE (the word list)", "weights": "put it beside the tree"}
+            raise UserError(f"{exc.fact}; {fix.get(exc.key, 'pass --answers FILE and --guesses FILE')}") from None
 
 
 @list_hints()
