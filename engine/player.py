@@ -2,9 +2,10 @@
 
 A position is the steps played so far. While they follow the tree, the next guess is the
 node's, and each step is checked against the game's feedback rule: the answers the subtree holds
-must be exactly those the feedback leaves, else the tree is broken and gives no advice. Once the player guesses something else, the candidates are filtered by the game's own
-feedback and the next guess comes from the exact engine when the set is small enough to solve
-within a second (imported only then), else from a quick partition heuristic, and says which.
+must be exactly those the feedback leaves, else the tree is broken and gives no advice. Once the
+player guesses something else, the candidates are filtered by the game's own feedback and the
+next guess comes from the exact engine when the set is small enough to solve within a second
+(imported only then), else from a quick partition heuristic, and says which.
 """
 
 from __future__ import annotations

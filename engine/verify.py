@@ -337,6 +337,7 @@ def prove_opener(doc: dict, game, progress: bool = True) -> tuple[bool, str]:
         total = build(game, matrix, first=opener, max_guesses=cap, mode=mode, progress=progress).total
     except Infeasible:
         return False, f"no tree opening with {opener} solves every answer within {cap} guesses"
+    value = f"the exact value of {opener} ({mode} mode, {within}) is {total}"
     if total != stats["total"]:
-        return False, f"the exact value of {opener} ({mode} mode, {within}) is {total}, the tree's total {stats['total']}"
-    return True, f"the exact value of {opener} ({mode} mode, {within}) is {total}, the tree's total"
+        return False, f"{value}, the tree's total {stats['total']}"
+    return True, f"{value}, the tree's total"

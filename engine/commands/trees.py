@@ -196,8 +196,6 @@ def add_import(sub) -> None:
 
 @list_hints()
 def run_import(args) -> int:
-    from pathlib import Path
-
     from ..formats import import_tree
     from ..tree import TREE_MAX_BYTES, make_document, write_tree
     from ..words import read_bounded
