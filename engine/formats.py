@@ -74,7 +74,10 @@ def import_tree(data: bytes, fmt: str, game, source: str = "input") -> dict:
             tree = orjson.loads(data)
         except orjson.JSONDecodeError as exc:
             raise UserError(f"{source}: not JSON ({exc})") from None
-        return _from_olson(tree, game, source, [])
+        try:
+            return _from_olson(tree, game, source, [])
+        except RecursionError:
+            raise UserError(f"{source}: nested too deeply for a tree") from None
     if fmt == "selby":
         _require_wordle(game, fmt)
         paths = _selby_paths(text, source)

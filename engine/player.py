@@ -1,9 +1,11 @@
 """Look a position up in a tree, and play with it: a walk down the tree, no numpy, no numba.
 
 A position is the steps played so far. While they follow the tree, the next guess is the
-node's; once the player guesses something else, the candidates are filtered by the game's own
-feedback and the next guess comes from the exact engine when the set is small enough to solve
-within a second (imported only then), else from a quick partition heuristic, and says which.
+node's, and each step is checked against the game's feedback rule: the answers the subtree holds
+must be exactly those the feedback leaves, else the tree is broken and gives no advice. Once the
+player guesses something else, the candidates are filtered by the game's own feedback and the
+next guess comes from the exact engine when the set is small enough to solve within a second
+(imported only then), else from a quick partition heuristic, and says which.
 """
 
 from __future__ import annotations
@@ -12,12 +14,17 @@ from dataclasses import dataclass, field
 
 from .data import trees_dir
 from .errors import UserError
-from .tree import check_lists, game_for, histogram_lines, list_path, read_tree, replay
+from .tree import check_lists, game_for, histogram_lines, named_game, path_text, read_tree, replay
 
 DEFAULT_TREE = trees_dir() / "wordle-salet-normal.json"
 EXACT_LIMIT = 60  # candidates the exact engine solves well within a second
 HEURISTIC_OPTIONS = 150  # guesses scored by the heuristic (best letter coverage first)
 HEURISTIC_SAMPLE = 150  # candidates they are scored against
+
+
+class TreeDisagrees(UserError):
+    """The tree holds other answers below a step than the feedback rule leaves: a broken or
+    tampered tree, which must give no advice."""
 
 
 @dataclass
@@ -77,10 +84,7 @@ class Position:
         if self.answers is not None:
             return self.full_game
         if self._light is None:
-            from .games import get_game
-
-            path = list_path(self.doc, "answers")
-            self._light = get_game(self.doc["game"]["name"], path, path)
+            self._light = named_game(self.doc, ("answers",))
             if self._light.identity()["answers_sha256"] != self.doc["game"]["answers_sha256"]:
                 check_lists(self.doc, self.full_game)  # names the mismatching list
         return self._light
@@ -113,12 +117,15 @@ class Position:
         game = self.game
         text = game.pattern_text(code)
         on_tree = self.node is not None and guess == self.node["guess"]
+        left = [a for a in self.candidates if game.feedback(guess, a) == code]
         node, expected = None, None
         if on_tree and code != game.win_code:
-            node = self.node.get("next", {}).get(text)
-            left, expected = self._subtree_answers(node, self.steps + [(guess, text)]) if node else ([], None)
-        else:
-            left = [a for a in self.candidates if game.feedback(guess, a) == code]
+            path = self.steps + [(guess, text)]
+            branches = self.node.get("next", {})
+            node = branches.get(text) if isinstance(branches, dict) else None
+            held, expected = self._subtree_answers(node, path) if node is not None else ([], None)
+            if held != left:
+                raise TreeDisagrees(disagreement(path, left, held))
         if not left:
             raise UserError(f"{where}: {text} cannot occur here: no answer left would give it")
         self.steps.append((guess, text))
@@ -135,10 +142,13 @@ class Position:
         stack = [(node, path, 1)]
         while stack:
             node, steps, depth = stack.pop()
-            word = node["guess"]
+            word = node.get("guess") if isinstance(node, dict) else None
+            branches = node.get("next", {}) if isinstance(node, dict) else None
+            if not isinstance(word, str) or not isinstance(branches, dict):
+                raise TreeDisagrees(f"the tree is malformed at {path_text(steps)}: a node needs a guess word")
             if word in index and all(game.pattern_text(game.feedback(g, word)) == p for g, p in steps):
                 found.append((index[word], word, depth))
-            for key, child in node.get("next", {}).items():
+            for key, child in branches.items():
                 stack.append((child, steps + [(word, key)], depth + 1))
         found.sort()
         return [w for _, w, _ in found], round(sum(d for _, _, d in found) / len(found), 4) if found else None
@@ -198,6 +208,18 @@ class Position:
             return sum(v * v for v in buckets.values()), word not in in_play, word
 
         return min(options, key=score)
+
+
+def disagreement(path, left: list[str], held: list[str]) -> str:
+    """What a tree gets wrong below a step: the answers the feedback leaves, and those it holds."""
+    missing = [w for w in left if w not in set(held)]
+    extra = sorted(set(held) - set(left)) + sorted({w for w in held if held.count(w) > 1})
+    detail = f"the feedback leaves {len(left)} answer{'s' * (len(left) != 1)}, the tree holds {len(held)} there"
+    if missing:
+        detail += f"; missing: {' '.join(missing[:5])}{' ...' * (len(missing) > 5)}"
+    if extra:
+        detail += f"; not left or repeated: {' '.join(extra[:5])}{' ...' * (len(extra) > 5)}"
+    return f"the tree disagrees with the feedback rule at {path_text(path)}: {detail}"
 
 
 def parse_step(text: str) -> tuple[str, str]:
@@ -260,6 +282,8 @@ def play_answer(position: Position, answer: str, ansi: bool) -> list[str]:
     if word not in position.game.answer_index:
         raise UserError(f"{answer!r} is not an answer in {position.doc['game']['name']} ({position.doc['game']['answers']})")
     steps = replay(position.game, position.doc["root"], word, position.cap)
+    for guess, pattern in steps:  # each step checked against the feedback rule, as a player's would be
+        position.play(guess, pattern)
     return [coloured_row(g, p, ansi) for g, p in steps] + [f"solved in {len(steps)}"]
 
 
@@ -287,7 +311,7 @@ def interactive(position: Position, lines, say, tty: bool) -> int:
                 raise UserError(f"expected COLOURS or WORD COLOURS, got {line.strip()!r}")
             suggestion = position.suggest()
         except UserError as exc:
-            if not tty:
+            if not tty or isinstance(exc, TreeDisagrees):
                 raise
             say(f"wordtree: {exc}")
             continue

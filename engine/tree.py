@@ -4,6 +4,10 @@ A node is {"guess": WORD, "next": {PATTERN_TEXT: node}}; the win pattern never a
 "next", and a node whose guess is the last answer left has no "next". The stats are always
 recomputed by replaying every answer, never taken from the caller, so a written file is
 consistent with its own tree. Pure Python (no numpy): the lookup player reads trees through here.
+
+A tree file may come from anywhere, so nothing read out of it is opened as a path: the lists it
+names are looked up by bare file name among the shipped word lists and checked by fingerprint, or
+the user names them (`game_for`).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import orjson
 
 from .errors import ListPairError, UserError
 from .files import write_atomic
+from .words import is_bare_name, read_bounded, shipped_list
 
 FORMAT = "wordtree/1"
 GAME_FIELDS = (
@@ -21,6 +26,19 @@ GAME_FIELDS = (
     "answers", "answers_sha256", "answers_count", "guesses", "guesses_sha256", "guesses_count",
 )
 STATS_FIELDS = ("total", "mean", "worst", "histogram")
+TREE_MAX_BYTES = 256 << 20  # the largest tree file read (the shipped ones are under 2 MB)
+
+
+class UnshippedListError(UserError):
+    """A tree names a list that is not a shipped one: the user must give the lists (the command
+    layer names the flags)."""
+
+    def __init__(self, key: str, name):
+        self.key, self.name = key, name
+        shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:77] + "..."
+        self.fact = (f"the tree's {key} list {shown}: word list not found (a tree names a shipped list, or one "
+                     f"beside it, by file name)")
+        super().__init__(f"{self.fact}; give the lists")
 
 
 def replay(game, root: dict, answer: str, cap: int | None = None) -> list[tuple[str, str]]:
@@ -90,12 +108,7 @@ def write_tree(path, doc: dict) -> None:
 def read_tree(path) -> dict:
     """Load and check the envelope of a tree file; anything else is one clear UserError line."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise UserError(f"{path}: tree file not found") from None
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read tree file ({exc.strerror})") from None
+    raw = read_bounded(path, TREE_MAX_BYTES, "tree file")
     try:
         doc = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
@@ -112,16 +125,35 @@ def read_tree(path) -> dict:
             raise UserError(f"{path}: {section} is missing {', '.join(missing)}")
     if not isinstance(doc.get("root"), dict) or not isinstance(doc["root"].get("guess"), str):
         raise UserError(f"{path}: missing or malformed 'root' node")
-    doc["_path"] = str(path)  # where relative list names are looked up; never written back
+    doc["_path"] = str(path)  # for messages; never written back
     return doc
 
 
+def generates_codes(doc: dict) -> bool:
+    """Whether the tree's game generates its codes (Mastermind, Bulls and Cows): its list names
+    then only name the generated list and are never opened."""
+    from .verify import RULES
+
+    rules = RULES.get(doc["game"].get("name"))
+    return rules is not None and rules.codes is not None
+
+
 def list_path(doc: dict, key: str) -> str:
-    """Where to find the list a tree names: next to the tree file if there, else as load_words
-    resolves it (the working folder, then the shipped wordlists/)."""
+    """The list a tree names, by bare file name only (no folder, no `..`): a shipped word list,
+    else a file of that name in the tree file's own folder (lists travel with their tree); its
+    fingerprint is checked once loaded (`check_lists`). A game that generates its codes gets the
+    name itself, which only selects the codes. Any other name is an UnshippedListError: a path
+    read out of a file is never opened."""
     name = doc["game"][key]
-    beside = Path(doc.get("_path", ".")).parent / name
-    return str(beside) if beside.is_file() else name
+    if generates_codes(doc) and isinstance(name, str):
+        return name
+    path = shipped_list(name)
+    if path is None and is_bare_name(name) and doc.get("_path"):
+        beside = Path(doc["_path"]).parent / name
+        path = beside if beside.is_file() else None
+    if path is None:
+        raise UnshippedListError(key, name)
+    return str(path)
 
 
 def check_lists(doc: dict, game) -> None:
@@ -138,16 +170,40 @@ def check_lists(doc: dict, game) -> None:
 
 def game_for(doc: dict, answers=None, guesses=None):
     """The engine Game a tree was made for: its preset with the user's lists if given, else with
-    the lists the file names; the list fingerprints must match the file's."""
+    the shipped lists the file names (`list_path`); the list fingerprints must match the file's."""
     from .games import get_game
 
     if (answers is None) != (guesses is None):
         raise ListPairError()
-    if answers is None:
-        answers, guesses = list_path(doc, "answers"), list_path(doc, "guesses")
-    game = get_game(doc["game"]["name"], answers, guesses)
+    if answers is not None:
+        game = get_game(doc["game"]["name"], answers, guesses)
+    else:
+        game = named_game(doc)
     check_lists(doc, game)
     return game
+
+
+def named_game(doc: dict, keys=("answers", "guesses")):
+    """The tree's game on the lists it names (`list_path`; with one key, that list for both). A
+    list that cannot be read as a word list is named without quoting its lines: it was found by
+    a name out of a file, and its content is nobody's business here."""
+    from .games import get_game
+
+    paths = [list_path(doc, key) for key in keys]
+    try:
+        return get_game(doc["game"]["name"], paths[0], paths[-1])
+    except UserError as exc:
+        raise named_list_error(doc, exc) from None
+
+
+def named_list_error(doc: dict, exc: UserError) -> UserError:
+    """`exc`, raised while reading the lists a tree names, reworded without the file's lines."""
+    if isinstance(exc, UnshippedListError):
+        return exc
+    reason = next((r for r in ("not a regular file", "larger than", "not UTF-8", "is empty", "letters")
+                   if r in str(exc)), "not a word list")
+    return UserError(f"the lists the tree names ({doc['game']['answers']}, {doc['game']['guesses']}) are not "
+                     f"the ones it was made for ({reason})")
 
 
 def histogram_lines(histogram: dict, width: int = 40) -> list[str]:

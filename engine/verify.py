@@ -271,7 +271,7 @@ def _check_stats(stored, report) -> None:
 def load_lists(doc: dict, answers=None, guesses=None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The answer and guess words for verifying `doc`: the user's files, else the ones it names."""
     from .errors import GeneratedCodesError, ListPairError, UserError
-    from .tree import list_path
+    from .tree import list_path, named_list_error
     from .words import load_words
 
     if (answers is None) != (guesses is None):
@@ -286,6 +286,59 @@ def load_lists(doc: dict, answers=None, guesses=None) -> tuple[tuple[str, ...], 
             raise UserError(f"{doc.get('_path', 'tree')}: {exc}") from None
         return codes, codes
     length = doc["game"].get("word_length")
-    answers = load_words(answers or list_path(doc, "answers"), length=length)
-    guesses = load_words(guesses or list_path(doc, "guesses"), length=length)
-    return answers.words, guesses.words
+    if answers is not None:
+        return load_words(answers, length=length).words, load_words(guesses, length=length).words
+    try:  # the lists the tree names (shipped, or beside it, by file name only)
+        named = [load_words(list_path(doc, key), length=length) for key in ("answers", "guesses")]
+    except UserError as exc:
+        raise named_list_error(doc, exc) from None
+    return named[0].words, named[1].words
+
+
+# ------------------------------------------------------------------------------------------------
+# the optimality claim: it cannot be replayed, only re-proved by the exact search
+# ------------------------------------------------------------------------------------------------
+def optimality_claim(doc: dict) -> str | None:
+    """What a tree claims of its optimality: "best opener" (no tree does better), "given opener"
+    (no tree opening with its first guess does better), or None (no claim)."""
+    stats = doc.get("stats") or {}
+    if stats.get("optimal") is not True:
+        return None
+    return "given opener" if stats.get("first_guess") == "given" else "best opener"
+
+
+def _exact_engine():
+    """The exact search, imported only when a claim is to be re-proved (numba)."""
+    from .patterns import pattern_matrix
+    from .exact.build import build
+    from .exact.solver import Infeasible
+
+    return pattern_matrix, build, Infeasible
+
+
+def prove_opener(doc: dict, game, progress: bool = True) -> tuple[bool, str]:
+    """Re-run the exact search for the tree's opener with its cap and mode: (True, how) when its
+    exact value is the tree's total, else (False, why). With the objective "worst", the cap is
+    the tree's worst, and the opener must also be proven unable to do with one guess fewer.
+    That the opener itself is the best one is not re-proved here (a rank of every opener is)."""
+    pattern_matrix, build, Infeasible = _exact_engine()
+    spec, stats = doc["game"], doc["stats"]
+    opener, mode, cap = doc["root"]["guess"], spec["mode"], spec["max_guesses"]
+    matrix = pattern_matrix(game).matrix
+    if stats.get("objective", "total") == "worst":
+        cap = stats["worst"]
+        if cap > 1:
+            try:
+                build(game, matrix, first=opener, max_guesses=cap - 1, mode=mode, progress=progress)
+                return False, f"a tree opening with {opener} solves every answer within {cap - 1} guesses"
+            except Infeasible:
+                pass
+    within = "no cap" if cap is None else f"at most {cap} guesses"
+    try:
+        total = build(game, matrix, first=opener, max_guesses=cap, mode=mode, progress=progress).total
+    except Infeasible:
+        return False, f"no tree opening with {opener} solves every answer within {cap} guesses"
+    value = f"the exact value of {opener} ({mode} mode, {within}) is {total}"
+    if total != stats["total"]:
+        return False, f"{value}, the tree's total {stats['total']}"
+    return True, f"{value}, the tree's total"

@@ -8,6 +8,8 @@ only in case, blanks, order or duplicates therefore have the same fingerprint.
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 import string
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +19,7 @@ from .errors import UserError
 
 WORDLIST_DIR = wordlists_dir()
 LOWERCASE = frozenset(string.ascii_lowercase)
+LIST_MAX_BYTES = 64 << 20  # the largest word list read (the shipped ones are under 2 MB)
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,48 @@ def canonical_sha256(words) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
+def read_bounded(path: str | Path, limit: int, what: str) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes. Anything else (a device such as
+    /dev/zero, a pipe, a folder, a larger file) is a UserError naming `what`, raised before the
+    file is read: a file named by someone else cannot make wordtree read without end."""
+    path = Path(path)
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise UserError(f"{path}: not a regular file (a {what} must be one)")
+        if info.st_size > limit:
+            raise UserError(f"{path}: {what} larger than {limit >> 20} MB ({info.st_size} bytes)")
+        # O_NONBLOCK: should the path turn into a pipe after the check, opening it does not wait
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise UserError(f"{path}: not a regular file (a {what} must be one)")
+            data = f.read(limit + 1)
+    except FileNotFoundError:
+        raise UserError(f"{path}: {what} not found") from None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read {what} ({exc.strerror})") from None
+    if len(data) > limit:
+        raise UserError(f"{path}: {what} larger than {limit >> 20} MB")
+    return data
+
+
+def is_bare_name(name) -> bool:
+    """Whether `name` is a plain file name: no folder, no `..`, nothing a path could hide."""
+    return (isinstance(name, str) and 0 < len(name) <= 255 and name not in (".", "..")
+            and not any(ch in name for ch in "/\\:\0") and not name.startswith("~"))
+
+
+def shipped_list(name) -> Path | None:
+    """The shipped word list of that bare file name (`wordlists_dir()`), or None: how a list named
+    inside a file (a tree's) is found. Only a bare name is looked up, so a file cannot name a
+    path to be opened (its fingerprint is then checked by whoever asked)."""
+    if not is_bare_name(name):
+        return None
+    path = wordlists_dir() / name
+    return path if path.is_file() else None
+
+
 def resolve_path(name: str | Path) -> Path:
     """A path as given, or else a file of that name in the shipped wordlists/ folder."""
     path = Path(name)
@@ -55,10 +100,7 @@ def load_words(name: str | Path, length: int | str | None = None, alphabet=LOWER
     other than `length` (when given; "first" means the first word's), is a UserError naming the
     file and line."""
     path = resolve_path(name)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read word list ({exc.strerror})") from None
+    raw = read_bounded(path, LIST_MAX_BYTES, "word list")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -188,3 +188,96 @@ def test_the_bounds_stay_under_every_exact_value_kept(path):
         members = kept.memo.entry_set(e)
         assert fresh.lower_bound(members, int(kept.memo.e_r[e]), levels=0) <= kept.memo.e_val[e], (path.stem, e)
     assert len(exact) >= 100 and kept.memo.e_size[exact].max() >= len(hw.words) // 2
+
+
+# ------------------------------------------------------------------------------------------------
+# a tree file is untrusted: every figure it states is recomputed, its lists found by name only,
+# and its optimality claim re-proved on request (verify --prove)
+# ------------------------------------------------------------------------------------------------
+def _run_cli(*args):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, str(TREES[0].parent.parent.parent / "cli.py"), *map(str, args)],
+                          capture_output=True, text=True, timeout=600)
+
+
+def _one_line_error(out, *needles):
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("wordtree: error: "), out.stderr
+    assert all(n in lines[0] for n in needles), out.stderr
+
+
+@pytest.mark.parametrize(("section", "key", "change"), [
+    ("result", "expected_score", 0.5), ("result", "expected_misses", -0.1), ("result", "win_rate", -0.01),
+    ("frequency", "expected_score", 0.25), ("frequency", "total_misses", -3), ("entropy", "win_rate", 0.001),
+])
+def test_false_figures_fail_verify(tmp_path, section, key, change):
+    from wordtree.errors import UserError
+
+    doc = orjson.loads((TREES[0].parent / "hangman-2.json").read_bytes())
+    figures = doc["result"] if section == "result" else doc["baselines"][section]
+    figures[key] = round(figures[key] + change, 6)
+    path = tmp_path / "t.json"
+    path.write_bytes(orjson.dumps(doc))
+    with pytest.raises(UserError, match=key):
+        verify_file(path)
+    _one_line_error(_run_cli("verify", path), key)
+
+
+@pytest.mark.parametrize("name", ["/etc/passwd", "../wordlists/enable1.txt", "/dev/zero"])
+def test_a_hostile_words_name_is_refused(tmp_path, name):
+    from wordtree.errors import UserError
+
+    doc = orjson.loads((TREES[0].parent / "hangman-2.json").read_bytes())
+    doc["game"]["words"] = name
+    path = tmp_path / "t.json"
+    path.write_bytes(orjson.dumps(doc))
+    with pytest.raises(UserError, match="word list not found"):
+        verify_file(path)
+    out = _run_cli("verify", path)
+    _one_line_error(out, "word list not found", "--answers FILE")
+    assert "root:" not in out.stderr
+    enable = TREES[0].parent.parent.parent / "wordlists" / "enable1.txt"
+    assert _run_cli("verify", path, "--answers", enable).returncode == 0  # the user's list is used
+
+
+def test_verify_says_the_claim_was_not_reproved_and_prove_reads_the_kept_search():
+    path = TREES[0].parent / "hangman-3.json"
+    out = _run_cli("verify", path)
+    assert out.returncode == 0 and "optimal: claimed, not re-proved (run verify --prove)" in out.stdout, out
+    out = _run_cli("verify", path, "--prove")
+    assert out.returncode == 0 and "optimal: re-proved by the kept search hangman-3.npz" in out.stdout, out
+
+
+def test_prove_fails_a_rule_tree_labelled_optimal(tmp_path):
+    """A frequency-rule tree relabelled optimal verifies (its figures are its own) but fails
+    verify --prove, which searches again (no kept search is of these words)."""
+    import random
+
+    from wordtree.hangman.driver import build_length
+
+    for seed in range(40):
+        rng = random.Random(seed)
+        words = sorted({"".join(rng.choice("abcdefgh") for _ in range(4)) for _ in range(60)})
+        (tmp_path / "w.txt").write_text("\n".join(words) + "\n")
+        made = {}
+        for strategy in ("frequency", None):
+            build_length(4, tmp_path / f"{strategy}.json", words=str(tmp_path / "w.txt"), lives=2,
+                         strategy=strategy, progress=False)
+            made[strategy] = orjson.loads((tmp_path / f"{strategy}.json").read_bytes())
+        if made["frequency"]["result"]["total_score"] < made[None]["result"]["total_score"]:
+            break
+    else:
+        pytest.fail("no word list where the frequency rule is beaten")
+    doc = made["frequency"]
+    doc["result"].update(optimal=True, proof="exhaustive")
+    path = tmp_path / "t.json"
+    path.write_bytes(orjson.dumps(doc))
+    out = _run_cli("verify", path)
+    assert out.returncode == 0 and "optimal: claimed, not re-proved" in out.stdout, out
+    out = _run_cli("verify", path, "--prove")
+    assert out.returncode == 1 and "the optimality claim fails" in out.stderr, out
+    assert f"the optimum scores {made[None]['result']['total_score']}" in out.stderr
+    assert _run_cli("verify", tmp_path / "None.json", "--prove").returncode == 0

@@ -290,3 +290,66 @@ def test_coloured_rows():
     row = player.coloured_row("salet", "BYGBB", ansi=True)
     assert row.count("\x1b[0m") == 5 and " S " in row and "\x1b[1;97;42m L " in row
     assert player.coloured_row("salet", "BYGBB", ansi=False) == "salet BYGBB"
+
+
+# ------------------------------------------------------------------------------------------------
+# a broken tree gives no advice: each step is checked against the feedback rule
+# ------------------------------------------------------------------------------------------------
+def tampered(setup, tmp_path, change) -> tuple:
+    """A copy of the setup tree changed by `change(root)`, beside the setup's lists."""
+    path, root, answers, guesses = setup
+    doc = orjson.loads(path.read_bytes())
+    where = change(doc["root"])
+    out = path.parent / f"tampered-{tmp_path.name}.json"
+    out.write_bytes(orjson.dumps(doc))
+    return out, where
+
+
+def test_a_swapped_guess_makes_next_and_play_stop(setup, tmp_path):
+    path, root, answers, guesses = setup
+    key = max(root["next"], key=lambda k: sum(reference.wordle_feedback(root["guess"], a) == k for a in answers))
+
+    def swap(node):
+        child = node["next"][key]
+        child["guess"] = next(w for w in guesses if w != child["guess"] and w not in answers)
+        return f"{node['guess']}:{key}"
+
+    bad, step = tampered(setup, tmp_path, swap)
+    left = [a for a in answers if reference.wordle_feedback(root["guess"], a) == key]
+    out = rt.run_cli("next", bad, step)
+    rt.assert_one_line_error(out, f"the tree disagrees with the feedback rule at {step}",
+                             f"the feedback leaves {len(left)} answers")
+    with pytest.raises(UserError, match="disagrees with the feedback rule"):
+        lookup(read_tree(bad), [step])
+    rt.assert_one_line_error(rt.run_cli("play", bad, "--answer", left[0]), "disagrees with the feedback rule")
+    out = rt.run_cli("play", bad, stdin=f"{key}\n")
+    assert out.returncode == 1 and "disagrees with the feedback rule" in out.stderr
+
+
+def test_a_swapped_leaf_is_not_told_as_feedback_that_cannot_occur(setup, tmp_path):
+    path, root, answers, guesses = setup
+    key = next(k for k, child in root["next"].items() if "next" not in child)
+
+    def swap(node):
+        node["next"][key]["guess"] = next(a for a in answers if a != node["next"][key]["guess"])
+        return f"{node['guess']}:{key}"
+
+    bad, step = tampered(setup, tmp_path, swap)
+    out = rt.run_cli("next", bad, step)
+    rt.assert_one_line_error(out, f"the tree disagrees with the feedback rule at {step}", "missing:")
+    assert "cannot occur" not in out.stderr
+
+
+def test_the_shipped_tree_with_a_swapped_guess(tmp_path):
+    """The case found by testing: the guess under salet:BBBBB swapped for another word."""
+    if not player.DEFAULT_TREE.is_file():
+        pytest.skip("no shipped Wordle tree")
+    doc = orjson.loads(player.DEFAULT_TREE.read_bytes())
+    doc["root"]["next"]["BBBBB"]["guess"] = "mound"
+    bad = tmp_path / "swap.json"
+    bad.write_bytes(orjson.dumps(doc))
+    out = rt.run_cli("next", bad, "salet:BBBBB")
+    rt.assert_one_line_error(out, "the tree disagrees with the feedback rule at salet:BBBBB",
+                             "the feedback leaves 221 answers")
+    good = rt.run_cli("next", player.DEFAULT_TREE, "salet:BBBBB")
+    assert good.returncode == 0 and "221 candidates" in good.stdout

@@ -206,3 +206,118 @@ def test_every_shipped_tree_verifies(path):
     doc = read_tree(path)
     report = verify(doc, *load_lists(doc))
     assert report.ok, f"{path.name}: {report.defect}"
+
+
+# ------------------------------------------------------------------------------------------------
+# trees from elsewhere are untrusted: no path out of a file is opened, reads are bounded, claims checked
+# ------------------------------------------------------------------------------------------------
+HOSTILE = ["/etc/passwd", "../../../../etc/passwd", "/dev/zero", "sub/answers.txt", "..", "C:\\x.txt"]
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_hostile_list_name_is_refused_without_reading_it(setup, tmp_path, monkeypatch, name):
+    import wordtree.words
+    from wordtree.errors import UserError
+    from wordtree.tree import game_for, read_tree
+    from wordtree.verify import load_lists
+
+    game, root, _, _, folder = setup
+    doc = fresh(game, root)
+    doc["game"]["answers"] = name
+    path = tmp_path / "t.json"
+    write_tree(path, doc)
+    opened = []
+    monkeypatch.setattr(wordtree.words, "load_words", lambda *a, **k: opened.append(a) or 1 / 0)
+    monkeypatch.setattr(wordtree.words, "read_bounded", lambda *a, **k: opened.append(a) or 1 / 0)
+    doc = read_tree(path)
+    for load in (load_lists, game_for):
+        with pytest.raises(UserError, match="word list not found") as info:
+            load(doc)
+        assert "root:" not in str(info.value) and "\n" not in str(info.value)
+    assert opened == []
+    monkeypatch.undo()
+    for command in ("verify", "next"):
+        out = rt.run_cli(command, path)
+        rt.assert_one_line_error(out, "--answers FILE and --guesses FILE", "word list not found")
+        assert "root:" not in out.stderr
+    lists = ["--answers", folder / "answers.txt", "--guesses", folder / "guesses.txt"]
+    assert rt.run_cli("verify", path, *lists).returncode == 0  # lists given by the user are used
+
+
+def test_oversized_and_non_regular_files_are_refused(setup, tmp_path, monkeypatch):
+    import os
+
+    import wordtree.tree
+    import wordtree.words
+    from wordtree.errors import UserError
+    from wordtree.tree import read_tree
+    from wordtree.words import load_words, read_bounded
+
+    game, root, _, _, folder = setup
+    if Path("/dev/zero").exists():
+        for read in (read_tree, load_words):
+            with pytest.raises(UserError, match="not a regular file"):
+                read("/dev/zero")
+        rt.assert_one_line_error(rt.run_cli("verify", "/dev/zero"), "not a regular file")
+        rt.assert_one_line_error(rt.run_cli("next", tmp_path, "salet:BBBBB", "--answers", "/dev/zero",
+                                            "--guesses", "/dev/zero"), "not a regular file")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # opening it for reading would wait for a writer
+    with pytest.raises(UserError, match="not a regular file"):
+        read_bounded(fifo, 100, "tree file")
+    with pytest.raises(UserError, match="not a regular file"):
+        read_tree(tmp_path)
+    path = tmp_path / "t.json"
+    write_tree(path, fresh(game, root))
+    monkeypatch.setattr(wordtree.tree, "TREE_MAX_BYTES", 1000)
+    with pytest.raises(UserError, match="tree file larger than"):
+        read_tree(path)
+    monkeypatch.setattr(wordtree.words, "LIST_MAX_BYTES", 100)
+    with pytest.raises(UserError, match="word list larger than"):
+        load_words(folder / "answers.txt")
+
+
+def worse_tree(answers, first: str) -> dict:
+    """A valid tree that opens with `first`, then guesses the candidates in order: not optimal."""
+
+    def linear(cands):
+        node = {"guess": cands[0]}
+        buckets = {}
+        for a in cands[1:]:
+            buckets.setdefault(wordle_text(cands[0], a), []).append(a)
+        if buckets:
+            node["next"] = {p: linear(v) for p, v in sorted(buckets.items())}
+        return node
+
+    buckets = {}
+    for a in answers:
+        buckets.setdefault(wordle_text(first, a), []).append(a)
+    return {"guess": first, "next": {p: linear(v) for p, v in sorted(buckets.items()) if p != "GGGGG"}}
+
+
+def test_verify_says_whether_optimality_was_reproved_and_prove_catches_a_false_claim(setup, tmp_path):
+    """A heuristic tree relabelled optimal verifies (its replay is sound) but says the claim was
+    not re-proved; `verify --prove` re-runs the exact search of its opener and fails it. An
+    optimal tree passes --prove, and a tree that claims the best opener says only the opener's
+    value was re-proved."""
+    game, root, answers, _, folder = setup
+    lists = ["--answers", folder / "answers.txt", "--guesses", folder / "guesses.txt"]
+    path = tmp_path / "t.json"
+    bad = worse_tree(sorted(answers), root["guess"])
+    write_tree(path, fresh(game, bad, max_guesses=None))  # labelled optimal, proof exhaustive
+    out = rt.run_cli("verify", path, *lists)
+    assert out.returncode == 0 and "optimal: claimed, not re-proved (run verify --prove)" in out.stdout, out
+    out = rt.run_cli("verify", path, *lists, "--prove")
+    last = out.stderr.strip().splitlines()[-1]
+    assert out.returncode == 1 and "Traceback" not in out.stderr and "proving: the exact value of" in out.stderr
+    assert last.startswith("wordtree: error: ") and "the optimality claim fails" in last, out.stderr
+    assert f"the exact value of {root['guess']}" in last
+    assert f"the tree's total {sum(rt.depths(bad, answers).values())}" in last
+    write_tree(path, fresh(game, bad, max_guesses=None, optimal=False, proof="heuristic"))
+    out = rt.run_cli("verify", path, *lists, "--prove")
+    assert out.returncode == 0 and "optimal: not claimed" in out.stdout, out
+    write_tree(path, fresh(game, root))  # the greedy tree happens to be optimal for its opener here
+    out = rt.run_cli("verify", path, *lists, "--prove")
+    assert out.returncode == 0, out.stderr
+    assert f"optimal: re-proved for the opener {root['guess']}" in out.stdout
+    assert f"only {root['guess']}'s value was re-proved" in out.stdout

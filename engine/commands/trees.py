@@ -3,28 +3,40 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 from ..errors import UserError
 from .common import check_tree_shape, list_options, load_game, output_errors, positive_int, summary
-from .hints import flag_hints
 
 
 def add_verify(sub) -> None:
     p = sub.add_parser("verify", help=summary("verify"))
-    p.add_argument("tree", help="a wordtree/1 JSON file")
+    p.add_argument("tree", help="a wordtree/1 JSON file (or a Hangman tree)")
     list_options(p)
+    p.add_argument("--prove", action="store_true",
+                   help="re-prove the tree's optimality claim with the exact search (slow: the search the build ran)")
 
 
-@flag_hints()
+@contextmanager
+def list_hints():
+    """The engine's errors about lists, worded with the flags that fix them."""
+    from ..tree import UnshippedListError
+
+    with flag_hints():
+        try:
+            yield
+        except UnshippedListError as exc:
+            fix = {"words": "pass --answers FILE (the word list)", "weights": "put it beside the tree"}
+            raise UserError(f"{exc.fact}; {fix.get(exc.key, 'pass --answers FILE and --guesses FILE')}") from None
+
+
+@list_hints()
 def run_verify(args) -> int:
     from ..tree import histogram_lines, read_tree
-    from ..verify import load_lists, verify
+    from ..verify import load_lists, optimality_claim, verify
 
     if _tree_format(args.tree) == "wordtree-hangman/1":
-        from ..hangman.tree import verify_file
-
-        print(verify_file(args.tree))
-        return 0
+        return _verify_hangman(args)
     doc = read_tree(args.tree)
     report = verify(doc, *load_lists(doc, args.answers, args.guesses))
     if not report.ok:
@@ -32,7 +44,43 @@ def run_verify(args) -> int:
     game = doc["game"]
     print(f"{args.tree}: valid ({game['name']}, {game['mode']} mode, {report.answers} answers, {report.nodes} nodes)")
     print(f"total {report.total}  mean {report.mean}  worst {report.worst}")
-    print("\n".join(histogram_lines(report.histogram)))
+    print("\n".join(histogram_lines(report.histogram)), flush=True)
+    claim = optimality_claim(doc)
+    if claim is None:
+        print("optimal: not claimed")
+    elif not args.prove:
+        print("optimal: claimed, not re-proved (run verify --prove)")
+    else:
+        from ..tree import game_for
+        from ..verify import prove_opener
+
+        opener = doc["root"]["guess"]
+        print(f"proving: the exact value of {opener} with the tree's cap and mode ...", file=sys.stderr, flush=True)
+        ok, how = prove_opener(doc, game_for(doc, args.answers, args.guesses))
+        if not ok:
+            raise UserError(f"{args.tree}: the optimality claim fails: {how}")
+        print(f"optimal: re-proved for the opener {opener}: {how}")
+        if claim == "best opener":
+            print(f"opener: only {opener}'s value was re-proved; that no other opener does better was not "
+                  f"(run rank)")
+    return 0
+
+
+def _verify_hangman(args) -> int:
+    from ..hangman.tree import prove_optimal, read_document, verify_file
+
+    if args.guesses is not None:
+        raise UserError("a Hangman tree has one word list: give it with --answers FILE")
+    print(verify_file(args.tree, args.answers), flush=True)
+    if not read_document(args.tree)["result"].get("optimal"):
+        print("optimal: not claimed")
+    elif not args.prove:
+        print("optimal: claimed, not re-proved (run verify --prove)")
+    else:
+        ok, how = prove_optimal(args.tree, args.answers, lambda text: print(text, file=sys.stderr, flush=True))
+        if ok is False:
+            raise UserError(f"{args.tree}: the optimality claim fails: {how}")
+        print(f"optimal: re-proved {how}" if ok else f"optimal: claimed, cannot be re-proved here: {how}")
     return 0
 
 
@@ -41,10 +89,12 @@ def _tree_format(path) -> str | None:
     reports the problem)."""
     import orjson
 
+    from ..tree import TREE_MAX_BYTES
+    from ..words import read_bounded
+
     try:
-        with open(path, "rb") as f:
-            doc = orjson.loads(f.read())
-    except (OSError, orjson.JSONDecodeError):
+        doc = orjson.loads(read_bounded(path, TREE_MAX_BYTES, "tree file"))
+    except (UserError, orjson.JSONDecodeError):
         return None
     return doc.get("format") if isinstance(doc, dict) else None
 
@@ -58,7 +108,7 @@ def add_next(sub) -> None:
     list_options(p)
 
 
-@flag_hints()
+@list_hints()
 def run_next(args) -> int:
     from pathlib import Path
 
@@ -103,7 +153,7 @@ def add_play(sub) -> None:
     list_options(p)
 
 
-@flag_hints()
+@list_hints()
 def run_play(args) -> int:
     from ..player import Position, interactive, open_tree, play_answer
 
@@ -136,7 +186,7 @@ def add_export(sub) -> None:
     list_options(p)
 
 
-@flag_hints()
+@list_hints()
 def run_export(args) -> int:
     from ..formats import export_tree
     from ..files import write_atomic
@@ -164,21 +214,23 @@ def add_import(sub) -> None:
     p.add_argument("--mode", default="normal", choices=("normal", "hard", "ultra"), help="the rules the tree obeys")
 
 
-@flag_hints()
+@list_hints()
 def run_import(args) -> int:
-    from pathlib import Path
-
     from ..formats import import_tree
-    from ..tree import make_document, write_tree
+    from ..tree import TREE_MAX_BYTES, make_document, write_tree
+    from ..words import read_bounded
     from ..verify import load_lists, verify
 
     cap = None if args.max_guesses.lower() == "none" else positive_int(args.max_guesses, "--max-guesses")
     game = load_game(args)
     source = "stdin" if args.file == "-" else args.file
     try:
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        data = sys.stdin.buffer.read(TREE_MAX_BYTES + 1) if args.file == "-" else \
+            read_bounded(args.file, TREE_MAX_BYTES, "file to import")
     except OSError as exc:
         raise UserError(f"{args.file}: cannot read ({exc.strerror})") from None
+    if len(data) > TREE_MAX_BYTES:
+        raise UserError(f"{source}: larger than {TREE_MAX_BYTES >> 20} MB")
     root = import_tree(data, args.format, game, source)
     doc = make_document(game, root, mode=args.mode, max_guesses=cap, optimal=False, proof="imported")
     report = verify(doc, *load_lists(doc, args.answers, args.guesses))

@@ -8,6 +8,10 @@ nothing.
 
 `verify_document` shares no code with the search: it reads the word list itself, plays every word
 through the tree with its own feedback rule, and recomputes every figure the file states.
+`check_baselines` recomputes the baseline rules' figures with the engine's own rules (what defines
+them), and `prove_optimal` re-proves an optimality claim from the kept search in runs/ or by
+searching again. A tree file may come from anywhere: the lists it names are found by bare file
+name among the shipped ones (or given by the user) and checked by fingerprint, never opened as paths.
 """
 
 from __future__ import annotations
@@ -17,11 +21,26 @@ from pathlib import Path
 
 import orjson
 
+from ..data import PACKAGE
 from ..errors import UserError
-from ..words import canonical_sha256, load_words, resolve_path
+from ..tree import TREE_MAX_BYTES, UnshippedListError
+from ..words import (
+    LIST_MAX_BYTES,
+    canonical_sha256,
+    is_bare_name,
+    load_words,
+    read_bounded,
+    resolve_path,
+    shipped_list,
+)
 
 FORMAT = "wordtree-hangman/1"
 WIN_POINTS = 20
+FIGURES = ("expected_score", "expected_misses", "win_rate", "total_score", "total_misses", "lost_weight",
+           "total_weight")
+RUNS_DIR = PACKAGE.parent / "runs"  # the kept exact searches (a checkout's runs/, see its README)
+PROVE_NODES = 5_000_000  # the search verify runs to re-prove a claim without a kept search
+PROVE_MEMO = 2_000_000
 SOURCES = {
     "enable1.txt": 'ENABLE word list, public domain: "Please mention the source and credit us as originators '
                    'of the list": Alan Beale, Mendel Cooper',
@@ -78,19 +97,27 @@ def _feedback(letter: str, word: str) -> str:
     return "".join(ch if ch == letter else "-" for ch in word)
 
 
-def _find(name: str, base: Path | None) -> Path:
-    """A list named in a tree: next to the tree file, else as given, else in wordlists/."""
-    if base is not None and (base / name).exists():
-        return base / name
-    return resolve_path(name)
+def _find(game: dict, key: str, base: Path | None, given=None) -> Path:
+    """A list the tree names: the user's file if given, else by bare file name only, a shipped
+    list or one beside the tree (`base`). Anything else is an UnshippedListError: a path read out
+    of a file is never opened."""
+    if given is not None:
+        return resolve_path(given)
+    name = game.get(key)
+    path = shipped_list(name)
+    if path is None and base is not None and is_bare_name(name) and (Path(base) / name).is_file():
+        path = Path(base) / name
+    if path is None:
+        raise UnshippedListError(key, name)
+    return path
 
 
 def _weights(game: dict, words, base: Path | None) -> dict[str, int]:
     if not game.get("weights"):
         return {w: 1 for w in words}
-    path = _find(game["weights"], base)
-    raw = path.read_bytes()
-    if game.get("weights_sha256") and hashlib.sha256(raw).hexdigest() != game["weights_sha256"]:
+    path = _find(game, "weights", base)
+    raw = read_bounded(path, LIST_MAX_BYTES, "weights file")
+    if hashlib.sha256(raw).hexdigest() != game.get("weights_sha256"):
         raise UserError(f"{path}: weights file differs from the one the tree was made with")
     counts: dict[str, int] = {}
     for line in raw.decode("utf-8", "replace").splitlines():
@@ -100,16 +127,25 @@ def _weights(game: dict, words, base: Path | None) -> dict[str, int]:
     return {w: max(1, counts.get(w, 1)) for w in words}
 
 
-def verify_document(doc: dict, base: Path | None = None) -> dict:
+def verify_document(doc: dict, base: Path | None = None, words_file=None) -> dict:
     """Replay every word; return the recomputed figures. The first defect is a UserError.
-    Lists are looked for next to the tree (`base`), as named, then in wordlists/."""
+    The word list is the user's `words_file`, else the one the tree names, by file name only:
+    shipped, or in the tree's folder `base`."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise UserError(f"not a {FORMAT} document")
     game = doc.get("game") or {}
     length, lives = game.get("word_length"), game.get("lives")
     if not isinstance(length, int) or not isinstance(lives, int) or lives < 0:
         raise UserError("game: word_length and lives must be integers")
-    lst = load_words(_find(game.get("words", ""), base))
+    path = _find(game, "words", base, words_file)
+    try:
+        lst = load_words(path)
+    except UserError as exc:  # a list found by a name out of the file: its lines are not quoted
+        if words_file is not None:
+            raise
+        reason = next((r for r in ("not a regular file", "larger than", "not UTF-8", "is empty") if r in str(exc)),
+                      "not a word list")
+        raise UserError(f"game: the words list {path.name} is not the one the tree was made for ({reason})") from None
     words = sorted(w for w in set(lst.words) if len(w) == length)
     if canonical_sha256(words) != game.get("words_sha256") or len(words) != game.get("words_count"):
         raise UserError(f"game: the {length}-letter words of {lst.name} differ from those the tree was made for")
@@ -153,21 +189,30 @@ def verify_document(doc: dict, base: Path | None = None) -> dict:
         if not isinstance(node, dict):
             misses_total += misses * weights[word]
     _check_shape(doc.get("tree"), visits, reached_lost)
-    total_weight = sum(weights.values())
-    figures = {
-        "total_misses": misses_total,
-        "lost_weight": lost_total,
-        "total_weight": total_weight,
-        "total_score": WIN_POINTS * (total_weight - lost_total) - misses_total,
-    }
+    figures = totals_figures(misses_total, lost_total, sum(weights.values()))
     result = doc.get("result") or {}
-    for key, value in figures.items():
-        if result.get(key) != value:
-            raise UserError(f"result.{key} is {result.get(key)!r}, the tree gives {value}")
+    for key in FIGURES:
+        if result.get(key) != figures[key]:
+            raise UserError(f"result.{key} is {result.get(key)!r}, the tree gives {figures[key]}")
     if (result.get("optimal") and result.get("proof") == "bound met"
             and not meets_bound(result.get("bound") or {}, figures["total_score"], misses_total)):
         raise UserError("result: optimal by its bound, but the tree does not reach result.bound")
     return figures
+
+
+def totals_figures(misses: int, lost: int, total_weight: int) -> dict:
+    """Every figure a file states of a strategy, from its weighted wrong guesses and lost words
+    (the rounding build writes: six places)."""
+    score = WIN_POINTS * (total_weight - lost) - misses
+    return {
+        "expected_score": round(score / total_weight, 6),
+        "expected_misses": round(misses / total_weight, 6),
+        "win_rate": round((total_weight - lost) / total_weight, 6),
+        "total_score": score,
+        "total_misses": misses,
+        "lost_weight": lost,
+        "total_weight": total_weight,
+    }
 
 
 def meets_bound(bound: dict, total_score: int, total_misses: int) -> bool:
@@ -207,16 +252,134 @@ def summary(doc: dict, figures: dict) -> str:
     return text + f" - {doc.get('strategy', 'tree')}, not proven optimal"
 
 
-def verify_file(path) -> str:
-    """Verify a hangman tree file; a one-line summary, or a UserError naming the first defect."""
+def read_document(path) -> dict:
+    """A hangman tree file's JSON (bounded: a regular file of at most TREE_MAX_BYTES)."""
     try:
-        doc = orjson.loads(Path(path).read_bytes())
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read ({exc.strerror})") from None
+        return orjson.loads(read_bounded(path, TREE_MAX_BYTES, "tree file"))
     except orjson.JSONDecodeError as exc:
         raise UserError(f"{path}: not JSON ({exc})") from None
+
+
+def verify_file(path, words_file=None) -> str:
+    """Verify a hangman tree file, its baseline figures included; a one-line summary, or a
+    UserError naming the first defect. `words_file`: the word list, when not the one the tree
+    names (shipped, or beside the tree)."""
+    doc = read_document(path)
     try:
-        figures = verify_document(doc, Path(path).resolve().parent)
+        figures = verify_document(doc, Path(path).resolve().parent, words_file)
+        check_baselines(doc, _lists(doc, Path(path).resolve().parent, words_file))
+    except UnshippedListError:
+        raise  # the command layer names the flag that gives the list
     except UserError as exc:
         raise UserError(f"{path}: {exc}") from None
     return summary(doc, figures)
+
+
+def _lists(doc: dict, base: Path | None, words_file=None) -> tuple[str, str | None]:
+    """(words file, weights file or None) of a verified document, as verify_document found them."""
+    game = doc["game"]
+    weights = str(_find(game, "weights", base)) if game.get("weights") else None
+    return str(_find(game, "words", base, words_file)), weights
+
+
+def check_baselines(doc: dict, lists: tuple[str, str | None]) -> None:
+    """The baseline rules' figures the file states, recomputed by playing each rule over every
+    word (the engine's rules: they are what defines a baseline); the first that differs is a
+    UserError."""
+    baselines = doc.get("baselines", {})
+    if not isinstance(baselines, dict):
+        raise UserError("baselines: not an object")
+    if not baselines:
+        return
+    from .game import load_hangman_words
+    from .baselines import RULES, rule_totals
+    from .search import Searcher
+
+    unknown = sorted(set(baselines) - set(RULES))
+    if unknown:
+        raise UserError(f"baselines: unknown rule {unknown[0]!r}; known: {', '.join(RULES)}")
+    game = doc["game"]
+    s = Searcher(load_hangman_words(game["word_length"], *lists), game["lives"], memo_entries=16)
+    for rule, stated in sorted(baselines.items()):
+        t = rule_totals(s, rule)
+        figures = totals_figures(t.misses, t.lost, t.total_weight)
+        for key in FIGURES:
+            if not isinstance(stated, dict) or stated.get(key) != figures[key]:
+                got = stated.get(key) if isinstance(stated, dict) else stated
+                raise UserError(f"baselines.{rule}.{key} is {got!r}, the {rule} rule gives {figures[key]}")
+
+
+# ------------------------------------------------------------------------------------------------
+# re-proving an optimality claim (the exact search, imported only here)
+# ------------------------------------------------------------------------------------------------
+def prove_optimal(path, words_file=None, say=None) -> tuple[bool | None, str]:
+    """Re-prove the claim of the verified tree file at `path` that no tree scores more (and, at
+    that score, makes fewer wrong guesses): from the kept search in runs/ when there is one of
+    this game (its whole set's exact value, the tree's first letter's classes adding up to it,
+    every other first letter shown no better), else by searching again within PROVE_NODES nodes.
+    (True, how) when re-proved, (False, why) when the claim fails, (None, why) when it cannot be
+    re-proved here. `say`: a progress line."""
+    import numpy as np
+
+    from .game import load_hangman_words
+    from .search import Searcher, Totals
+
+    base = Path(path).resolve().parent
+    doc = read_document(path)
+    game, result = doc["game"], doc["result"]
+    hw = load_hangman_words(game["word_length"], *_lists(doc, base, words_file))
+    lives, everyone = game["lives"], np.arange(len(hw.words))
+    probe = Searcher(hw, lives, memo_entries=16)
+    tree_cost = probe.totals_cost(Totals(result["total_misses"], result["lost_weight"], probe.total_weight))
+    kept = RUNS_DIR / f"hangman-{game['word_length']}.npz"
+    value, how = None, None
+    if kept.is_file():
+        if say:
+            say(f"proving: reading the kept search {kept.name}")
+        try:
+            value = _kept_proof(probe, kept, everyone, doc["tree"])
+            how = f"by the kept search {kept.name}"
+        except UserError:  # another game's search (other words or lives): search instead
+            value = None
+    if value is None:
+        if say:
+            say(f"proving: the exact search of {len(hw.words)} words, {lives} lives (at most {PROVE_NODES} nodes)")
+        s = Searcher(hw, lives, memo_entries=PROVE_MEMO)
+        cost, finished, _ = s.solve(everyone, s.strikes, max_nodes=PROVE_NODES, limit=tree_cost + 1)
+        if not finished:
+            return None, (f"the exact search did not finish within {PROVE_NODES} nodes, and no kept search of "
+                          f"this game is at hand")
+        value, how = cost, f"by the exact search ({s.nodes} nodes)"
+    if value != tree_cost:
+        c, m = probe.split_cost(value)
+        return False, (f"the optimum scores {WIN_POINTS * probe.total_weight - c} with {m} wrong guesses "
+                       f"({how}); the tree {result['total_score']} with {result['total_misses']}")
+    return True, how
+
+
+def _kept_proof(s, path: Path, everyone, tree) -> int | None:
+    """The least cost of the whole set by the kept search at `path`, when what it holds proves
+    it: the whole set's exact value, the tree's first letter's classes each exact and adding up
+    to it, and every other useful first letter no better by what is known of its classes."""
+    from .game import LETTERS
+
+    if s.load_memo(path) is None:
+        return None
+    whole, exact = s.known(everyone, s.strikes)
+    letter = tree.get("guess") if isinstance(tree, dict) else None
+    if not exact or not isinstance(letter, str) or letter not in LETTERS:
+        return None
+    sure = []
+
+    def solved(part, strikes: int) -> int:
+        value, ok = s.known(part, strikes)
+        sure.append(ok)
+        return value
+
+    opener = LETTERS.index(letter)
+    if s.opening_cost(everyone, s.strikes, opener, solved) != whole or not all(sure):
+        return None
+    if any(s.opening_cost(everyone, s.strikes, c, lambda part, r: s.known(part, r)[0]) < whole
+           for c in s.useful_letters(everyone)):
+        return None
+    return whole
