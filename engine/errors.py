@@ -91,3 +91,15 @@ class HistoryBreaksMode(UserError):
     def __init__(self, word: str, mode: str):
         self.word, self.mode = word, mode
         super().__init__(f"{word!r} breaks the {mode}-mode rule at that point of the history")
+
+
+class UnshippedListError(UserError):
+    """A tree names a list that is not a shipped one: the user must give the lists (the command
+    layer names the flags)."""
+
+    def __init__(self, key: str, name):
+        self.key, self.name = key, name
+        shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:77] + "..."
+        self.fact = (f"the tree's {key} list {shown}: word list not found (a tree names a shipped list, or one "
+                     f"beside it, by file name)")
+        super().__init__(f"{self.fact}; give the lists")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import orjson
 
-from .errors import ListPairError, UserError
+from .errors import ListPairError, UnshippedListError, UserError
 from .files import write_atomic
 from .words import is_bare_name, read_bounded, shipped_list
 
@@ -27,18 +27,6 @@ GAME_FIELDS = (
 )
 STATS_FIELDS = ("total", "mean", "worst", "histogram")
 TREE_MAX_BYTES = 256 << 20  # the largest tree file read (the shipped ones are under 2 MB)
-
-
-class UnshippedListError(UserError):
-    """A tree names a list that is not a shipped one: the user must give the lists (the command
-    layer names the flags)."""
-
-    def __init__(self, key: str, name):
-        self.key, self.name = key, name
-        shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:77] + "..."
-        self.fact = (f"the tree's {key} list {shown}: word list not found (a tree names a shipped list, or one "
-                     f"beside it, by file name)")
-        super().__init__(f"{self.fact}; give the lists")
 
 
 def replay(game, root: dict, answer: str, cap: int | None = None) -> list[tuple[str, str]]:

@@ -6,7 +6,14 @@ import os
 import sys
 
 from ..errors import UsageError, UserError
-from .common import game_options, game_options_given, int_option, load_game, search_options, summary
+from .common import (
+    game_options,
+    game_options_given,
+    int_option,
+    load_game,
+    search_options,
+    summary,
+)
 from .hangman import hangman_build_options
 
 

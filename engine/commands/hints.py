@@ -19,6 +19,7 @@ from ..errors import (
     NotSquareError,
     TooFewWorkers,
     TopTooSmall,
+    UnshippedListError,
     UsageError,
     UserError,
 )
@@ -46,3 +47,6 @@ def flag_hints():
         raise UserError('--scheduler needs Dask distributed: pip install -e ".[cluster]"') from None
     except TooFewWorkers:
         raise UsageError("--workers must be at least 1") from None
+    except UnshippedListError as exc:
+        fix = {"words": "pass --answers FILE (the word list)", "weights": "put it beside the tree"}
+        raise UserError(f"{exc.fact}; {fix.get(exc.key, 'pass --answers FILE and --guesses FILE')}") from None

@@ -7,7 +7,6 @@ import sys
 from ..errors import UsageError, UserError
 from .common import summary
 
-
 CROSSWORD_EPILOG = """\
 two forms:
   wordtree crossword GRID [--words FILE] [-o OUT.json|OUT.png]

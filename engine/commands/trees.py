@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import sys
-from contextlib import contextmanager
 
 from ..errors import UserError
-from .common import check_tree_shape, list_options, load_game, output_errors, positive_int, summary
+from .common import (
+    check_tree_shape,
+    list_options,
+    load_game,
+    output_errors,
+    positive_int,
+    summary,
+)
 
 
 def add_verify(sub) -> None:
@@ -17,20 +23,7 @@ def add_verify(sub) -> None:
                    help="re-prove the tree's optimality claim with the exact search (slow: the search the build ran)")
 
 
-@contextmanager
-def list_hints():
-    """The engine's errors about lists, worded with the flags that fix them."""
-    from ..tree import UnshippedListError
 
-    with flag_hints():
-        try:
-            yield
-        except UnshippedListError as exc:
-            fix = {"words": "pass --answers FILE (the word list)", "weights": "put it beside the tree"}
-            raise UserError(f"{exc.fact}; {fix.get(exc.key, 'pass --answers FILE and --guesses FILE')}") from None
-
-
-@list_hints()
 def run_verify(args) -> int:
     from ..tree import histogram_lines, read_tree
     from ..verify import load_lists, optimality_claim, verify
@@ -108,7 +101,6 @@ def add_next(sub) -> None:
     list_options(p)
 
 
-@list_hints()
 def run_next(args) -> int:
     from pathlib import Path
 
@@ -153,7 +145,6 @@ def add_play(sub) -> None:
     list_options(p)
 
 
-@list_hints()
 def run_play(args) -> int:
     from ..player import Position, interactive, open_tree, play_answer
 
@@ -186,10 +177,9 @@ def add_export(sub) -> None:
     list_options(p)
 
 
-@list_hints()
 def run_export(args) -> int:
-    from ..formats import export_tree
     from ..files import write_atomic
+    from ..formats import export_tree
     from ..tree import game_for, read_tree
 
     doc = check_tree_shape(read_tree(args.tree))
@@ -214,12 +204,11 @@ def add_import(sub) -> None:
     p.add_argument("--mode", default="normal", choices=("normal", "hard", "ultra"), help="the rules the tree obeys")
 
 
-@list_hints()
 def run_import(args) -> int:
     from ..formats import import_tree
     from ..tree import TREE_MAX_BYTES, make_document, write_tree
-    from ..words import read_bounded
     from ..verify import load_lists, verify
+    from ..words import read_bounded
 
     cap = None if args.max_guesses.lower() == "none" else positive_int(args.max_guesses, "--max-guesses")
     game = load_game(args)

@@ -22,8 +22,8 @@ from pathlib import Path
 import orjson
 
 from ..data import PACKAGE
-from ..errors import UserError
-from ..tree import TREE_MAX_BYTES, UnshippedListError
+from ..errors import UnshippedListError, UserError
+from ..tree import TREE_MAX_BYTES
 from ..words import (
     LIST_MAX_BYTES,
     canonical_sha256,
@@ -291,8 +291,8 @@ def check_baselines(doc: dict, lists: tuple[str, str | None]) -> None:
         raise UserError("baselines: not an object")
     if not baselines:
         return
-    from .game import load_hangman_words
     from .baselines import RULES, rule_totals
+    from .game import load_hangman_words
     from .search import Searcher
 
     unknown = sorted(set(baselines) - set(RULES))
