@@ -175,8 +175,10 @@ def named_game(doc: dict, keys=("answers", "guesses")):
     """The tree's game on the lists it names (`list_path`; with one key, that list for both). A
     list that cannot be read as a word list is named without quoting its lines: it was found by
     a name out of a file, and its content is nobody's business here."""
-    from .games import get_game
+    from .games import PRESETS, get_game
 
+    if doc["game"]["name"] not in PRESETS:  # named before any list is looked for
+        get_game(doc["game"]["name"])
     paths = [list_path(doc, key) for key in keys]
     try:
         return get_game(doc["game"]["name"], paths[0], paths[-1])
