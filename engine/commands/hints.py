@@ -11,6 +11,8 @@ from contextlib import contextmanager
 
 from ..errors import (
     CapOutOfRange,
+    CheckpointExists,
+    CheckpointMismatch,
     GeneratedCodesError,
     HistoryBreaksMode,
     ListenError,
@@ -46,3 +48,11 @@ def flag_hints():
         raise UserError('--scheduler needs Dask distributed: pip install -e ".[cluster]"') from None
     except TooFewWorkers:
         raise UsageError("--workers must be at least 1") from None
+    except CheckpointExists as exc:
+        raise UserError(f"{exc.path} already holds a checkpoint: add --resume to continue it, "
+                        "or --overwrite to start it over") from None
+    except CheckpointMismatch as exc:
+        if not exc.resuming:
+            raise
+        raise UserError(f"{exc}; resume it with the options that made it, or start over with --overwrite "
+                        "instead of --resume") from None
