@@ -99,14 +99,21 @@ def read_checkpoint(path, header: dict, what: str, *, resuming: bool = True, def
         raise UserError(f"{path}: not a readable {what} checkpoint ({exc})") from None
     if not isinstance(doc, dict):
         raise UserError(f"{path}: not a {what} checkpoint")
-    defaults = defaults or {}
-    if "format" in header and doc.get("format") != header["format"]:  # another kind of file: its fields do not compare
-        raise CheckpointMismatch(path, what, [_difference("format", doc.get("format"), header["format"])], resuming)
-    differences = [_difference(key, doc.get(key, defaults.get(key)), value)
-                   for key, value in header.items() if doc.get(key, defaults.get(key)) != value]
+    differences = header_differences(doc, header, defaults)
     if differences:
         raise CheckpointMismatch(path, what, differences, resuming)
     return doc
+
+
+def header_differences(saved: dict, header: dict, defaults: dict | None = None) -> list[str]:
+    """The fields of `header` that a checkpoint's `saved` header does not match, each in words with
+    both values (CheckpointMismatch takes them); a field `saved` lacks takes its value in
+    `defaults`. Another format is the only difference named: its fields do not compare."""
+    defaults = defaults or {}
+    if "format" in header and saved.get("format") != header["format"]:
+        return [_difference("format", saved.get("format"), header["format"])]
+    return [_difference(key, saved.get(key, defaults.get(key)), value)
+            for key, value in header.items() if saved.get(key, defaults.get(key)) != value]
 
 
 def _difference(key: str, there, here) -> str:

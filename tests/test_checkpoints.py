@@ -280,3 +280,22 @@ def test_a_write_failing_at_the_end_loses_nothing(lists, tmp_path, monkeypatch, 
         f"wordtree: error: cannot save the checkpoint {ck} (No space left on device); the results above are complete, "
         "but the checkpoint holds only what was saved before"]
     assert not ck.exists() and not (tmp_path / "r.ck.lock").exists()
+
+
+def test_a_checkpoint_of_another_run_names_each_difference(tmp_path):
+    from wordtree.errors import CheckpointMismatch
+    from wordtree.files import header_differences, read_checkpoint
+
+    game = {"name": "wordle", "answers": "a.txt", "answers_sha256": "1" * 64, "answers_count": 80}
+    header = {"format": "f/1", "game": game, "max_guesses": 6, "mode": "normal"}
+    ck = tmp_path / "ck"
+    ck.write_bytes(orjson.dumps({**header, "game": {**game, "answers_sha256": "2" * 64, "answers_count": 81},
+                                 "mode": "hard", "results": {}}))
+    with pytest.raises(CheckpointMismatch) as caught:
+        read_checkpoint(ck, header, "rank")
+    assert caught.value.differences == ["game answers_sha256 differs (other contents); game answers_count 81 there, "
+                                        "80 here", "mode hard there, normal here"]
+    assert "--" not in str(caught.value)  # the engine names no flag
+    assert header_differences({"format": "g/1"}, header) == ["format g/1 there, f/1 here"]
+    assert header_differences({**header, "extra": 1}, header) == []
+    assert header_differences(header, {**header, "objective": "total"}, {"objective": "total"}) == []

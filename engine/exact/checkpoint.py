@@ -13,13 +13,12 @@ of the total at the smallest cap, which the header's cap names).
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import orjson
 
 from ..errors import UserError
-from ..files import read_checkpoint, write_atomic
+from ..files import read_checkpoint
 from .solver import INF, NO_CAP, Solver
 
 BUILD_CHECKPOINT_FORMAT = "wordtree-build-checkpoint/1"
@@ -92,11 +91,13 @@ def _read_rank(path, game, max_guesses: int | None, mode: str, resuming: bool = 
     return read_checkpoint(path, _rank_header(game, max_guesses, mode), "rank", resuming=resuming) or {}
 
 
-def read_rank(path, game, max_guesses: int | None, mode: str) -> dict:
-    """A rank checkpoint as rank.plan takes it: "results" word -> (value or lower bound, exact?),
-    "proven", "seconds", and the "top" and "limit" of the run that saved it last (None if not
-    recorded, or no limit)."""
-    doc = _read_rank(path, game, max_guesses, mode)
+def read_rank(path, game, max_guesses: int | None, mode: str, resuming: bool = True) -> dict:
+    """A rank checkpoint as rank.plan takes it ({} if there is none): "results" word -> (value or
+    lower bound, exact?), "proven", "seconds", and the "top" and "limit" of the run that saved it
+    last (None if not recorded, or no limit). `resuming`: read to continue it, not to show it."""
+    doc = _read_rank(path, game, max_guesses, mode, resuming)
+    if not doc:
+        return {}
     return {"results": {w: (int(v), bool(e)) for w, (v, e) in doc.get("results", {}).items()},
             "proven": doc.get("proven", []), "seconds": float(doc.get("seconds", 0.0)),
             "top": doc.get("top"), "limit": doc.get("limit")}
@@ -111,11 +112,6 @@ def load_checkpoint(path, game, max_guesses: int | None, mode: str) -> dict[str,
 def load_proven(path, game, max_guesses: int | None, mode: str) -> list:
     """The rows of Solver.proven a rank of a symmetric game saved (see rank.rank)."""
     return _read_rank(path, game, max_guesses, mode).get("proven", [])
-
-
-def checkpoint_seconds(path, game, max_guesses: int | None, mode: str) -> float:
-    """The seconds the runs that wrote a rank checkpoint spent in all (0 if there is none)."""
-    return float(_read_rank(path, game, max_guesses, mode).get("seconds", 0.0))
 
 
 def checkpoint_bytes(game, max_guesses: int | None, mode: str, values, proven: list | None = None,
@@ -133,18 +129,7 @@ def checkpoint_bytes(game, max_guesses: int | None, mode: str, values, proven: l
     return orjson.dumps(doc)
 
 
-def save_checkpoint(path, game, max_guesses: int | None, mode: str, values, seconds: float = 0.0,
-                    top: int | None = None, limit: int | None = None) -> None:
-    write_atomic(path, checkpoint_bytes(game, max_guesses, mode, values, seconds=seconds, top=top, limit=limit))
-
-
 # --- what a build checkpoint proves so far ---
-def read_rank_shown(path, game, max_guesses: int | None, mode: str) -> dict[str, tuple[int, bool]]:
-    """load_checkpoint, for showing the checkpoint rather than continuing it."""
-    doc = _read_rank(path, game, max_guesses, mode, resuming=False)
-    return {w: (int(v), bool(e)) for w, (v, e) in doc.get("results", {}).items()}
-
-
 def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | None, mode: str) -> list[str]:
     """What a build checkpoint proves so far, as lines of text: for each opener it holds, each
     class's exact value or a proven lower bound, and so a lower bound on the opener's total that
@@ -163,9 +148,10 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
         raise NoCheckpoint(checkpoint)
     solver.load_proven(doc.get("proven", []))
     rank_file = f"{checkpoint}.rank"
-    ranked = read_rank_shown(rank_file, game, solver.cap, mode) if os.path.exists(rank_file) else {}
+    rank_doc = read_rank(rank_file, game, solver.cap, mode, resuming=False)
+    ranked = rank_doc.get("results", {})
     if ranked:
-        solver.load_proven(_read_rank(rank_file, game, solver.cap, mode, resuming=False).get("proven", []))
+        solver.load_proven(rank_doc["proven"])
     S = np.arange(len(game.answers), dtype=np.int32)
     lines = [f"{checkpoint}: {len(solver.proven)} proven values of sets "
              f"({sum(e for _, e, _ in solver.proven.values())} exact)"]
