@@ -103,3 +103,56 @@ class UnshippedListError(UserError):
         self.fact = (f"the tree's {key} list {shown}: word list not found (a tree names a shipped list, or one "
                      f"beside it, by file name)")
         super().__init__(f"{self.fact}; give the lists")
+
+# Checkpoints and outputs (engine/files.py).
+class CheckpointExists(UserError):
+    """A run without a resume would replace a checkpoint already there (`path`)."""
+
+    def __init__(self, path):
+        self.path = path
+        super().__init__(f"{path}: a checkpoint is already there; continue it or start over")
+
+
+class CheckpointBusy(UserError):
+    """Another process holds the lock of the checkpoint `path` (`pid`: its process id, if known)."""
+
+    def __init__(self, path, pid: str = ""):
+        self.path, self.pid = path, pid
+        held = f" (process {pid})" if pid else ""
+        super().__init__(f"{path}: another run{held} is using this checkpoint; wait for it or use another file")
+
+
+class CheckpointMismatch(UserError):
+    """A checkpoint made by another run: `differences` names each field that differs, with both values.
+    `resuming`: read to continue it (rather than to show it)."""
+
+    def __init__(self, path, what: str, differences: list[str], resuming: bool = True):
+        self.path, self.what, self.differences, self.resuming = path, what, differences, resuming
+        super().__init__(f"{path}: checkpoint of another {what} ({'; '.join(differences)})")
+
+
+class OutputNotWritable(UserError):
+    """An output (`what`: a tree, a table, a checkpoint) that cannot be written at `path`, found out
+    before the work that would fill it."""
+
+    def __init__(self, path, what: str, reason: str):
+        self.path, self.what, self.reason = path, what, reason
+        super().__init__(f"cannot write the {what} {path}: {reason}")
+
+
+class OutputSavedElsewhere(UserError):
+    """Writing `path` failed at the end (`reason`); the output went to `where` instead (None: to stdout)."""
+
+    def __init__(self, path, what: str, reason: str, where):
+        self.path, self.what, self.reason, self.where = path, what, reason, where
+        place = f"written to {where} instead" if where is not None else "printed on stdout instead"
+        super().__init__(f"cannot write the {what} {path} ({reason}); it was {place}")
+
+
+class CheckpointNotSaved(UserError):
+    """The checkpoint `path` could not be saved at the end of a run (`reason`); the run's results were given."""
+
+    def __init__(self, path, reason: str):
+        self.path, self.reason = path, reason
+        super().__init__(f"cannot save the checkpoint {path} ({reason}); the results above are complete, "
+                         "but the checkpoint holds only what was saved before")

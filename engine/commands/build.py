@@ -5,15 +5,9 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import UsageError, UserError
-from .common import (
-    game_options,
-    game_options_given,
-    int_option,
-    load_game,
-    search_options,
-    summary,
-)
+from ..errors import CheckpointNotSaved, OutputSavedElsewhere, UsageError, UserError
+from ..files import write_or_fallback
+from .common import game_options, game_options_given, int_option, load_game, search_options, summary
 from .hangman import hangman_build_options
 
 
@@ -33,6 +27,8 @@ def add_build(sub) -> None:
                    "(with --first auto, the rank of the openers goes to FILE.rank); hangman: the exact search's "
                    "memo, saved every few minutes and when stopped")
     p.add_argument("--resume", action="store_true", help="continue a stopped build from --checkpoint")
+    p.add_argument("--overwrite", action="store_true",
+                   help="start --checkpoint over even if it exists (without --resume or this, an existing one is refused)")
     p.add_argument("--status", action="store_true", help="print what --checkpoint proves so far (each class of the "
                    "opener exact or bounded below, and the total's lower bound; hangman: each first letter's "
                    "classes solved and the score it can reach at most), then stop")
@@ -42,15 +38,15 @@ def add_build(sub) -> None:
 def run_build(args) -> int:
     if args.status and args.state:
         raise UsageError("--status reads the checkpoints of whole-game builds; drop --from")
+    _checkpoint_flags(args)
     if args.game == "hangman":
         from .hangman import run_build_hangman
 
         return run_build_hangman(args)
     import time
 
-    from ..exact.build import greedy_build
+    from ..files import check_writable, open_checkpoint
     from ..patterns import pattern_matrix
-    from ..tree import histogram_lines, make_document, write_tree
 
     if args.state and args.output:
         raise UsageError("-o writes whole-game trees only; drop --from or -o")
@@ -58,22 +54,46 @@ def run_build(args) -> int:
         raise UsageError(f"--{'status' if args.status else 'resume'} needs --checkpoint FILE")
     if args.checkpoint and (args.strategy != "exact" or args.objective != "total"):
         raise UsageError("--checkpoint is for exact builds with --objective total")
+    if args.output and not args.status:
+        check_writable(args.output, "tree")
     game = load_game(args)
     history = parse_state(game, args.state)
     start = time.perf_counter()
-    matrix = pattern_matrix(game, args.cache_dir).matrix
     if args.status:
         from ..exact.checkpoint import checkpoint_status
 
+        matrix = pattern_matrix(game, args.cache_dir).matrix
         print("\n".join(checkpoint_status(game, matrix, args.checkpoint, args.max_guesses, args.mode)))
         return 0
     recorded = None if history or args.strategy != "exact" else game.default_first
     first = args.first or recorded or "auto"
     if first != "auto":
         first = game.parse_guess(first)
+    # with the opener found exactly, the openers' rank is kept beside the checkpoint
+    beside = (f"{args.checkpoint}.rank",) if args.checkpoint and first == "auto" and not history else ()
+    with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=args.overwrite, companions=beside):
+        matrix = pattern_matrix(game, args.cache_dir).matrix
+        return _build(args, game, matrix, history, first, recorded, start)
+
+
+def _checkpoint_flags(args) -> None:
+    """--resume and --overwrite: each with --checkpoint, not both."""
+    if args.overwrite and not args.checkpoint:
+        raise UsageError("--overwrite needs --checkpoint FILE")
+    if args.overwrite and args.resume:
+        raise UsageError("--resume continues the checkpoint and --overwrite starts it over: give one of them")
+
+
+def _build(args, game, matrix, history, first, recorded, start) -> int:
+    """The build itself and its report, with its checkpoint held (run_build)."""
+    import time
+
+    from ..exact.build import greedy_build
+    from ..tree import histogram_lines, make_document, write_tree
+
     opener = None if first == "auto" else first
     cap = args.max_guesses
-    total, earlier = None, 0.0
+    total, earlier, checkpoint_error = None, 0.0, None
     if args.strategy != "exact":
         if args.mode != "normal":
             raise UsageError("the greedy baselines play normal mode only")
@@ -81,6 +101,7 @@ def run_build(args) -> int:
     else:
         result = _exact_tree(args, game, matrix, opener, history)
         root, total, earlier = result.root, result.total, result.earlier_seconds
+        checkpoint_error = result.checkpoint_error
     optimal, proof = total is not None, "exhaustive" if total is not None else "heuristic"
     seconds = time.perf_counter() - start
     # a resumed build's tree records the time of every run (each checkpoint keeps its own)
@@ -90,7 +111,7 @@ def run_build(args) -> int:
         n = len(candidate_ids(game, history))
         cost = f"total {total} over {n} candidates, mean {total / n:.4f} more guesses (exact)" if total else args.strategy
         print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s")
-        return 0
+        return _failures([CheckpointNotSaved(args.checkpoint, checkpoint_error)] if checkpoint_error else [])
     extra = {"strategy": args.strategy} if args.strategy != "exact" else {}
     if optimal and first not in ("auto", recorded):
         # the search proved the best tree opening with this guess, not that the guess is the best
@@ -109,8 +130,11 @@ def run_build(args) -> int:
     stats = doc["stats"]
     if total is not None and stats["total"] != total:
         raise RuntimeError(f"internal error: search total {total} but the tree replays to {stats['total']}")
+    failures = []
     if args.output:
-        write_tree(args.output, doc)
+        where, reason = write_or_fallback(args.output, lambda path: write_tree(path, doc))
+        if reason is not None:
+            failures.append(OutputSavedElsewhere(args.output, "tree", reason, where))
     label = "optimal (exhaustive search)" if optimal else f"{args.strategy} heuristic, not optimal"
     if "first_guess" in extra:
         label = "optimal given that first guess (exhaustive search)"
@@ -119,8 +143,25 @@ def run_build(args) -> int:
           f"answers {len(game.answers)}  time {seconds:.2f} s"
           + (f" ({earlier + seconds:.0f} s with the runs before this resume)" if earlier else ""))
     print("\n".join(histogram_lines(stats["histogram"])))
-    if args.output:
+    if args.output and not failures:
         print(f"wrote {args.output}")
+    elif failures and failures[0].where is None:  # nowhere took it: the tree goes to stdout, after the report
+        import orjson
+
+        sys.stdout.write(orjson.dumps({k: v for k, v in doc.items() if not k.startswith("_")},
+                                      option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode() + "\n")
+    if checkpoint_error:
+        failures.append(CheckpointNotSaved(args.checkpoint, checkpoint_error))
+    return _failures(failures)
+
+
+def _failures(failures: list[UserError]) -> int:
+    """0, or the last of the writes that failed at the end raised (the others told first), each one line."""
+    sys.stdout.flush()
+    for exc in failures[:-1]:
+        print(f"wordtree: error: {exc}", file=sys.stderr)
+    if failures:
+        raise failures[-1]
     return 0
 
 
@@ -167,6 +208,8 @@ def add_rank(sub) -> None:
     p.add_argument("-o", "--output", metavar="FILE.tsv", help="write the ranking as TSV (default: stdout)")
     p.add_argument("--checkpoint", metavar="FILE", help="save progress here as it goes")
     p.add_argument("--resume", action="store_true", help="continue from --checkpoint")
+    p.add_argument("--overwrite", action="store_true",
+                   help="start --checkpoint over even if it exists (without --resume or this, an existing one is refused)")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT|local",
                    help="run the jobs on a Dask cluster (pip install -e \".[cluster]\"); local: start one here")
     p.add_argument("--workers", type=int, default=None, metavar="N",
@@ -174,16 +217,27 @@ def add_rank(sub) -> None:
 
 
 def run_rank(args) -> int:
-    from ..exact.rank import rank
-    from ..files import write_atomic
-    from ..patterns import pattern_matrix
+    from ..files import check_writable, open_checkpoint
 
     if args.resume and not args.checkpoint:
         raise UsageError("--resume needs --checkpoint FILE")
+    _checkpoint_flags(args)
     if args.scheduler and args.threads is not None:
         raise UsageError("--threads is for in-process runs; with --scheduler, size the workers instead")
     if args.workers is not None and args.scheduler != "local":
         raise UsageError("--workers starts local workers: use it with --scheduler local")
+    if args.output:
+        check_writable(args.output, "table")
+    with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=args.overwrite):
+        return _rank(args)
+
+
+def _rank(args) -> int:
+    """The rank itself and its table, with its checkpoint held (run_rank)."""
+    from ..exact.rank import rank
+    from ..files import write_atomic
+    from ..patterns import pattern_matrix
+
     game = load_game(args)
     matrix = pattern_matrix(game, args.cache_dir).matrix
     if args.scheduler:
@@ -199,6 +253,8 @@ def run_rank(args) -> int:
         result = rank(game, matrix, top=args.top, limit=args.limit, max_guesses=args.max_guesses,
                       threads=args.threads, progress=not args.quiet, checkpoint=args.checkpoint,
                       resume=args.resume, mode=args.mode)
+    for note in result.notes:
+        print(f"notice: {note}", file=sys.stderr)
     ident = game.identity()
     lines = [
         f"# wordtree rank: {game.name}, {args.mode} mode, cap {args.max_guesses or 'none'}, top {args.top}",
@@ -214,15 +270,25 @@ def run_rank(args) -> int:
     ]
     lines += [_rank_line(w, v, e) for w, v, e in result.ordered()]
     text = "\n".join(lines) + "\n"
+    failures = []
     if args.output:
-        write_atomic(args.output, text.encode())
-        print(f"wrote {args.output}", file=sys.stderr)
+        where, reason = write_or_fallback(args.output, lambda path: write_atomic(path, text.encode()))
+        if reason is None:
+            print(f"wrote {args.output}", file=sys.stderr)
+        else:
+            failures.append(OutputSavedElsewhere(args.output, "table", reason, where))
+            if where is None:  # nowhere took it: stdout does
+                sys.stdout.write(text)
     else:
         sys.stdout.write(text)
+    if result.checkpoint_error:
+        failures.append(CheckpointNotSaved(args.checkpoint, result.checkpoint_error))
     if result.interrupted:
         sys.stdout.flush()
+        for exc in failures:
+            print(f"wordtree: error: {exc}", file=sys.stderr, flush=True)
         os._exit(130)  # a worker may still be inside a kernel; the proven part is out and saved
-    return 0
+    return _failures(failures)
 
 
 def _rank_line(word: str, value: int, exact: bool) -> str:

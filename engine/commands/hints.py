@@ -11,6 +11,8 @@ from contextlib import contextmanager
 
 from ..errors import (
     CapOutOfRange,
+    CheckpointExists,
+    CheckpointMismatch,
     GeneratedCodesError,
     HistoryBreaksMode,
     ListenError,
@@ -50,3 +52,11 @@ def flag_hints():
     except UnshippedListError as exc:
         fix = {"words": "pass --answers FILE (the word list)", "weights": "put it beside the tree"}
         raise UserError(f"{exc.fact}; {fix.get(exc.key, 'pass --answers FILE and --guesses FILE')}") from None
+    except CheckpointExists as exc:
+        raise UserError(f"{exc.path} already holds a checkpoint: add --resume to continue it, "
+                        "or --overwrite to start it over") from None
+    except CheckpointMismatch as exc:
+        if not exc.resuming:
+            raise
+        raise UserError(f"{exc}; resume it with the options that made it, or start over with --overwrite "
+                        "instead of --resume") from None

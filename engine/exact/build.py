@@ -44,6 +44,7 @@ class BuildResult:
     n_answers: int
     extra: dict = field(default_factory=dict)
     earlier_seconds: float = 0.0  # spent by the runs before a resume (from the checkpoint)
+    checkpoint_error: str | None = None  # why the checkpoint could not be saved at the end (None: it was)
 
 
 def candidate_ids(game, history: list[tuple[str, int]]) -> np.ndarray:
@@ -73,8 +74,10 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
         root = solver.shallowest(position.S, position.req, total, root,
                                  lambda guess, cap: position.assemble(guess, cap)[0], position.solve_here)
         g = game.guess_index[root["guess"]]
+    if checkpoint:
+        position.save(last=True)  # what the last searches proved, and a last try if a save failed on the way
     return BuildResult(root, total, time.perf_counter() - start, solver.counters(), game.guesses[g], len(position.S),
-                       earlier_seconds=position.earlier)
+                       earlier_seconds=position.earlier, checkpoint_error=position.save.error if checkpoint else None)
 
 
 class _Build:
@@ -207,7 +210,7 @@ def exact_tree(game, matrix: np.ndarray, first: str | None, max_guesses: int | N
     BuildInterrupted."""
     from .rank import rank
 
-    proven, rank_seconds = None, 0.0
+    proven, rank_seconds, rank_error = None, 0.0, None
     if first is None and not history:
         rank_checkpoint = f"{checkpoint}.rank" if checkpoint else None  # a resume does not rank again
         # openers the checkpoint's build finished are known exactly: the rank only has to beat them
@@ -219,13 +222,14 @@ def exact_tree(game, matrix: np.ndarray, first: str | None, max_guesses: int | N
         word, value, _ = ranked.ordered()[0]
         if value >= INF:
             raise Infeasible(NO_CAP if max_guesses is None else max_guesses)
-        first, proven, rank_seconds = word, ranked.proven, ranked.earlier_seconds
+        first, proven, rank_seconds, rank_error = word, ranked.proven, ranked.earlier_seconds, ranked.checkpoint_error
     try:
         result = build(game, matrix, first=first, max_guesses=max_guesses, history=history, threads=threads,
                        progress=progress, mode=mode, checkpoint=checkpoint, resume=resume, proven=proven)
     except KeyboardInterrupt:
         raise BuildInterrupted(checkpoint) from None
     result.earlier_seconds += rank_seconds
+    result.checkpoint_error = result.checkpoint_error or rank_error
     return result
 
 

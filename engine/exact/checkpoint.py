@@ -3,18 +3,22 @@ symmetric game, what the symmetric levels proved) and a rank's (each first guess
 bound), the headers each must match to be taken, and what a build checkpoint proves so far
 (`finished_openers`, `checkpoint_status`).
 
-A checkpoint's header records the cap as a number: NO_CAP for a search with no cap (None).
+A checkpoint's header records the cap as a number: NO_CAP for a search with no cap (None). A run
+whose header differs is refused (files.read_checkpoint names each field); a rank's own parameters
+(how many first guesses it values exactly, how many it ranks) are kept beside the header instead,
+because a resume with others can take what the checkpoint holds and do the rest (rank.plan). The
+objective needs no field: only builds of the total keep checkpoints (a worst-case build is a build
+of the total at the smallest cap, which the header's cap names).
 """
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import orjson
 
 from ..errors import UserError
-from ..files import read_checkpoint, write_atomic
+from ..files import read_checkpoint
 from .solver import INF, NO_CAP, Solver
 
 BUILD_CHECKPOINT_FORMAT = "wordtree-build-checkpoint/1"
@@ -40,9 +44,9 @@ def build_checkpoint_header(game, max_guesses: int | None, mode: str, history: l
             "mode": mode, "history": [[word, game.pattern_text(code)] for word, code in history]}
 
 
-def read_build_checkpoint(path, header: dict) -> dict | None:
+def read_build_checkpoint(path, header: dict, resuming: bool = True) -> dict | None:
     """The build checkpoint at `path` if it matches `header` (None if there is none)."""
-    return read_checkpoint(path, header, "build")
+    return read_checkpoint(path, header, "build", resuming=resuming)
 
 
 def build_checkpoint_bytes(header: dict, seconds: float, subtrees: dict, proven: list) -> bytes:
@@ -83,8 +87,20 @@ def _rank_header(game, max_guesses: int | None, mode: str) -> dict:
             "mode": mode}
 
 
-def _read_rank(path, game, max_guesses: int | None, mode: str) -> dict:
-    return read_checkpoint(path, _rank_header(game, max_guesses, mode), "rank") or {}
+def _read_rank(path, game, max_guesses: int | None, mode: str, resuming: bool = True) -> dict:
+    return read_checkpoint(path, _rank_header(game, max_guesses, mode), "rank", resuming=resuming) or {}
+
+
+def read_rank(path, game, max_guesses: int | None, mode: str, resuming: bool = True) -> dict:
+    """A rank checkpoint as rank.plan takes it ({} if there is none): "results" word -> (value or
+    lower bound, exact?), "proven", "seconds", and the "top" and "limit" of the run that saved it
+    last (None if not recorded, or no limit). `resuming`: read to continue it, not to show it."""
+    doc = _read_rank(path, game, max_guesses, mode, resuming)
+    if not doc:
+        return {}
+    return {"results": {w: (int(v), bool(e)) for w, (v, e) in doc.get("results", {}).items()},
+            "proven": doc.get("proven", []), "seconds": float(doc.get("seconds", 0.0)),
+            "top": doc.get("top"), "limit": doc.get("limit")}
 
 
 def load_checkpoint(path, game, max_guesses: int | None, mode: str) -> dict[str, tuple[int, bool]]:
@@ -98,23 +114,19 @@ def load_proven(path, game, max_guesses: int | None, mode: str) -> list:
     return _read_rank(path, game, max_guesses, mode).get("proven", [])
 
 
-def checkpoint_seconds(path, game, max_guesses: int | None, mode: str) -> float:
-    """The seconds the runs that wrote a rank checkpoint spent in all (0 if there is none)."""
-    return float(_read_rank(path, game, max_guesses, mode).get("seconds", 0.0))
-
-
 def checkpoint_bytes(game, max_guesses: int | None, mode: str, values, proven: list | None = None,
-                     seconds: float = 0.0) -> bytes:
+                     seconds: float = 0.0, top: int | None = None, limit: int | None = None) -> bytes:
+    """A rank checkpoint: `values` word -> (value or lower bound, exact?), `proven` (symmetric
+    games) and the run's `top` and `limit`, which a resume reports when its own differ."""
     doc = _rank_header(game, max_guesses, mode)
     doc["seconds"] = round(seconds, 3)
+    if top is not None:
+        doc["top"] = top
+        doc["limit"] = limit
     doc["results"] = {w: [v, e] for w, (v, e) in sorted(values.items())}
     if proven:
         doc["proven"] = proven
     return orjson.dumps(doc)
-
-
-def save_checkpoint(path, game, max_guesses: int | None, mode: str, values, seconds: float = 0.0) -> None:
-    write_atomic(path, checkpoint_bytes(game, max_guesses, mode, values, seconds=seconds))
 
 
 # --- what a build checkpoint proves so far ---
@@ -131,14 +143,15 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
     game each opener orbit is then shown too, with its exact total, or a lower bound (its classes'
     as above), and whether that bound already puts it no better than the best exact total."""
     solver = Solver(game, matrix, max_guesses, mode=mode)
-    doc = read_build_checkpoint(checkpoint, build_checkpoint_header(game, solver.cap, mode, []))
+    doc = read_build_checkpoint(checkpoint, build_checkpoint_header(game, solver.cap, mode, []), resuming=False)
     if doc is None:
         raise NoCheckpoint(checkpoint)
     solver.load_proven(doc.get("proven", []))
     rank_file = f"{checkpoint}.rank"
-    ranked = load_checkpoint(rank_file, game, solver.cap, mode) if os.path.exists(rank_file) else {}
+    rank_doc = read_rank(rank_file, game, solver.cap, mode, resuming=False)
+    ranked = rank_doc.get("results", {})
     if ranked:
-        solver.load_proven(load_proven(rank_file, game, solver.cap, mode))
+        solver.load_proven(rank_doc["proven"])
     S = np.arange(len(game.answers), dtype=np.int32)
     lines = [f"{checkpoint}: {len(solver.proven)} proven values of sets "
              f"({sum(e for _, e, _ in solver.proven.values())} exact)"]

@@ -23,8 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import NoDistributed, TooFewWorkers, TopTooSmall, UserError
-from .checkpoint import checkpoint_seconds, save_checkpoint
-from .rank import RankResult, plan
+from ..files import ThrottledSave
+from .checkpoint import checkpoint_bytes
+from .rank import RankResult, merge, plan
 from .solver import INF, Solver
 
 GAME_OPTIONS = ("pegs", "colours", "digits", "repeats")
@@ -155,8 +156,11 @@ def rank_on_cluster(scheduler: str, spec: GameSpec, game, matrix: np.ndarray, wo
         raise TopTooSmall()
     start = time.perf_counter()
     cap = Solver(game, matrix, spec.max_guesses, mode=spec.mode).cap  # validates cap and mode here, not on a worker
-    order, values, exact_sorted, todo = plan(game, matrix, cap, spec.mode, limit, checkpoint, resume)
-    earlier = checkpoint_seconds(checkpoint, game, cap, spec.mode) if checkpoint and resume else 0.0
+    order, values, exact_sorted, todo, others, earlier_doc, notes = plan(
+        game, matrix, cap, spec.mode, limit, checkpoint, resume, top=top)
+    earlier = earlier_doc.get("seconds", 0.0)
+    save = ThrottledSave(checkpoint, lambda: checkpoint_bytes(
+        game, cap, spec.mode, {**others, **values}, seconds=earlier + time.perf_counter() - start, top=top, limit=limit))
     pending = iter(anagram_jobs(game, todo))
     interrupted = False
     with ExitStack() as stack:
@@ -178,21 +182,19 @@ def rank_on_cluster(scheduler: str, spec: GameSpec, game, matrix: np.ndarray, wo
                 in_flight.add(client.submit(solve_first_guesses, spec, job, exact_sorted[:top], top, retries=RETRIES,
                                             pure=False))
 
-        last_save = time.monotonic()
         try:
             submit_more()
             for _, results in in_flight:
                 for g, value, exact in results:
-                    values[game.guesses[g]] = (value, exact)
+                    merge(values, game.guesses[g], value, exact)
                     if exact:
                         bisect.insort(exact_sorted, value)
                 bar.update(len(results))
                 best = sorted((v, w) for w, (v, e) in values.items() if e)[:3]
                 bar.set_postfix_str(" ".join(f"{w}={v}" for v, w in best))
                 submit_more()
-                if checkpoint and time.monotonic() - last_save > SAVE_EVERY:
-                    save_checkpoint(checkpoint, game, cap, spec.mode, values, earlier + time.perf_counter() - start)
-                    last_save = time.monotonic()
+                if checkpoint:
+                    save(SAVE_EVERY)
         except KeyboardInterrupt:
             interrupted = True
         except KilledWorker as exc:
@@ -200,5 +202,6 @@ def rank_on_cluster(scheduler: str, spec: GameSpec, game, matrix: np.ndarray, wo
                             "(out of memory?); see the worker logs") from None
         finally:
             if checkpoint:
-                save_checkpoint(checkpoint, game, cap, spec.mode, values, earlier + time.perf_counter() - start)
-    return RankResult(values, top, len(order), time.perf_counter() - start, interrupted, earlier_seconds=earlier)
+                save(last=True)
+    return RankResult(values, top, len(order), time.perf_counter() - start, interrupted, notes=notes,
+                      earlier_seconds=earlier, checkpoint_error=save.error if checkpoint else None)

@@ -16,13 +16,14 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from ..errors import TopTooSmall
 from ..files import ThrottledSave
 from ..games.symmetry import opener_representative, orbit_representatives
-from .checkpoint import checkpoint_bytes, checkpoint_seconds, load_checkpoint, load_proven
+from .checkpoint import checkpoint_bytes, read_rank
 from .context import default_threads
 from .heuristics import heuristic_order
 from .solver import INF, Solver
@@ -39,6 +40,7 @@ class RankResult:
     notes: list[str] = field(default_factory=list)
     earlier_seconds: float = 0.0  # spent by the runs before a resume (from the checkpoint)
     proven: list = field(default_factory=list)  # symmetric games: Solver.proven_entries(), for the build after
+    checkpoint_error: str | None = None  # why the checkpoint could not be saved at the end (None: it was)
 
     def ordered(self) -> list[tuple[str, int, bool]]:
         """Best first: by value, exact values before bounds of the same size, then by word."""
@@ -49,12 +51,28 @@ class RankResult:
         return exact[self.top - 1] if len(exact) >= self.top else INF
 
 
+class Plan(NamedTuple):
+    """What a rank (in process or on a cluster) starts from."""
+
+    order: np.ndarray  # the first guesses considered, in heuristic order
+    values: dict[str, tuple[int, bool]]  # of those: what is known already (exact value, or lower bound)
+    exact_sorted: list[int]  # the exact values among them, sorted
+    todo: list[int]  # the guesses still to value: unknown, or bounded below the K-th exact value known
+    others: dict[str, tuple[int, bool]]  # the checkpoint's results for guesses not considered: kept, not shown
+    earlier: dict  # the checkpoint resumed (rank.read_rank), {} if none
+    notes: list[str]  # what a resume with other parameters than the checkpoint's does about them
+
+
 def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, checkpoint: str | None,
-         resume: bool, known: dict[str, int] | None = None,
-         ) -> tuple[np.ndarray, dict[str, tuple[int, bool]], list[int], list[int]]:
-    """What a rank (in process or on a cluster) starts from: the first guesses in heuristic
-    order, the values a resumed checkpoint already holds and the exact values `known` (e.g. of
-    openers a build finished), their exact values sorted, and the guesses still to do."""
+         resume: bool, known: dict[str, int] | None = None, top: int = 1) -> Plan:
+    """The first guesses in heuristic order (the first `limit`), with the values a resumed
+    checkpoint already holds and the exact values `known` (e.g. of openers a build finished).
+
+    The checkpoint's results prove what they say whatever `top` and `limit` the run that saved
+    them had, so a resume with other ones checks them against its own: only the considered
+    guesses are shown (the others stay in the checkpoint), and a guess only bounded below, by less
+    than the `top`-th exact value among the considered ones, is valued again, so a larger `top`
+    gets the exact values it lacks and every bound shown stays at least the `top`-th value."""
     order = heuristic_order(game, matrix, np.arange(len(game.answers), dtype=np.int32))
     symmetric = game.symmetric and mode == "normal"
     if symmetric:  # one opener per orbit: the others cost the same
@@ -63,16 +81,38 @@ def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, check
         order = order[keep[order]]
     if limit is not None:
         order = order[:limit]
-    values: dict[str, tuple[int, bool]] = {}
-    if resume and checkpoint:
-        values = load_checkpoint(checkpoint, game, cap, mode)
+    considered = {game.guesses[g] for g in order}
+    earlier = read_rank(checkpoint, game, cap, mode) if resume and checkpoint else {}
+    saved = dict(earlier.get("results", {}))
     for word, value in (known or {}).items():
         if symmetric:  # the value of its orbit, which the rank knows by its representative
             word = game.guesses[opener_representative(game, game.guess_index[word])]
-        values[word] = (value, True)
+        saved[word] = (value, True)
+    values = {w: v for w, v in saved.items() if w in considered}
+    others = {w: v for w, v in saved.items() if w not in considered}
     exact_sorted = sorted(v for v, e in values.values() if e)
-    todo = [int(g) for g in order if game.guesses[g] not in values]
-    return order, values, exact_sorted, todo
+    kth = exact_sorted[top - 1] if len(exact_sorted) >= top else INF
+    redo = {int(g) for g in order if game.guesses[g] in values and not values[game.guesses[g]][1]
+            and values[game.guesses[g]][0] < kth}
+    todo = [int(g) for g in order if game.guesses[g] not in values or int(g) in redo]
+    notes = []
+    if earlier and earlier.get("top") not in (None, top) and redo:
+        notes.append(f"{checkpoint} was saved by a rank valuing the best {earlier['top']} exactly: "
+                     f"{len(redo)} first guess(es) it only bounds are valued again for the best {top}")
+    elif redo:
+        notes.append(f"{checkpoint}: {len(redo)} first guess(es) it only bounds are valued again for the best {top}")
+    if others:
+        notes.append(f"{checkpoint} also holds {len(others)} first guess(es) outside the {len(order)} ranked now: "
+                     "kept there, left out here")
+    return Plan(order, values, exact_sorted, todo, others, earlier, notes)
+
+
+def merge(values: dict[str, tuple[int, bool]], word: str, value: int, exact: bool) -> None:
+    """Record a guess's new result: an exact value, or the larger of two lower bounds."""
+    old = values.get(word)
+    if not exact and old is not None and not old[1]:
+        value = max(value, old[0])
+    values[word] = (value, exact)
 
 
 def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_guesses: int | None = 6,
@@ -94,19 +134,20 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb, mode=mode)
     solver.search_orbits_in_parallel(threads or default_threads())
     S = np.arange(len(game.answers), dtype=np.int32)
-    order, values, exact_sorted, todo = plan(game, matrix, solver.cap, mode, limit, checkpoint, resume, known)
-    earlier = checkpoint_seconds(checkpoint, game, solver.cap, mode) if checkpoint and resume else 0.0
+    order, values, exact_sorted, todo, others, earlier_doc, notes = plan(
+        game, matrix, solver.cap, mode, limit, checkpoint, resume, known, top)
+    earlier = earlier_doc.get("seconds", 0.0)
     lock = threading.Lock()
 
     def snapshot() -> bytes:
         with lock:
-            done = dict(values)
+            done = {**others, **values}
         return checkpoint_bytes(game, solver.cap, mode, done, solver.proven_entries() if solver.symmetric else None,
-                                earlier + time.perf_counter() - start)
+                                earlier + time.perf_counter() - start, top, limit)
 
     save = ThrottledSave(checkpoint, snapshot)
     if checkpoint and solver.symmetric and resume:
-        solver.load_proven(load_proven(checkpoint, game, solver.cap, mode))
+        solver.load_proven(earlier_doc.get("proven", []))
     shown = ProvenProgress(solver, save if checkpoint else None)
 
     def budget() -> int:
@@ -114,9 +155,13 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
             return exact_sorted[top - 1] if len(exact_sorted) >= top else INF
 
     def job(g: int) -> tuple[str, int, bool]:
-        beta = budget()
+        word, beta = game.guesses[g], budget()
+        with lock:
+            known_bound = values.get(word, (0, False))[0]  # a guess valued again: proven at least this
+        if known_bound >= beta:  # the budget has fallen to its bound meanwhile
+            return word, known_bound, False
         value = solver.evaluate_opener(S, g, beta)
-        return game.guesses[g], value, value < beta
+        return word, value, value < beta
 
     bar = tqdm(total=len(order), initial=len(order) - len(todo), desc="first guesses", unit="word",
                disable=not progress or None)
@@ -135,7 +180,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
             for future in done:
                 word, value, exact = future.result()
                 with lock:
-                    values[word] = (value, exact)
+                    merge(values, word, value, exact)
                     if exact:
                         bisect.insort(exact_sorted, value)
                 bar.update(1)
@@ -154,8 +199,9 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
         shown.bar = None
         bar.close()
         if checkpoint:
-            save()
+            save(last=True)
     if not interrupted:
         pool.shutdown(wait=True)
-    return RankResult(values, top, len(order), time.perf_counter() - start, interrupted,
-                      proven=solver.proven_entries() if solver.symmetric else [], earlier_seconds=earlier)
+    return RankResult(values, top, len(order), time.perf_counter() - start, interrupted, notes=notes,
+                      proven=solver.proven_entries() if solver.symmetric else [], earlier_seconds=earlier,
+                      checkpoint_error=save.error if checkpoint else None)
