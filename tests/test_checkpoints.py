@@ -299,3 +299,40 @@ def test_a_checkpoint_of_another_run_names_each_difference(tmp_path):
     assert header_differences({"format": "g/1"}, header) == ["format g/1 there, f/1 here"]
     assert header_differences({**header, "extra": 1}, header) == []
     assert header_differences(header, {**header, "objective": "total"}, {"objective": "total"}) == []
+
+
+# ------------------------------------------------------------------------------------------------
+# Hangman's memo checkpoints: the same guard, the same lock, the output checked first
+# ------------------------------------------------------------------------------------------------
+def hangman_build(tmp_path, *extra):
+    words = tmp_path / "w.txt"
+    words.write_text("abc\nabd\nbca\ncab\nxyz\nzyx\nabz\nqrs\n")
+    return run("build", "hangman", "--length", "3", "--words", words, "--lives", "2", "--quiet",
+               "-o", tmp_path / "t.json", *extra)
+
+
+def test_a_hangman_checkpoint_is_never_replaced_by_accident(tmp_path):
+    ck = tmp_path / "h.npz"
+    first = hangman_build(tmp_path, "--checkpoint", ck)
+    assert first.returncode == 0 and ck.is_file(), first.stderr
+    before = ck.read_bytes()
+    again = hangman_build(tmp_path, "--checkpoint", ck)
+    assert again.returncode == 1 and "--resume" in error_line(again) and "--overwrite" in error_line(again)
+    assert ck.read_bytes() == before
+    assert hangman_build(tmp_path, "--checkpoint", ck, "--resume").returncode == 0
+    assert hangman_build(tmp_path, "--checkpoint", ck, "--overwrite").returncode == 0
+
+
+def test_a_hangman_checkpoint_in_use_is_refused(tmp_path):
+    ck = tmp_path / "h.npz"
+    with CheckpointLock(ck):
+        busy = hangman_build(tmp_path, "--checkpoint", ck)
+    assert busy.returncode == 1 and "another run" in error_line(busy)
+
+
+def test_a_hangman_output_is_checked_before_the_search(tmp_path):
+    (tmp_path / "folder.json").mkdir()
+    words = tmp_path / "w.txt"
+    words.write_text("abc\nabd\nbca\n")
+    out = run("build", "hangman", "--length", "3", "--words", words, "-o", tmp_path / "folder.json")
+    assert out.returncode == 1 and "folder" in error_line(out)

@@ -70,7 +70,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-MESSAGE_CAP = 200  # characters of an error message: one that quotes a file's content stays one readable line
+MESSAGE_CAP = 600  # characters of an error message: one that quotes a file's content stays one readable line
 OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}  # writing the output failed
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ..errors import UsageError, UserError
+from ..files import check_writable, open_checkpoint
 from .common import int_option, summary
 
 
@@ -51,16 +53,12 @@ def run_build_hangman(args) -> int:
     import signal
     import threading
 
-    from ..hangman.memo import CheckpointMismatch
-
     options = hangman_build_kwargs(args)
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler) if main_thread else None
     try:
         for line in _hangman_lines(args, options):
             print(line, flush=True)
-    except CheckpointMismatch as exc:
-        raise UserError(f"{exc}; remove it or drop --resume") from None
     except KeyboardInterrupt:
         checkpoint = getattr(args, "checkpoint", None)
         saved = f"; the search so far is in {checkpoint}: add --resume to go on" if checkpoint else ""
@@ -114,6 +112,21 @@ def _hangman_lines(args, options: dict):
     _check_build_flags(args, checkpoint, merge, refute, bound_only)
     lengths = list(driver.ALL_LENGTHS) if getattr(args, "all_lengths", False) else [length]
     output = getattr(args, "output", None)
+    if output and not (merge or refute or len(lengths) > 1 or Path(output).is_dir()):
+        check_writable(output, "tree")  # before hours of search, not after
+    # a checkpoint is locked for the run, and never replaced unless --resume (or --merge into it,
+    # which adds to it) or --overwrite says so
+    with open_checkpoint(checkpoint, resume=options["resume"] or bool(merge),
+                         overwrite=getattr(args, "overwrite", False)):
+        yield from _build_lines(args, options, lengths, output)
+
+
+def _build_lines(args, options: dict, lengths: list, output):
+    """The lines of a merge, a refutation or the builds (see _hangman_lines)."""
+    from ..hangman import driver
+
+    checkpoint, merge, refute = options["checkpoint"], getattr(args, "merge", None), getattr(args, "refute", None)
+    length, bound_only = lengths[0], getattr(args, "bound_only", False)
     if merge:
         yield driver.merge_checkpoint(length, checkpoint, merge, **_only(options, "words", "weights", "lives",
                                                                          "memory_bytes", "checkpoint_bytes"))

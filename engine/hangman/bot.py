@@ -192,7 +192,7 @@ class Player:
     def _exact(self, cands: list[str], strikes_left: int) -> str | None:
         import numpy as np
 
-        from .game import HangmanWords, LETTERS, mask_table
+        from .game import LETTERS, HangmanWords, mask_table
         from .search import Searcher
 
         hw = HangmanWords(len(cands[0]), tuple(cands), np.ones(len(cands), dtype=np.int64),

@@ -75,7 +75,7 @@ def checkpoint_status(length: int, checkpoint, *, words: str | None = None, weig
     compaction only drops entries, and a dropped set counts with its static bound."""
     hw = game_of(length, words, weights)
     s = Searcher(hw, lives, memo_entries=16, memory_bytes=memory_bytes)
-    nodes = s.load_memo(checkpoint)
+    nodes = s.load_memo(checkpoint, resuming=False)
     if nodes is None:
         raise UserError(f"{checkpoint}: no such checkpoint")
     everyone = np.arange(len(hw.words))

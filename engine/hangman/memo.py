@@ -13,7 +13,8 @@ import uuid
 
 import numpy as np
 
-from ..errors import UserError
+from ..errors import CheckpointMismatch, UserError
+from ..files import header_differences
 from . import kernels as K
 from .game import HangmanWords
 
@@ -26,11 +27,6 @@ COMPRESSION_GUESS = 2  # a capped checkpoint's first try: its memo compresses ab
 WITNESSES = 32  # a capped checkpoint keeps this many of its smallest exact values, and of its bounds, to be checked
 ENTRY_BYTES = FILE_ENTRY_BYTES + 32  # in memory, with its slots in the table
 UNREADABLE = "not the .npz of a hangman search's memo"
-
-
-class CheckpointMismatch(UserError):
-    """A checkpoint of another search (other words, weights, lives or rules) where this one's was
-    to be loaded: the command layer says which option to change."""
 
 
 def half_of_memory() -> float | None:
@@ -297,13 +293,13 @@ class Memo:
             budget *= 0.9 * max_bytes / data.tell()
         return fitting or data
 
-    def load(self, path) -> int | None:
+    def load(self, path, resuming: bool = True) -> int | None:
         """Replace the memo by a saved one; the nodes it had cost, or None when there is no such
         file. The memo grows to hold it (the search goes on from all it had proven), within
         `memory_bytes`; a checkpoint larger than that keeps what compact would (a resume on a
         smaller machine is slower, never wrong). The file itself is read whole first. A file that
         is not one is a UserError, one of another search a CheckpointMismatch."""
-        saved = self.read_checkpoint(path)
+        saved = self.read_checkpoint(path, resuming=resuming)
         if saved is None:
             return None
         header, arrays, universe = saved
@@ -346,7 +342,8 @@ class Memo:
         after = self.work_done()
         return int(changed), after[0] - before[0], after[1] - before[1]
 
-    def read_checkpoint(self, path, hint: str | None = None) -> tuple[dict, dict, np.ndarray] | None:
+    def read_checkpoint(self, path, hint: str | None = None,
+                        resuming: bool = True) -> tuple[dict, dict, np.ndarray] | None:
         """(header, memo arrays, universe) of a checkpoint of this search, read whole (one of the
         older format, which kept each set's words, made one of this: pooled_memo); None when there
         is no such file; a UserError for a file that is not one; for one of another search, a
@@ -369,8 +366,10 @@ class Memo:
             raise UserError(f"{path}: not a readable hangman checkpoint ({detail})") from None
         ours = self.header() | ({"format": POOLED_FORMAT} if pooled else {})
         if not isinstance(header, dict) or any(header.get(k) != v for k, v in ours.items()):
-            other = f"{path}: checkpoint of another hangman search (not the same words, weights, lives)"
-            raise UserError(f"{other}; {hint}") if hint else CheckpointMismatch(other)
+            differences = header_differences(header if isinstance(header, dict) else {}, ours)
+            if hint:
+                raise UserError(f"{path}: checkpoint of another hangman search ({'; '.join(differences)}); {hint}")
+            raise CheckpointMismatch(path, "hangman search", differences, resuming=resuming)
         try:
             header["runs"] = runs_of(header)  # read once, here, for the callers
         except (AttributeError, TypeError, ValueError):

@@ -148,10 +148,10 @@ class Searcher:
         first = self.class_entries(*root) if root is not None and max_bytes is not None else ()
         self.memo.save(path, nodes, seconds, max_bytes, first, run)
 
-    def load_memo(self, path) -> int | None:
+    def load_memo(self, path, resuming: bool = True) -> int | None:
         """Memo.load: the memo replaced by the checkpoint at `path`; the nodes it had cost, or
-        None when there is no such file."""
-        return self.memo.load(path)
+        None when there is no such file. `resuming`: read to go on with it (not only to show it)."""
+        return self.memo.load(path, resuming)
 
 
     # --- the searches ---

@@ -1,0 +1,82 @@
+"""Progress of long jobs: a tqdm bar on a terminal, plain lines when stderr is piped or logged.
+
+A bar redrawn with carriage returns is noise in a log file, and tqdm disables itself when stderr
+is not a terminal, so a piped `build` used to print nothing for minutes. `progress_bar` gives the
+same tqdm object either way: on a terminal the usual bar; otherwise one line per update at most
+every `LINE_EVERY` seconds, and a heartbeat thread prints the current line at least that often
+even while no update comes (a long class being searched), so a log always shows the job alive.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+LINE_FORMAT = ("{desc}: {n_fmt} of {total_fmt} {unit} done ({percentage:.0f} %), {elapsed} so far, "
+               "about {remaining} left{postfix}")
+LINE_FORMAT_OPEN = "{desc}: {n_fmt} {unit} done, {elapsed} so far{postfix}"
+LINE_EVERY = 30.0  # seconds between progress lines when stderr is not a terminal (the promise: at least once a minute)
+
+
+class _Lines:
+    """A file for tqdm that turns its carriage-return redraws into whole lines."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        line = text.replace("\r", "").replace("\x1b[A", "").strip()
+        if line:
+            self.stream.write(line + "\n")
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def is_terminal(stream=None) -> bool:
+    stream = sys.stderr if stream is None else stream
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def progress_bar(total=None, *, desc: str = "", unit: str = "it", show: bool = True, initial: int = 0,
+                 every: float | None = None, **options):
+    """A tqdm bar for a job of `total` steps (None: unknown). `show=False`: a silent bar (same
+    API). On a terminal, tqdm's bar (left behind only if options say so); elsewhere, lines to
+    stderr at most every `every` seconds (default LINE_EVERY), with a heartbeat in between."""
+    from tqdm import tqdm
+
+    if not show:
+        return tqdm(total=total, initial=initial, disable=True, **options)
+    if is_terminal():
+        options.setdefault("leave", False)
+        return tqdm(total=total, initial=initial, desc=desc, unit=unit, **options)
+    every = LINE_EVERY if every is None else every
+    options.pop("leave", None)
+    options.setdefault("bar_format", LINE_FORMAT if total is not None else LINE_FORMAT_OPEN)
+    bar = tqdm(total=total, initial=initial, desc=desc, unit=unit, file=_Lines(sys.stderr), mininterval=every,
+               maxinterval=every, leave=True, **options)
+    _Heartbeat(bar, every).start()
+    return bar
+
+
+class _Heartbeat(threading.Thread):
+    """Redraws `bar` every `every` seconds until it is closed: a line in the log even when the job
+    is deep in one step."""
+
+    def __init__(self, bar, every: float):
+        super().__init__(daemon=True, name="progress-heartbeat")
+        self.bar, self.every = bar, every
+
+    def run(self) -> None:
+        stopped = threading.Event()
+        while not stopped.wait(self.every):
+            if self.bar.disable:  # tqdm sets it when the bar is closed
+                return
+            try:
+                self.bar.refresh()
+            except (ValueError, OSError):  # the stream went away
+                return
+
