@@ -125,8 +125,8 @@ def position_options(p, steps: bool = True) -> None:
                        help="a tree file (default: the shipped Wordle tree), then the steps played; "
                             "patterns as B/Y/G, 0/1/2 or squares")
     p.add_argument("--game", metavar="GAME",
-                   help="play a preset with no tree (the exact engine and a heuristic off a tree from the start), "
-                        "e.g. wordle-nyt2023, today's NYT game")
+                   help="a preset played with no tree (off a tree from the start), e.g. wordle-nyt2023, "
+                        "today's NYT game")
     list_options(p)
 
 
@@ -201,7 +201,7 @@ what to type, one line per guess (from a terminal or a pipe):
 examples:
   wordtree play                        the shipped Wordle tree, interactively
   wordtree play --answer crane         the tree's guesses against one answer
-  wordtree play --game wordle-nyt2023  today's NYT game, with no tree: the exact engine and a heuristic
+  wordtree play --game wordle-nyt2023  today's NYT game (no tree of it is shipped yet)
   printf 'BYBBB\\ncrane GYYBB\\n' | wordtree play   salet's colours, then a guess of your own
 """
 
