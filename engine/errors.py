@@ -100,8 +100,7 @@ class UnshippedListError(UserError):
     def __init__(self, key: str, name):
         self.key, self.name = key, name
         shown = repr(name) if len(repr(name)) <= 80 else repr(name)[:77] + "..."
-        self.fact = (f"the tree's {key} list {shown}: word list not found (a tree names a shipped list, or one "
-                     f"beside it, by file name)")
+        self.fact = f"the tree's {key} list {shown}: word list not found among the shipped ones"
         super().__init__(f"{self.fact}; give the lists")
 
 # Checkpoints and outputs (engine/files.py).

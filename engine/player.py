@@ -5,7 +5,12 @@ node's, and each step is checked against the game's feedback rule: the answers t
 must be exactly those the feedback leaves, else the tree is broken and gives no advice. Once the
 player guesses something else, the candidates are filtered by the game's own feedback and the
 next guess comes from the exact engine when the set is small enough to solve within a second
-(imported only then), else from a quick partition heuristic, and says which.
+(imported only then), else from a quick partition heuristic, and says which. A game may also be
+played with no tree at all (a preset without a shipped tree): off the tree from the start.
+
+The real game's answers may lie outside the list (the NYT adds answers): when the feedback rules
+out every answer of the list, the allowed guesses that fit it become the candidates, and the
+suggestions go on over them (`Position.widened`).
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from .tree import check_lists, game_for, histogram_lines, named_game, path_text,
 
 DEFAULT_TREE = trees_dir() / "wordle-salet-normal.json"
 EXACT_LIMIT = 60  # candidates the exact engine solves well within a second
+MAX_STEPS = 32  # guesses `play --answer` tries without a cap
+WIDENED_NOTE = "no answer of the list fits: treating the allowed guesses as possible answers"
 HEURISTIC_OPTIONS = 150  # guesses scored by the heuristic (best letter coverage first)
 HEURISTIC_SAMPLE = 150  # candidates they are scored against
 
@@ -34,6 +41,7 @@ class Suggestion:
     candidates: list[str]
     expected_guesses: float | None  # guesses still needed from here, on average (None: unknown)
     step: int  # guesses played so far
+    note: str | None = None  # WIDENED_NOTE once the candidates are allowed guesses outside the list
 
     def as_json(self) -> dict:
         return {
@@ -44,6 +52,7 @@ class Suggestion:
             "expected_guesses": self.expected_guesses,
             "solved": self.source == "solved",
             "step": self.step,
+            "note": self.note,
         }
 
 
@@ -58,21 +67,25 @@ def open_tree(path=None) -> dict:
 
 @dataclass
 class Position:
-    """The state of one game played along a tree."""
+    """The state of one game played along a tree (`doc`), or with no tree on `treeless`, a Game."""
 
-    doc: dict
-    answers: str | None = None  # user's list files, if the tree's are elsewhere
+    doc: dict | None
+    answers: str | None = None  # user's list files, if the tree's are not shipped
     guesses: str | None = None
     node: dict | None = None  # None once off the tree
     steps: list[tuple[str, str]] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
     solved: bool = False
+    treeless: object = None  # the game played when there is no tree
+    widened: bool = False  # no answer of the list fits: the candidates are allowed guesses
     _expected: float | None = field(default=None, init=False, repr=False)  # guesses still needed at `node`
     _full: object = field(default=None, init=False, repr=False)
     _light: object = field(default=None, init=False, repr=False)
 
     def __post_init__(self):
-        self.node = self.doc["root"]
+        if self.doc is None:
+            self._full = self.treeless
+        self.node = None if self.doc is None else self.doc["root"]
         self.candidates = list(self.game.answers)
 
     @property
@@ -97,7 +110,17 @@ class Position:
 
     @property
     def cap(self) -> int | None:
-        return self.doc["game"]["max_guesses"]
+        return self.treeless.default_cap if self.doc is None else self.doc["game"]["max_guesses"]
+
+    @property
+    def mode(self) -> str:
+        return "normal" if self.doc is None else self.doc["game"]["mode"]
+
+    @property
+    def name(self) -> str:
+        """The game's name, and its answer list where it has one: how messages name the game."""
+        ident = self.game.identity() if self.doc is None else self.doc["game"]
+        return f"{ident['name']} ({ident['answers']})" if ident.get("answers") else ident["name"]
 
     def play(self, guess: str, pattern: str) -> None:
         """Apply one step: `guess` got `pattern` (B/Y/G, 0/1/2 or squares)."""
@@ -126,11 +149,23 @@ class Position:
             held, expected = self._subtree_answers(node, path) if node is not None else ([], None)
             if held != left:
                 raise TreeDisagrees(disagreement(path, left, held))
+        if not left and not self.widened:  # beyond the list: off the tree too
+            left, node, expected = self._allowed_left(guess, code), None, None
+            self.widened = bool(left)
         if not left:
             raise UserError(f"{where}: {text} cannot occur here: no answer left would give it")
         self.steps.append((guess, text))
         self.candidates, self.node, self._expected = left, node, expected
         self.solved = code == game.win_code
+
+    def _allowed_left(self, guess: str, code: int) -> list[str]:
+        """The allowed guesses that fit every step played and `guess` getting `code`: the possible
+        answers once no answer of the list does (a word the game added to its answers)."""
+        game = self.full_game
+        left = list(game.guesses)
+        for g, c in [(g, game.parse_pattern(p)) for g, p in self.steps] + [(guess, code)]:
+            left = [w for w in left if game.feedback(g, w) == c]
+        return left
 
     def _subtree_answers(self, node: dict, path: list[tuple[str, str]]) -> tuple[list[str], float]:
         """The answers still possible at `node` and the guesses they need on average, read off
@@ -154,9 +189,9 @@ class Position:
         return [w for _, w, _ in found], round(sum(d for _, _, d in found) / len(found), 4) if found else None
 
     def suggest(self) -> Suggestion:
-        n = len(self.steps)
+        n, note = len(self.steps), WIDENED_NOTE if self.widened else None
         if self.solved:
-            return Suggestion(None, "solved", self.candidates, 0.0, n)
+            return Suggestion(None, "solved", self.candidates, 0.0, n, note)
         if self.node is not None:
             expected = self.doc["stats"]["mean"] if not self.steps else self._expected
             return Suggestion(self.node["guess"], "tree", self.candidates, expected, n)
@@ -164,23 +199,31 @@ class Position:
         if left is not None and left < 1:
             raise UserError(f"no guesses left after {n} steps: the game allows {self.cap}")
         if len(self.candidates) == 1:
-            return Suggestion(self.candidates[0], "exact", self.candidates, 1.0, n)
-        if len(self.candidates) <= EXACT_LIMIT:
-            from .exact.solver import (  # the exact engine: numba, only off the tree
-                Infeasible,
-                best_guess,
-            )
-
-            game, mode = self.full_game, self.doc["game"]["mode"]
-            ids = [game.answer_index[a] for a in self.candidates]
+            return Suggestion(self.candidates[0], "exact", self.candidates, 1.0, n, note)
+        if len(self.candidates) <= EXACT_LIMIT and (not self.widened or self.full_game.kind == "wordle"):
             try:
-                word, total = best_guess(game, ids, left, mode)
-                return Suggestion(word, "exact", self.candidates, round(total / len(ids), 4), n)
+                word, total = self._exact_guess(left)
+                return Suggestion(word, "exact", self.candidates, round(total / len(self.candidates), 4), n, note)
             except UserError as exc:
-                if isinstance(exc, Infeasible) or mode == "normal":
+                from .exact.solver import Infeasible
+
+                if isinstance(exc, Infeasible) or self.mode == "normal":
                     raise
                 # a mode the exact search does not handle (yet): fall back to the heuristic
-        return Suggestion(self._heuristic_guess(left), "heuristic", self.candidates, None, n)
+        return Suggestion(self._heuristic_guess(left), "heuristic", self.candidates, None, n, note)
+
+    def _exact_guess(self, guesses_left: int | None) -> tuple[str, int]:
+        """The exact engine's best guess for the candidates (numba: imported only off the tree) and
+        its total. Widened, the candidates are not answers of the game: the search runs on a game
+        whose answers they are, over the same guesses (its small matrix is built here, not cached)."""
+        from .exact.solver import best_guess
+
+        game = self.full_game
+        if not self.widened:
+            return best_guess(game, [game.answer_index[a] for a in self.candidates], guesses_left, self.mode)
+        sub = candidates_game(game, self.candidates)
+        return best_guess(sub, list(range(len(self.candidates))), guesses_left, self.mode,
+                          matrix=sub._compute_matrix())
 
     def _heuristic_guess(self, guesses_left: int | None) -> str:
         """The guess leaving the fewest candidates on average (sum of squared bucket sizes),
@@ -189,7 +232,7 @@ class Position:
         sample of candidates."""
         game, cands = self.full_game, self.candidates
         sample = cands[:: max(1, len(cands) // HEURISTIC_SAMPLE)]
-        if self.doc["game"]["mode"] == "normal" and guesses_left != 1:
+        if self.mode == "normal" and guesses_left != 1:
             freq: dict[str, int] = {}
             for word in cands:
                 for letter in set(word):
@@ -210,6 +253,17 @@ class Position:
         return min(options, key=score)
 
 
+def candidates_game(game, words: list[str]):
+    """A Wordle like `game` whose answers are `words` (allowed guesses), its guesses the same."""
+    from .games.wordle import Wordle
+    from .words import WordList, canonical_sha256
+
+    def as_list(name, listed):
+        return WordList(name=name, path="", words=tuple(listed), sha256=canonical_sha256(listed))
+
+    return Wordle(game.name, as_list("candidates", words), as_list(game.guesses_list.name, game.guesses))
+
+
 def disagreement(path, left: list[str], held: list[str]) -> str:
     """What a tree gets wrong below a step: the answers the feedback leaves, and those it holds."""
     missing = [w for w in left if w not in set(held)]
@@ -223,18 +277,32 @@ def disagreement(path, left: list[str], held: list[str]) -> str:
 
 
 def parse_step(text: str) -> tuple[str, str]:
-    """`salet:BBYBB` -> ("salet", "BBYBB")."""
+    """`salet:BBYBB` -> ("salet", "BBYBB"); a word alone is missing its colours, and says so."""
     guess, sep, pattern = text.partition(":")
+    if not sep and guess.strip():
+        raise UserError(missing_pattern(guess.strip()))
     if not sep or not guess.strip() or not pattern.strip():
         raise UserError(f"bad step {text!r}: expected GUESS:PATTERN, e.g. salet:BBYBB")
     return guess, pattern
 
 
-def lookup(doc: dict, steps: list[str], answers=None, guesses=None) -> Suggestion:
-    position = Position(doc, answers, guesses)
+def missing_pattern(word: str) -> str:
+    """What a guess given without its feedback lacks."""
+    if word.isalpha():
+        return f"{word}: give the colours you got, e.g. {word}:{('BBYBB' * 2)[:len(word)]}"
+    return f"{word}: give the feedback you got for it, as GUESS:FEEDBACK"
+
+
+def position_after(doc: dict | None, steps: list[str], answers=None, guesses=None, game=None) -> Position:
+    """The position after `steps` (`GUESS:PATTERN` texts) along the tree `doc`, or with no tree on `game`."""
+    position = Position(doc, answers, guesses, treeless=game)
     for text in steps:
         position.play(*parse_step(text))
-    return position.suggest()
+    return position
+
+
+def lookup(doc: dict | None, steps: list[str], answers=None, guesses=None, game=None) -> Suggestion:
+    return position_after(doc, steps, answers, guesses, game).suggest()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -249,14 +317,33 @@ def coloured_row(guess: str, pattern: str, ansi: bool) -> str:
     return "".join(f"{ANSI.get(c, '')} {ch.upper()} \x1b[0m" for ch, c in zip(guess, pattern))
 
 
-def suggestion_lines(s: Suggestion) -> list[str]:
+def guess_line(s: Suggestion) -> str:
+    """The suggestion in one line: the guess, where it comes from, the candidates left."""
     if s.source == "solved":
-        return [f"solved in {s.step}"]
+        return f"solved in {s.step}"
     expected = "" if s.expected_guesses is None else f", {s.expected_guesses:g} guesses expected"
-    lines = [f"{s.guess}  ({s.source}: {len(s.candidates)} candidate{'s' * (len(s.candidates) != 1)} left{expected})"]
-    if len(s.candidates) <= 10:
+    return f"{s.guess}  ({s.source}: {len(s.candidates)} candidate{'s' * (len(s.candidates) != 1)} left{expected})"
+
+
+def suggestion_lines(s: Suggestion, every: bool = False) -> list[str]:
+    """What `next` prints: the note when the candidates are beyond the list, the guess line, and
+    the candidates when there are at most 10 of them (`every`: all of them)."""
+    lines = [s.note] if s.note else []
+    lines.append(guess_line(s))
+    if s.source != "solved" and (every or len(s.candidates) <= 10):
         lines.append("candidates: " + " ".join(s.candidates))
     return lines
+
+
+def candidate_lines(position: Position, width: int = 79) -> list[str]:
+    """Every candidate left, with their count (and the note when they are beyond the list): a
+    word filter's answer."""
+    import textwrap
+
+    n = len(position.candidates)
+    lines = [WIDENED_NOTE] if position.widened else []
+    lines.append(f"{n} candidate{'s' * (n != 1)} left")
+    return lines + textwrap.wrap(" ".join(position.candidates), width, break_on_hyphens=False)
 
 
 def summary_lines(doc: dict) -> list[str]:
@@ -277,24 +364,38 @@ def summary_lines(doc: dict) -> list[str]:
 # play
 # ------------------------------------------------------------------------------------------------
 def play_answer(position: Position, answer: str, ansi: bool) -> list[str]:
-    """The rows the tree plays against `answer`, then `solved in N`."""
+    """The rows the tree plays against `answer`, then `solved in N`. An allowed guess that is no
+    answer of the list is played as the suggestions go (the tree while it can, then beyond the
+    list), with the note said where the candidates widen."""
     word = answer.strip().lower()
-    if word not in position.game.answer_index:
-        raise UserError(f"{answer!r} is not an answer in {position.doc['game']['name']} ({position.doc['game']['answers']})")
-    steps = replay(position.game, position.doc["root"], word, position.cap)
-    for guess, pattern in steps:  # each step checked against the feedback rule, as a player's would be
-        position.play(guess, pattern)
-    return [coloured_row(g, p, ansi) for g, p in steps] + [f"solved in {len(steps)}"]
+    if word in position.game.answer_index and position.doc is not None:
+        steps = replay(position.game, position.doc["root"], word, position.cap)
+        for guess, pattern in steps:  # each step checked against the feedback rule, as a player's would be
+            position.play(guess, pattern)
+        return [coloured_row(g, p, ansi) for g, p in steps] + [f"solved in {len(steps)}"]
+    if word not in position.game.answer_index and word not in position.full_game.guess_index:
+        raise UserError(f"{answer!r} is not an answer in {position.name}, nor an allowed guess")
+    rows, game = [], position.full_game
+    while not position.solved:
+        if len(position.steps) >= MAX_STEPS:
+            raise UserError(f"{answer!r}: not solved within {MAX_STEPS} guesses")
+        suggestion = position.suggest()
+        pattern = game.pattern_text(game.feedback(suggestion.guess, word))
+        widened = position.widened
+        position.play(suggestion.guess, pattern)
+        rows.append(coloured_row(suggestion.guess, pattern, ansi))
+        if position.widened and not widened:
+            rows.append(WIDENED_NOTE)
+    return rows + [f"solved in {len(position.steps)}"]
 
 
 def interactive(position: Position, lines, say, tty: bool) -> int:
     """The assistant: propose a guess, read what the game showed (PATTERN for the proposed
     guess, or `WORD PATTERN` for one's own), repeat until solved. A bad line is re-asked on a
     terminal and is an error when the input is piped."""
-    suggestion = position.suggest()
+    suggestion, noted = position.suggest(), False
     while True:
-        for line in suggestion_lines(suggestion)[:1]:
-            say(f"guess {suggestion.step + 1}: {line}")
+        say(f"guess {suggestion.step + 1}: {guess_line(suggestion)}")
         if tty:
             say("colours (e.g. BBYGB), or WORD COLOURS for your own guess; q to quit:")
         line = next(lines, None)
@@ -315,6 +416,9 @@ def interactive(position: Position, lines, say, tty: bool) -> int:
                 raise
             say(f"wordtree: {exc}")
             continue
+        if suggestion.note and not noted:
+            say(suggestion.note)
+            noted = True
         if suggestion.source == "solved":
             say(f"solved in {suggestion.step}")
             return 0

@@ -6,8 +6,9 @@ recomputed by replaying every answer, never taken from the caller, so a written 
 consistent with its own tree. Pure Python (no numpy): the lookup player reads trees through here.
 
 A tree file may come from anywhere, so nothing read out of it is opened as a path: the lists it
-names are looked up by bare file name among the shipped word lists and checked by fingerprint, or
-the user names them (`game_for`).
+names are looked up by bare file name among the shipped word lists (`data.wordlists_dir()`) and
+checked by fingerprint, or the user gives them (`game_for`); nothing else is ever looked for, not
+even a file of that name beside the tree.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import orjson
 
 from .errors import ListPairError, UnshippedListError, UserError
 from .files import write_atomic
-from .words import is_bare_name, read_bounded, shipped_list
+from .words import read_bounded, shipped_list
 
 FORMAT = "wordtree/1"
 GAME_FIELDS = (
@@ -127,18 +128,15 @@ def generates_codes(doc: dict) -> bool:
 
 
 def list_path(doc: dict, key: str) -> str:
-    """The list a tree names, by bare file name only (no folder, no `..`): a shipped word list,
-    else a file of that name in the tree file's own folder (lists travel with their tree); its
+    """The shipped word list a tree names, by bare file name only (no folder, no `..`); its
     fingerprint is checked once loaded (`check_lists`). A game that generates its codes gets the
-    name itself, which only selects the codes. Any other name is an UnshippedListError: a path
-    read out of a file is never opened."""
+    name itself, which only selects the codes. Any other name, a list that is not shipped
+    included, is an UnshippedListError: the user gives the lists. A path read out of a file is
+    never opened, and no file is looked for beside the tree."""
     name = doc["game"][key]
     if generates_codes(doc) and isinstance(name, str):
         return name
     path = shipped_list(name)
-    if path is None and is_bare_name(name) and doc.get("_path"):
-        beside = Path(doc["_path"]).parent / name
-        path = beside if beside.is_file() else None
     if path is None:
         raise UnshippedListError(key, name)
     return str(path)

@@ -288,7 +288,7 @@ def load_lists(doc: dict, answers=None, guesses=None) -> tuple[tuple[str, ...], 
     length = doc["game"].get("word_length")
     if answers is not None:
         return load_words(answers, length=length).words, load_words(guesses, length=length).words
-    try:  # the lists the tree names (shipped, or beside it, by file name only)
+    try:  # the shipped lists the tree names (by file name only)
         named = [load_words(list_path(doc, key), length=length) for key in ("answers", "guesses")]
     except UserError as exc:
         raise named_list_error(doc, exc) from None

@@ -23,7 +23,7 @@ from pathlib import Path
 import orjson
 
 from .data import trees_dir, web_assets_dir
-from .errors import ListenError, UserError
+from .errors import ListenError, ListPairError, UserError
 from .files import write_atomic
 from .tree import game_for, read_tree
 
@@ -54,18 +54,28 @@ class Site:
     notices: list[str]  # trees whose answer list could not be had (the page then guesses, see app.js)
 
 
-def tree_answers(doc: dict) -> list[str] | None:
+def tree_answers(doc: dict, answers=None, guesses=None) -> list[str] | None:
     """The tree's answer list, so the page can tell an answer from a probe guess that merely fits
-    the feedback so far; None when the game or its lists are not available here."""
+    the feedback so far: from the user's list files `answers` and `guesses` when given and they
+    are the tree's (by fingerprint), else from the shipped lists the tree names; None when the
+    game or its lists are not available here."""
+    if answers is not None:
+        try:
+            return list(game_for(doc, answers, guesses).answers)
+        except (UserError, ValueError, OSError):  # another tree's lists: perhaps this one's are shipped
+            pass
     try:
         return list(game_for(doc).answers)
     except (UserError, ValueError, OSError):  # a game this engine does not know yet, or lists not here
         return None
 
 
-def build_site(tree_paths, out_dir) -> Site:
+def build_site(tree_paths, out_dir, answers=None, guesses=None) -> Site:
     """Write the site for `tree_paths` (default: the project's trees/) into `out_dir`: a new or
-    empty folder, or a site written here before, whose trees the new site does not have are removed."""
+    empty folder, or a site written here before, whose trees the new site does not have are removed.
+    `answers`, `guesses`: list files for the trees of custom lists (used for each tree they fit)."""
+    if (answers is None) != (guesses is None):
+        raise ListPairError()
     paths = [Path(p) for p in tree_paths] or default_trees()
     if not paths:
         raise UserError(f"no tree files given and none in {DEFAULT_TREE_DIR}")
@@ -89,11 +99,11 @@ def build_site(tree_paths, out_dir) -> Site:
         if name in seen:
             raise UserError(f"{path}: same site name {name!r} as {seen[name]}; rename one of them")
         seen[name] = path
-        answers = tree_answers(doc)
-        if answers is None:
+        words = tree_answers(doc, answers, guesses)
+        if words is None:
             site.notices.append(f"notice: {path}: the answer list of game {tree['game']['name']!r} is not available; "
                                 "the page counts every guess that fits the feedback as a possible answer")
-        tree_js = b"".join((f"wordtreeLoaded({_js_string(name)}, ".encode(), raw, b", ", orjson.dumps(answers), b");\n"))
+        tree_js = b"".join((f"wordtreeLoaded({_js_string(name)}, ".encode(), raw, b", ", orjson.dumps(words), b");\n"))
         files[out / "trees" / f"{name}.js"] = tree_js
         files[out / "trees" / f"{name}.json"] = raw
         entries.append({"name": name, "game": tree["game"], "stats": tree["stats"],

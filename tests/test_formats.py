@@ -72,7 +72,7 @@ def test_round_trip_through_the_cli(setup, tmp_path):
     lists = ["--answers", folder / "answers.txt", "--guesses", folder / "guesses.txt"]
     for fmt in ("selby", "olson", "leaderboard"):
         out = tmp_path / f"x.{fmt}"
-        res = rt.run_cli("export", path, "--format", fmt, "-o", out)
+        res = rt.run_cli("export", path, "--format", fmt, *lists, "-o", out)
         assert res.returncode == 0, res.stderr
         tree = tmp_path / f"{fmt}.json"
         res = rt.run_cli("import", out, "--format", fmt, *lists, "-o", tree)

@@ -299,24 +299,26 @@ def test_built_tree_verifies_and_verifier_catches_defects(tmp_path, strategy):
     if strategy is None:
         score, misses = ref.optimal(list(hw.words), 3)
         assert (doc["result"]["total_score"], doc["result"]["total_misses"]) == (score, misses)
-    verify_file(tmp_path / "t.json")
+    with pytest.raises(UserError, match="word list not found"):  # the list beside the tree is not looked for
+        verify_file(tmp_path / "t.json")
+    verify_file(tmp_path / "t.json", str(words))
     bad = orjson.loads(orjson.dumps(doc))
     bad["result"]["total_misses"] += 1
     with pytest.raises(UserError, match="total_misses"):
-        verify_document(bad, tmp_path)
+        verify_document(bad, str(words))
     bad = orjson.loads(orjson.dumps(doc))
     first = next(iter(bad["tree"]["next"]))
     bad["tree"]["next"][first] = "zzzz"
     with pytest.raises(UserError):
-        verify_document(bad, tmp_path)
+        verify_document(bad, str(words))
     bad = orjson.loads(orjson.dumps(doc))
     bad["tree"]["next"]["-" * 3 + "q"] = "aaaa"
     with pytest.raises(UserError, match="no word reaches"):
-        verify_document(bad, tmp_path)
+        verify_document(bad, str(words))
     bad = orjson.loads(orjson.dumps(doc))
     bad["game"]["lives"] = 2
     with pytest.raises(UserError):
-        verify_document(bad, tmp_path)
+        verify_document(bad, str(words))
 
 
 def test_a_best_found_tree_that_reaches_its_bound_is_optimal(tmp_path):
@@ -334,7 +336,31 @@ def test_a_best_found_tree_that_reaches_its_bound_is_optimal(tmp_path):
     bad = orjson.loads(orjson.dumps(doc))
     bad["result"]["bound"]["least_total_misses_at_max"] -= 1
     with pytest.raises(UserError, match="does not reach"):
-        verify_document(bad, tmp_path)
+        verify_document(bad, str(tmp_path / "w.txt"))
+
+
+def test_verify_takes_the_weights_file_given_never_one_beside_the_tree(tmp_path):
+    """A tree built with a weights file that is not shipped verifies only when it is given: the
+    build's own verification is given the files it used, `verify` takes --weights FILE."""
+    import pathlib
+    import subprocess
+    import sys
+
+    words = tiny_words(random.Random(7), 30, 4, "abcdefgh")
+    (tmp_path / "w.txt").write_text("\n".join(words) + "\n")
+    (tmp_path / "f.tsv").write_text("".join(f"{w}\t{i % 4 + 1}\n" for i, w in enumerate(words)))
+    line = build_length(4, tmp_path / "t.json", words=str(tmp_path / "w.txt"), weights=str(tmp_path / "f.tsv"),
+                        lives=3, progress=False)
+    assert "expected score" in line
+    with pytest.raises(UserError, match="'f.tsv': word list not found"):
+        verify_file(tmp_path / "t.json", str(tmp_path / "w.txt"))
+    assert "expected score" in verify_file(tmp_path / "t.json", str(tmp_path / "w.txt"), str(tmp_path / "f.tsv"))
+    cli = [sys.executable, str(pathlib.Path(__file__).resolve().parent.parent / "cli.py"), "verify", str(tmp_path / "t.json"),
+           "--answers", str(tmp_path / "w.txt")]
+    out = subprocess.run(cli, capture_output=True, text=True)
+    assert out.returncode == 1 and "--weights FILE" in out.stderr, out.stderr
+    out = subprocess.run([*cli, "--weights", str(tmp_path / "f.tsv")], capture_output=True, text=True)
+    assert out.returncode == 0 and "expected score" in out.stdout, out.stderr
 
 
 def test_build_options_and_run_build_hangman(tmp_path, capsys):

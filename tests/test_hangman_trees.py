@@ -275,9 +275,11 @@ def test_prove_fails_a_rule_tree_labelled_optimal(tmp_path):
     doc["result"].update(optimal=True, proof="exhaustive")
     path = tmp_path / "t.json"
     path.write_bytes(orjson.dumps(doc))
-    out = _run_cli("verify", path)
+    listed = ["--answers", tmp_path / "w.txt"]  # a list beside the tree is not looked for: it is given
+    out = _run_cli("verify", path, *listed)
     assert out.returncode == 0 and "optimal: claimed, not re-proved" in out.stdout, out
-    out = _run_cli("verify", path, "--prove")
+    out = _run_cli("verify", path, "--prove", *listed)
     assert out.returncode == 1 and "the optimality claim fails" in out.stderr, out
     assert f"the optimum scores {made[None]['result']['total_score']}" in out.stderr
-    assert _run_cli("verify", tmp_path / "None.json", "--prove").returncode == 0
+    assert _run_cli("verify", tmp_path / "None.json", "--prove", *listed).returncode == 0
+    _one_line_error(_run_cli("verify", path), "word list not found", "--answers FILE")

@@ -30,6 +30,17 @@ def setup(tmp_path_factory):
     return path, root, list(game.answers), list(game.guesses)
 
 
+def lists(tree) -> tuple[str, str]:
+    """The setup's list files, written beside its tree: the engine never looks there, so they are
+    given to it (a tree finds only shipped lists by name)."""
+    return str(tree.with_name("answers.txt")), str(tree.with_name("guesses.txt"))
+
+
+def flags(tree) -> list[str]:
+    answers, guesses = lists(tree)
+    return ["--answers", answers, "--guesses", guesses]
+
+
 def walk(root, answer):
     """The (guess, pattern) steps the tree plays against `answer`, by the reference feedback."""
     steps, node = [], root
@@ -47,7 +58,7 @@ def test_walking_the_tree_for_every_answer(setup):
     for answer in answers:
         steps = walk(root, answer)
         for i in range(len(steps)):
-            s = lookup(doc, [f"{g}:{p}" for g, p in steps[:i]])
+            s = lookup(doc, [f"{g}:{p}" for g, p in steps[:i]], *lists(path))
             assert (s.guess, s.source) == (steps[i][0], "tree")
             expected_cands = [a for a in answers if all(reference.wordle_feedback(g, a) == p for g, p in steps[:i])]
             assert s.candidates == expected_cands
@@ -56,7 +67,7 @@ def test_walking_the_tree_for_every_answer(setup):
                 node = node["next"][p]
             d = rt.depths(node, expected_cands)
             assert s.expected_guesses == round(sum(d.values()) / len(d), 4)
-        final = lookup(doc, [f"{g}:{p}" for g, p in steps])
+        final = lookup(doc, [f"{g}:{p}" for g, p in steps], *lists(path))
         assert (final.guess, final.source, final.step) == (None, "solved", len(steps))
 
 
@@ -64,9 +75,9 @@ def test_patterns_as_digits_and_squares(setup):
     path, root, answers, _ = setup
     doc = read_tree(path)
     g, p = walk(root, answers[3])[0]
-    plain = lookup(doc, [f"{g}:{p}"])
-    digits = lookup(doc, [f"{g.upper()}:{p.translate(str.maketrans('BYG', '012'))}"])
-    squares = lookup(doc, [f"{g}:" + "".join(SQUARES[c] for c in p)])
+    plain = lookup(doc, [f"{g}:{p}"], *lists(path))
+    digits = lookup(doc, [f"{g.upper()}:{p.translate(str.maketrans('BYG', '012'))}"], *lists(path))
+    squares = lookup(doc, [f"{g}:" + "".join(SQUARES[c] for c in p)], *lists(path))
     assert plain.guess == digits.guess == squares.guess and plain.candidates == squares.candidates
 
 
@@ -96,7 +107,7 @@ def test_off_tree_asks_the_exact_engine_with_the_candidates(setup, monkeypatch):
     import wordtree.exact.solver
 
     monkeypatch.setattr(wordtree.exact.solver, "best_guess", fake_best_guess)
-    s = lookup(doc, [f"{w}:{p}"])
+    s = lookup(doc, [f"{w}:{p}"], *lists(path))
     assert calls == [(left, 5, "normal")]
     assert (s.guess, s.source, s.candidates) == (left[-1], "exact", left)
     assert s.expected_guesses == round((2 * len(left) - 1) / len(left), 4)
@@ -105,7 +116,7 @@ def test_off_tree_asks_the_exact_engine_with_the_candidates(setup, monkeypatch):
 def test_one_candidate_left_needs_no_engine(setup):
     path, root, answers, guesses = setup
     w, p, left = off_tree_step(root, answers, guesses, lambda n: n == 1)
-    s = lookup(read_tree(path), [f"{w}:{p}"])
+    s = lookup(read_tree(path), [f"{w}:{p}"], *lists(path))
     assert (s.guess, s.source, s.expected_guesses) == (left[0], "exact", 1.0)
 
 
@@ -113,7 +124,7 @@ def test_heuristic_when_too_many_candidates(setup, monkeypatch):
     path, root, answers, guesses = setup
     w, p, left = off_tree_step(root, answers, guesses, lambda n: 8 <= n <= 40)
     monkeypatch.setattr(player, "EXACT_LIMIT", 0)
-    s = lookup(read_tree(path), [f"{w}:{p}"])
+    s = lookup(read_tree(path), [f"{w}:{p}"], *lists(path))
     assert s.source == "heuristic" and s.expected_guesses is None and s.guess in guesses + answers
 
     def spread(word):
@@ -134,13 +145,13 @@ def test_errors_name_the_step(setup):
     possible = {reference.wordle_feedback(g2, c) for c in cands}
     impossible = next(q for q in ("BBBBB", "YYYYY", "GGGGB", "BGGGG", "GGGGG") if q not in possible)
     with pytest.raises(UserError, match=rf"step 2 \({g2}:{impossible}\): {impossible} cannot occur here"):
-        lookup(doc, [f"{g1}:{p1}", f"{g2}:{impossible}"])
+        lookup(doc, [f"{g1}:{p1}", f"{g2}:{impossible}"], *lists(path))
     with pytest.raises(UserError, match=r"step 1 \(zzzzz:BBBBB\): 'zzzzz' is not an allowed guess"):
-        lookup(doc, ["zzzzz:BBBBB"])
+        lookup(doc, ["zzzzz:BBBBB"], *lists(path))
     with pytest.raises(UserError, match=r"step 1 .* bad pattern"):
-        lookup(doc, [f"{g1}:BBXBB"])
+        lookup(doc, [f"{g1}:BBXBB"], *lists(path))
     with pytest.raises(UserError, match="bad step 'salet:'"):
-        lookup(doc, ["salet:"])
+        lookup(doc, ["salet:"], *lists(path))
 
 
 def test_cap_is_enforced(setup):
@@ -149,39 +160,39 @@ def test_cap_is_enforced(setup):
     doc["game"]["max_guesses"] = 1
     (g1, p1), (g2, p2) = walk(root, answers[0])[:2]
     with pytest.raises(UserError, match=r"step 2 .*: the game allows only 1 guesses"):
-        lookup(doc, [f"{g1}:{p1}", f"{g2}:{p2}"])
+        lookup(doc, [f"{g1}:{p1}", f"{g2}:{p2}"], *lists(path))
     w, p, _ = off_tree_step(root, answers, guesses, lambda n: n >= 2)
     with pytest.raises(UserError, match="no guesses left after 1 steps"):
-        lookup(doc, [f"{w}:{p}"])
+        lookup(doc, [f"{w}:{p}"], *lists(path))
 
 
 # --- through the command line -------------------------------------------------------------------
 def test_cli_next_text_and_json(setup):
     path, root, answers, _ = setup
-    out = rt.run_cli("next", path)
+    out = rt.run_cli("next", path, *flags(path))
     assert out.returncode == 0 and out.stdout.split()[0] == root["guess"], out
     steps = walk(root, answers[5])
-    out = rt.run_cli("next", path, f"{steps[0][0]}:{steps[0][1]}", "--json")
+    out = rt.run_cli("next", path, *flags(path), f"{steps[0][0]}:{steps[0][1]}", "--json")
     data = orjson.loads(out.stdout)
     cands = [a for a in answers if reference.wordle_feedback(steps[0][0], a) == steps[0][1]]
     assert data["guess"] == steps[1][0] and data["candidates"] == len(cands) and data["candidate_words"] == cands
     assert data["source"] == "tree" and isinstance(data["expected_guesses"], float)
-    solved = rt.run_cli("next", path, *[f"{g}:{p}" for g, p in steps])
+    solved = rt.run_cli("next", path, *flags(path), *[f"{g}:{p}" for g, p in steps])
     assert solved.stdout.strip() == f"solved in {len(steps)}"
 
 
 def test_cli_next_errors(setup):
     path, root, answers, _ = setup
-    rt.assert_one_line_error(rt.run_cli("next", path, f"{root['guess']}:BBXBB"), "step 1", "bad pattern")
-    rt.assert_one_line_error(rt.run_cli("next", path, "qqqqq:BBBBB"), "step 1", "not an allowed guess")
+    rt.assert_one_line_error(rt.run_cli("next", path, *flags(path), f"{root['guess']}:BBXBB"), "step 1", "bad pattern")
+    rt.assert_one_line_error(rt.run_cli("next", path, *flags(path), "qqqqq:BBBBB"), "step 1", "not an allowed guess")
     rt.assert_one_line_error(rt.run_cli("next", path.with_name("missing.json")), "tree file not found")
 
 
 def test_cli_next_never_imports_numba_or_numpy(setup):
     path, root, answers, _ = setup
     g, p = walk(root, answers[7])[0]
-    res = subprocess.run([sys.executable, "-X", "importtime", str(rt.ROOT / "cli.py"), "next", str(path), f"{g}:{p}"],
-                         capture_output=True, text=True)
+    res = subprocess.run([sys.executable, "-X", "importtime", str(rt.ROOT / "cli.py"), "next", str(path), f"{g}:{p}",
+                          *flags(path)], capture_output=True, text=True)
     assert res.returncode == 0 and "wordtree.player" in res.stderr
     imported = {line.split("|")[-1].strip().split(".")[0] for line in res.stderr.splitlines() if "|" in line}
     assert not imported & {"numpy", "numba"}
@@ -198,27 +209,27 @@ def test_default_tree(setup):
 def test_cli_play_against_an_answer(setup):
     path, root, answers, _ = setup
     steps = walk(root, answers[9])
-    out = rt.run_cli("play", path, "--answer", answers[9].upper())
+    out = rt.run_cli("play", path, *flags(path), "--answer", answers[9].upper())
     assert out.stdout.splitlines() == [f"{g} {p}" for g, p in steps] + [f"solved in {len(steps)}"]
     assert "\x1b[" not in out.stdout  # colours only on a terminal
-    rt.assert_one_line_error(rt.run_cli("play", path, "--answer", "qqqqq"), "'qqqqq' is not an answer")
+    rt.assert_one_line_error(rt.run_cli("play", path, *flags(path), "--answer", "qqqqq"), "'qqqqq' is not an answer")
 
 
 def test_cli_play_interactive_with_piped_input(setup):
     path, root, answers, guesses = setup
     answer = answers[11]
     steps = walk(root, answer)
-    out = rt.run_cli("play", path, stdin="".join(p + "\n" for _, p in steps))
+    out = rt.run_cli("play", path, *flags(path), stdin="".join(p + "\n" for _, p in steps))
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[0].startswith(f"guess 1: {root['guess']}")
     assert out.stdout.splitlines()[-1] == f"solved in {len(steps)}"
     # an own guess that leaves a single candidate; the assistant then proposes it
     w, p, left = off_tree_step(root, answers, guesses, lambda n: n == 1)
-    out = rt.run_cli("play", path, stdin=f"{w} {p}\nGGGGG\n")
+    out = rt.run_cli("play", path, *flags(path), stdin=f"{w} {p}\nGGGGG\n")
     assert out.returncode == 0, out.stderr
     assert f"1 candidate left: {left[0]}" in out.stdout and f"guess 2: {left[0]}" in out.stdout
     assert out.stdout.splitlines()[-1] == "solved in 2"
-    bad = rt.run_cli("play", path, stdin="BBXBB\n")
+    bad = rt.run_cli("play", path, *flags(path), stdin="BBXBB\n")
     rt.assert_one_line_error(bad, "step 1", "bad pattern")
 
 
@@ -234,7 +245,7 @@ def test_cli_stats(setup):
 def test_custom_lists_given_explicitly(setup, tmp_path):
     path, root, answers, _ = setup
     moved = tmp_path / "t.json"
-    shutil.copy(path, moved)  # the lists are not beside it any more
+    shutil.copy(path, moved)  # the lists are not beside it any more (and would not be looked for there)
     rt.assert_one_line_error(rt.run_cli("next", moved, f"{root['guess']}:BBBBB"), "word list not found")
     out = rt.run_cli("next", moved, "--answers", path.with_name("answers.txt"), "--guesses", path.with_name("guesses.txt"))
     assert out.returncode == 0 and out.stdout.split()[0] == root["guess"]
@@ -261,7 +272,7 @@ def optimal_total(cands, guesses, memo):
 def test_off_tree_with_the_real_exact_engine(setup):
     path, root, answers, guesses = setup
     w, p, left = off_tree_step(root, answers, guesses, lambda n: 3 <= n <= 5)
-    s = lookup(read_tree(path), [f"{w}:{p}"])
+    s = lookup(read_tree(path), [f"{w}:{p}"], *lists(path))
     assert s.source == "exact" and s.candidates == left
     all_guesses = guesses + [a for a in answers if a not in guesses]
     assert round(s.expected_guesses * len(left)) == optimal_total(left, all_guesses, {})
@@ -279,11 +290,11 @@ def test_hard_mode_falls_back_to_candidates_when_the_exact_engine_declines(setup
     import wordtree.exact.solver
 
     monkeypatch.setattr(wordtree.exact.solver, "best_guess", declining)
-    s = lookup(doc, [f"{w}:{p}"])
+    s = lookup(doc, [f"{w}:{p}"], *lists(path))
     assert s.source == "heuristic" and s.guess in left  # a candidate always obeys the hard-mode rule
     doc["game"]["mode"] = "normal"
     with pytest.raises(UserError, match="not supported"):
-        lookup(doc, [f"{w}:{p}"])
+        lookup(doc, [f"{w}:{p}"], *lists(path))
 
 
 def test_coloured_rows():
@@ -316,13 +327,13 @@ def test_a_swapped_guess_makes_next_and_play_stop(setup, tmp_path):
 
     bad, step = tampered(setup, tmp_path, swap)
     left = [a for a in answers if reference.wordle_feedback(root["guess"], a) == key]
-    out = rt.run_cli("next", bad, step)
+    out = rt.run_cli("next", bad, *flags(bad), step)
     rt.assert_one_line_error(out, f"the tree disagrees with the feedback rule at {step}",
                              f"the feedback leaves {len(left)} answers")
     with pytest.raises(UserError, match="disagrees with the feedback rule"):
-        lookup(read_tree(bad), [step])
-    rt.assert_one_line_error(rt.run_cli("play", bad, "--answer", left[0]), "disagrees with the feedback rule")
-    out = rt.run_cli("play", bad, stdin=f"{key}\n")
+        lookup(read_tree(bad), [step], *lists(bad))
+    rt.assert_one_line_error(rt.run_cli("play", bad, *flags(bad), "--answer", left[0]), "disagrees with the feedback rule")
+    out = rt.run_cli("play", bad, *flags(bad), stdin=f"{key}\n")
     assert out.returncode == 1 and "disagrees with the feedback rule" in out.stderr
 
 
@@ -335,7 +346,7 @@ def test_a_swapped_leaf_is_not_told_as_feedback_that_cannot_occur(setup, tmp_pat
         return f"{node['guess']}:{key}"
 
     bad, step = tampered(setup, tmp_path, swap)
-    out = rt.run_cli("next", bad, step)
+    out = rt.run_cli("next", bad, *flags(bad), step)
     rt.assert_one_line_error(out, f"the tree disagrees with the feedback rule at {step}", "missing:")
     assert "cannot occur" not in out.stderr
 

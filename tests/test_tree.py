@@ -8,7 +8,7 @@ import pytest
 
 import reference_trees as rt
 from wordtree import ENGINE
-from wordtree.errors import UserError
+from wordtree.errors import UnshippedListError, UserError
 from wordtree.games import get_game
 from wordtree.tree import game_for, make_document, read_tree, write_tree
 
@@ -119,14 +119,16 @@ def test_truncated_and_incomplete_files(setup, tmp_path):
         read_tree(path)
 
 
-def test_game_for_finds_lists_beside_the_tree_and_checks_them(setup, tmp_path, monkeypatch):
+def test_game_for_takes_the_users_lists_never_those_beside_the_tree(setup, tmp_path, monkeypatch):
     folder, game, root = setup
     shutil.copy(folder / "answers.txt", tmp_path / "answers.txt")
     shutil.copy(folder / "guesses.txt", tmp_path / "guesses.txt")
     write_tree(tmp_path / "t.json", make_document(game, root))
-    monkeypatch.chdir(folder.parent)  # lists are looked up next to the tree, not in the working folder
+    monkeypatch.chdir(tmp_path)  # neither beside the tree nor in the working folder are lists looked for
     doc = read_tree(tmp_path / "t.json")
-    assert game_for(doc).identity() == game.identity()
+    with pytest.raises(UnshippedListError, match="'answers.txt': word list not found"):
+        game_for(doc)
+    assert game_for(doc, str(folder / "answers.txt"), str(folder / "guesses.txt")).identity() == game.identity()
     other_answers, other_guesses = rt.write_lists(tmp_path / "other", seed=7)
     with pytest.raises(UserError, match="the answers list answers.txt .* is not the one the tree was made for"):
         game_for(doc, str(other_answers), str(other_guesses))

@@ -113,7 +113,8 @@ def document(root, answers, game: dict, feedback) -> dict:
 
 
 def _list_game(name, answers, guesses, folder: Path, length: int) -> dict:
-    """Game identity for lists written beside the tree (hashes as engine.words computes them)."""
+    """Game identity for lists written beside the tree (hashes as engine.words computes them); the
+    engine never looks there: they are given to it (`lists_of`)."""
     from wordtree.words import canonical_sha256
 
     files = {}
@@ -169,7 +170,7 @@ def trees(tmp_path_factory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def site(trees, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    build_site(list(trees.values()), out)
+    build_site(list(trees.values()), out, *lists_of(trees["wordle-small"]))
     return out
 
 
@@ -178,10 +179,23 @@ def load(path: Path) -> dict:
 
 
 def answers_of(path: Path) -> list[str]:
-    """The tree's answer list, read from the list file it names (beside it, else wordlists/)."""
+    """The tree's answer list, read from the list file it names (written beside it here, else wordlists/)."""
     name = load(path)["game"]["answers"]
     beside = path.parent / name
     return (beside if beside.is_file() else ROOT / "wordlists" / name).read_text().split()
+
+
+def lists_of(path: Path) -> list[str]:
+    """(answers file, guesses file) of a tree made here for its own lists, which the engine is
+    given (it never looks beside a tree); () for a tree of shipped lists."""
+    game = load(path)["game"]
+    files = [str(path.parent / game[key]) for key in ("answers", "guesses")]
+    return files if all(Path(f).is_file() for f in files) else []
+
+
+def list_flags(path: Path) -> list[str]:
+    files = lists_of(path)
+    return ["--answers", files[0], "--guesses", files[1]] if files else []
 
 
 # ------------------------------------------------------------------------------------------------
@@ -211,7 +225,7 @@ def cli_next(tree: Path, steps) -> str:
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        code = cli.main(["next", str(tree), *(f"{g}:{p}" for g, p in steps)])
+        code = cli.main(["next", str(tree), *(f"{g}:{p}" for g, p in steps), *list_flags(tree)])
     assert code == 0, out.getvalue()
     return out.getvalue().split()[0]
 
@@ -314,6 +328,20 @@ def test_cli_web(trees, tmp_path):
     assert r.returncode == 1 and r.stderr.startswith("wordtree: error: ") and r.stderr.count("\n") == 1
     r = run_cli("web", trees["wordle-small"])
     assert r.returncode == 2
+
+
+def test_cli_web_gets_the_lists_of_a_custom_tree_from_the_command(trees, tmp_path):
+    """The lists written beside a tree are not looked for: without --answers/--guesses the page
+    gets no answer list (and a notice says how to give it); with them it does."""
+    r = run_cli("web", trees["wordle-small"], "-o", tmp_path / "a")
+    assert r.returncode == 0, r.stderr
+    assert "is not available" in r.stderr and "--answers FILE and --guesses FILE" in r.stderr
+    assert site_call(tmp_path / "a" / "trees" / "wordle-small.js")[2] is None
+    r = run_cli("web", trees["wordle-small"], *list_flags(trees["wordle-small"]), "-o", tmp_path / "b")
+    assert r.returncode == 0 and "notice" not in r.stderr, r.stderr
+    assert site_call(tmp_path / "b" / "trees" / "wordle-small.js")[2] == answers_of(trees["wordle-small"])
+    r = run_cli("web", trees["wordle-small"], "--answers", lists_of(trees["wordle-small"])[0], "-o", tmp_path / "c")
+    assert r.returncode == 1 and "--answers FILE and --guesses FILE" in r.stderr
 
 
 def get(url: str) -> tuple[int, bytes]:

@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rank": ("build", "exact values of the best K first guesses, and a proof for all others"),
     "verify": ("trees", "check a tree independently: every answer, the rules, the cap, the stats"),
     "next": ("trees", "the next guess from a tree after the steps played, e.g. next salet:BBYBB"),
+    "candidates": ("trees", "every answer still possible after the steps played, e.g. candidates salet:BBYBB"),
     "play": ("trees", "an assistant for a real game (reads colours from stdin), or --answer WORD"),
     "stats": ("trees", "a tree's summary and histogram (as stored; `verify` recomputes)"),
     "export": ("trees", "write a tree in another program's format: selby, olson, leaderboard"),

@@ -93,8 +93,8 @@ def search_options(p: argparse.ArgumentParser) -> None:
 
 
 def list_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--answers", metavar="FILE", help="the answer list, if not where the tree says")
-    p.add_argument("--guesses", metavar="FILE", help="the guess list, if not where the tree says")
+    p.add_argument("--answers", metavar="FILE", help="the answer list, when the tree's is not a shipped one")
+    p.add_argument("--guesses", metavar="FILE", help="the guess list, when the tree's is not a shipped one")
 
 
 

@@ -39,7 +39,7 @@ def run_info(args) -> int:
 def add_feedback(sub) -> None:
     p = sub.add_parser("feedback", help=summary("feedback"))
     p.add_argument("guess", help="the guess, or - to read 'GUESS ANSWER' lines from stdin")
-    p.add_argument("answer", nargs="?", help="the answer")
+    p.add_argument("answer", nargs="?", help="the answer: any allowed word (the game adds answers to its list)")
     p.add_argument("--game", default=None, help="game preset (default: wordle)")
     game_options(p, positional=False)
 
@@ -77,6 +77,6 @@ def _feedback_pair(game, guess: str, answer: str, where: str) -> tuple[str, str]
     guess, answer = guess.strip().lower(), answer.strip().lower()
     if guess not in game.guess_index:
         raise UserError(f"{where}: {guess!r} is not an allowed guess in {game.name}")
-    if answer not in game.answer_index:
-        raise UserError(f"{where}: {answer!r} is not an answer in {game.name}")
+    if answer not in game.answer_index and answer not in game.guess_index:  # the game adds answers to its list
+        raise UserError(f"{where}: {answer!r} is not an allowed word in {game.name}")
     return guess, answer

@@ -50,7 +50,7 @@ def flag_hints():
     except TooFewWorkers:
         raise UsageError("--workers must be at least 1") from None
     except UnshippedListError as exc:
-        fix = {"words": "pass --answers FILE (the word list)", "weights": "put it beside the tree"}
+        fix = {"words": "pass --answers FILE (the word list)", "weights": "pass --weights FILE"}
         raise UserError(f"{exc.fact}; {fix.get(exc.key, 'pass --answers FILE and --guesses FILE')}") from None
     except CheckpointExists as exc:
         raise UserError(f"{exc.path} already holds a checkpoint: add --resume to continue it, "

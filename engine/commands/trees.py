@@ -1,10 +1,11 @@
-"""Trees as files: `verify`, `next`, `play`, `stats`, `export`, `import`."""
+"""Trees as files: `verify`, `next`, `candidates`, `play`, `stats`, `export`, `import`."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 
-from ..errors import UserError
+from ..errors import UsageError, UserError
 from .common import (
     check_tree_shape,
     list_options,
@@ -19,6 +20,7 @@ def add_verify(sub) -> None:
     p = sub.add_parser("verify", help=summary("verify"))
     p.add_argument("tree", help="a wordtree/1 JSON file (or a Hangman tree)")
     list_options(p)
+    p.add_argument("--weights", metavar="FILE", help="a Hangman tree's weights file, if not a shipped one")
     p.add_argument("--prove", action="store_true",
                    help="re-prove the tree's optimality claim with the exact search (slow: the search the build ran)")
 
@@ -30,6 +32,8 @@ def run_verify(args) -> int:
 
     if _tree_format(args.tree) == "wordtree-hangman/1":
         return _verify_hangman(args)
+    if args.weights is not None:
+        raise UserError("--weights is for a Hangman tree")
     doc = read_tree(args.tree)
     report = verify(doc, *load_lists(doc, args.answers, args.guesses))
     if not report.ok:
@@ -64,13 +68,14 @@ def _verify_hangman(args) -> int:
 
     if args.guesses is not None:
         raise UserError("a Hangman tree has one word list: give it with --answers FILE")
-    print(verify_file(args.tree, args.answers), flush=True)
+    print(verify_file(args.tree, args.answers, args.weights), flush=True)
     if not read_document(args.tree)["result"].get("optimal"):
         print("optimal: not claimed")
     elif not args.prove:
         print("optimal: claimed, not re-proved (run verify --prove)")
     else:
-        ok, how = prove_optimal(args.tree, args.answers, lambda text: print(text, file=sys.stderr, flush=True))
+        ok, how = prove_optimal(args.tree, args.answers, lambda text: print(text, file=sys.stderr, flush=True),
+                                args.weights)
         if ok is False:
             raise UserError(f"{args.tree}: the optimality claim fails: {how}")
         print(f"optimal: re-proved {how}" if ok else f"optimal: claimed, cannot be re-proved here: {how}")
@@ -92,29 +97,96 @@ def _tree_format(path) -> str | None:
     return doc.get("format") if isinstance(doc, dict) else None
 
 
-def add_next(sub) -> None:
-    p = sub.add_parser("next", help=summary("next"))
-    p.add_argument("items", nargs="*", metavar="[TREE] GUESS:PATTERN",
-                   help="a tree file (default: the shipped Wordle tree), then the steps played; "
-                        "patterns as B/Y/G, 0/1/2 or squares")
-    p.add_argument("--json", action="store_true", help="print guess, source, candidates, expected_guesses as JSON")
+class IntermixedParser(argparse.ArgumentParser):
+    """A command's parser whose options may come anywhere among its positionals (`next TREE
+    --json salet:BBBBB`): argparse's intermixed parsing, for the parser the command line reaches."""
+
+    _inner = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._inner:  # the intermixed parse's own passes
+            return super().parse_known_args(args, namespace)
+        self._inner = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inner = False
+
+
+def intermixed(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    p.__class__ = IntermixedParser  # made by add_parser, which takes no parser class of its own
+    return p
+
+
+def position_options(p, steps: bool = True) -> None:
+    """A position's arguments: the tree (or --game for none), the steps, the tree's lists."""
+    if steps:
+        p.add_argument("items", nargs="*", metavar="[TREE] GUESS:PATTERN",
+                       help="a tree file (default: the shipped Wordle tree), then the steps played; "
+                            "patterns as B/Y/G, 0/1/2 or squares")
+    p.add_argument("--game", metavar="GAME",
+                   help="a preset played with no tree (off a tree from the start), e.g. wordle-nyt2023, "
+                        "today's NYT game")
     list_options(p)
 
 
-def run_next(args) -> int:
+def _tree_and_steps(items) -> tuple[str | None, list[str]]:
+    """The tree file that may come first, and the steps. A first item that is no file and looks
+    like a word is a step missing its colours (parse_step says so), not a missing tree."""
     from pathlib import Path
 
-    from ..player import lookup, open_tree, suggestion_lines
+    items = list(items)
+    first = items[0] if items else None
+    if first is not None and (Path(first).is_file() or (":" not in first and not first.isalnum())):
+        return items.pop(0), items
+    return None, items
 
-    items = list(args.items)
-    tree = items.pop(0) if items and (":" not in items[0] or Path(items[0]).is_file()) else None
-    suggestion = lookup(check_tree_shape(open_tree(tree)), items, args.answers, args.guesses)
+
+def _position(args, tree, steps):
+    """The position after `steps` on `tree` (a file, None for the default) or, with --game, on that
+    preset with no tree."""
+    from ..player import open_tree, position_after
+
+    if args.game is not None:
+        if tree is not None:
+            raise UsageError("give a tree file or --game, not both")
+        return position_after(None, steps, game=load_game(args))
+    return position_after(check_tree_shape(open_tree(tree)), steps, args.answers, args.guesses)
+
+
+def add_next(sub) -> None:
+    p = intermixed(sub.add_parser("next", help=summary("next")))
+    position_options(p)
+    p.add_argument("--json", action="store_true",
+                   help="print guess, source, candidates (and candidate_words), expected_guesses, note as JSON")
+    p.add_argument("--all", action="store_true", help="list every candidate left (text; by default at most 10)")
+
+
+def run_next(args) -> int:
+    from ..player import suggestion_lines
+
+    suggestion = _position(args, *_tree_and_steps(args.items)).suggest()
     if args.json:
         import orjson
 
         sys.stdout.write(orjson.dumps(suggestion.as_json()).decode() + "\n")
     else:
-        print("\n".join(suggestion_lines(suggestion)))
+        print("\n".join(suggestion_lines(suggestion, args.all)))
+    return 0
+
+
+def add_candidates(sub) -> None:
+    p = intermixed(sub.add_parser("candidates", help=summary("candidates"),
+                                  description="Every answer still possible after the steps played, with their "
+                                              "count: a word filter. Once no answer of the list fits, the allowed "
+                                              "guesses that fit are listed, and a line says so."))
+    position_options(p)
+
+
+def run_candidates(args) -> int:
+    from ..player import candidate_lines
+
+    print("\n".join(candidate_lines(_position(args, *_tree_and_steps(args.items)))))
     return 0
 
 
@@ -129,6 +201,7 @@ what to type, one line per guess (from a terminal or a pipe):
 examples:
   wordtree play                        the shipped Wordle tree, interactively
   wordtree play --answer crane         the tree's guesses against one answer
+  wordtree play --game wordle-nyt2023  today's NYT game (no tree of it is shipped yet)
   printf 'BYBBB\\ncrane GYYBB\\n' | wordtree play   salet's colours, then a guess of your own
 """
 
@@ -142,13 +215,13 @@ def add_play(sub) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("tree", nargs="?", help="a tree file (default: the shipped Wordle tree)")
     p.add_argument("--answer", metavar="WORD", help="play the tree against this answer and show the rows")
-    list_options(p)
+    position_options(p, steps=False)
 
 
 def run_play(args) -> int:
-    from ..player import Position, interactive, open_tree, play_answer
+    from ..player import interactive, play_answer
 
-    position = Position(check_tree_shape(open_tree(args.tree)), args.answers, args.guesses)
+    position = _position(args, args.tree, [])
     if args.answer is not None:
         print("\n".join(play_answer(position, args.answer, sys.stdout.isatty())))
         return 0

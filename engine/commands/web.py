@@ -8,11 +8,25 @@ from ..errors import UsageError
 from .common import int_option, summary
 
 
+def _list_options(p) -> None:
+    p.add_argument("--answers", metavar="FILE", help="the answer list of trees made for custom lists (with --guesses)")
+    p.add_argument("--guesses", metavar="FILE", help="the guess list of trees made for custom lists (with --answers)")
+
+
+def _say_notices(notices, args) -> None:
+    for notice in notices:
+        print(notice, file=sys.stderr)
+    if notices and args.answers is None:
+        print("notice: a tree made for lists that are not shipped gets them with --answers FILE and --guesses FILE",
+              file=sys.stderr)
+
+
 def add_web(sub) -> None:
     p = sub.add_parser("web", help=summary("web"))
     p.add_argument("trees", nargs="*", metavar="TREE", help="tree files (default: every trees/*.json)")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="folder to write: new, empty, or a site written here before")
+    _list_options(p)
 
 
 def run_web(args) -> int:
@@ -20,9 +34,8 @@ def run_web(args) -> int:
 
     from ..web import build_site
 
-    site = build_site(args.trees, args.output)
-    for notice in site.notices:
-        print(notice, file=sys.stderr)
+    site = build_site(args.trees, args.output, args.answers, args.guesses)
+    _say_notices(site.notices, args)
     index = (Path(args.output) / "index.html").resolve()
     print(f"wrote {len(site.files)} files to {args.output}; open {index.as_uri()}")
     return 0
@@ -33,6 +46,7 @@ def add_serve(sub) -> None:
     p.add_argument("trees", nargs="*", metavar="TREE", help="tree files (default: every trees/*.json)")
     p.add_argument("--port", type=int_option("--port", 0, 65535), default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     p.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: run until Ctrl-C)")
+    _list_options(p)
 
 
 def run_serve(args) -> int:
@@ -43,9 +57,8 @@ def run_serve(args) -> int:
     if args.seconds is not None and not args.seconds > 0:
         raise UsageError(f"--seconds {args.seconds}: must be more than 0")
     with tempfile.TemporaryDirectory(prefix="wordtree-web-") as site:
-        built = build_site(args.trees, site)
-        for notice in built.notices:
-            print(notice, file=sys.stderr)
+        built = build_site(args.trees, site, args.answers, args.guesses)
+        _say_notices(built.notices, args)
         count = sum(p.suffix == ".json" for p in built.files)
         server = SiteServer(site, args.port)
         print(f"serving {count} tree(s) at {server.url} (Ctrl-C stops)", flush=True)

@@ -117,16 +117,17 @@ def first_letter_rows(s: Searcher, everyone: np.ndarray) -> list[tuple[int, bool
     return rows
 
 
-def read_tree_of(hw, lives: int, path: Path, needs: str) -> dict:
+def read_tree_of(hw, lives: int, path: Path, needs: str, words: str | None = None, weights: str | None = None) -> dict:
     """The verified tree file at `path`, which must be one of this game (these words, weights and
-    lives); else a UserError of one line (`needs`: what is missing, when there is no file)."""
+    lives, `words` and `weights` the files it was loaded from, None for the default); else a
+    UserError of one line (`needs`: what is missing, when there is no file)."""
     import orjson
 
     from .tree import verify_document
 
     try:
         doc = orjson.loads(path.read_bytes())
-        verify_document(doc, path.resolve().parent)
+        verify_document(doc, words, weights)
     except OSError as exc:
         raise UserError(f"{path}: {needs} ({exc.strerror})") from None
     except orjson.JSONDecodeError as exc:
@@ -181,7 +182,7 @@ def refute_letters(length: int, checkpoint, letters: str, tree, *, words: str | 
     threads = threads_or_default(threads)
     asked = sorted({ord(c) - ord("a") for c in letters.lower()})
     path = Path(tree)
-    doc = read_tree_of(hw, lives, path, "a refutation needs a tree to beat there")
+    doc = read_tree_of(hw, lives, path, "a refutation needs a tree to beat there", words, weights)
     max_nodes = max_nodes or 10**15
     # the parts' memos, apart from the search's (which holds only small classes when a refutation
     # goes by parts): each within memory_bytes
@@ -216,14 +217,14 @@ def rebound_file(length: int, path: Path, *, words: str | None = None, weights: 
     from .tree import verify_file, write_document
 
     hw = game_of(length, words, weights)
-    doc = read_tree_of(hw, lives, path, "a new bound needs the tree to bound there")
+    doc = read_tree_of(hw, lives, path, "a new bound needs the tree to bound there", words, weights)
     if doc["result"].get("optimal"):
         raise UserError(f"{path}: proven optimal already; there is no bound to improve")
     s = Searcher(hw, lives, memo_entries=16)
     doc["result"]["bound"] = proven_bound(s, np.arange(len(hw.words)), length, memory_bytes, progress,
                                           threads_or_default(threads))
     write_document(path, doc)
-    return f"{path}: {verify_file(path)} [bound: {doc['result']['bound']['seconds']:.1f} s]"
+    return f"{path}: {verify_file(path, words, weights)} [bound: {doc['result']['bound']['seconds']:.1f} s]"
 
 
 def tree_cost(s, result: dict) -> int:
@@ -231,13 +232,13 @@ def tree_cost(s, result: dict) -> int:
     return s.totals_cost(Totals(result["total_misses"], result["lost_weight"], s.total_weight))
 
 
-def tree_at(hw, lives: int, path: Path) -> dict | None:
+def tree_at(hw, lives: int, path: Path, words: str | None = None, weights: str | None = None) -> dict | None:
     """The tree of this game already at `path` (the shipped one by default), or None: no file
     there, or a file the build may write over (not a tree of this game)."""
     if not path.is_file():
         return None
     try:
-        return read_tree_of(hw, lives, path, "")
+        return read_tree_of(hw, lives, path, "", words, weights)
     except UserError:
         return None
 
@@ -312,7 +313,8 @@ def build_length(length: int, path: Path, *, words: str | None = None, weights: 
     else:
         # the tree at hand: the one at the output, else the shipped one (a resume written elsewhere
         # keeps both its target and its bound)
-        at_hand = tree_at(hw, lives, path) or tree_at(hw, lives, tree_path(length, bool(weights)))
+        at_hand = (tree_at(hw, lives, path, words, weights)
+                   or tree_at(hw, lives, tree_path(length, bool(weights)), words, weights))
         cost, finished, nodes = solve_in_slices(s, everyone, s.strikes, max_nodes, checkpoint, resume, progress,
                                                 checkpoint_bytes=checkpoint_bytes,
                                                 limit=best_known_cost(s, at_hand, rule_figures.values()) + 1)
@@ -347,7 +349,7 @@ def build_length(length: int, path: Path, *, words: str | None = None, weights: 
     result["seconds"] = round(time.perf_counter() - started + s.memo.work_done()[1], 3)  # and the runs resumed
     write_document(path, tree_document(s, hw, lives, strategy, result,
                                        {rule: t.as_dict() for rule, t in rule_figures.items()}, tree))
-    return f"{path}: {verify_file(path)} [{result['seconds']:.1f} s]"
+    return f"{path}: {verify_file(path, words, weights)} [{result['seconds']:.1f} s]"
 
 
 def tree_document(s: Searcher, hw, lives: int, strategy: str, result: dict, baselines: dict, tree) -> dict:

@@ -11,14 +11,13 @@ through the tree with its own feedback rule, and recomputes every figure the fil
 `check_baselines` recomputes the baseline rules' figures with the engine's own rules (what defines
 them), and `prove_optimal` re-proves an optimality claim from the kept search in runs/ or by
 searching again. A tree file may come from anywhere: the lists it names are found by bare file
-name among the shipped ones (or given by the user) and checked by fingerprint, never opened as paths.
+name among the shipped ones, or given by the user, and checked by fingerprint; a path read out of
+the file is never opened, and no file is looked for beside the tree.
 """
 
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
-
 import orjson
 
 from ..data import PACKAGE
@@ -27,7 +26,6 @@ from ..tree import TREE_MAX_BYTES
 from ..words import (
     LIST_MAX_BYTES,
     canonical_sha256,
-    is_bare_name,
     load_words,
     read_bounded,
     resolve_path,
@@ -97,25 +95,22 @@ def _feedback(letter: str, word: str) -> str:
     return "".join(ch if ch == letter else "-" for ch in word)
 
 
-def _find(game: dict, key: str, base: Path | None, given=None) -> Path:
-    """A list the tree names: the user's file if given, else by bare file name only, a shipped
-    list or one beside the tree (`base`). Anything else is an UnshippedListError: a path read out
-    of a file is never opened."""
+def _find(game: dict, key: str, given=None):
+    """A list the tree names: the user's file if given, else the shipped list of that bare file
+    name. Anything else is an UnshippedListError: a path read out of a file is never opened."""
     if given is not None:
         return resolve_path(given)
     name = game.get(key)
     path = shipped_list(name)
-    if path is None and base is not None and is_bare_name(name) and (Path(base) / name).is_file():
-        path = Path(base) / name
     if path is None:
         raise UnshippedListError(key, name)
     return path
 
 
-def _weights(game: dict, words, base: Path | None) -> dict[str, int]:
+def _weights(game: dict, words, weights_file=None) -> dict[str, int]:
     if not game.get("weights"):
         return {w: 1 for w in words}
-    path = _find(game, "weights", base)
+    path = _find(game, "weights", weights_file)
     raw = read_bounded(path, LIST_MAX_BYTES, "weights file")
     if hashlib.sha256(raw).hexdigest() != game.get("weights_sha256"):
         raise UserError(f"{path}: weights file differs from the one the tree was made with")
@@ -127,17 +122,17 @@ def _weights(game: dict, words, base: Path | None) -> dict[str, int]:
     return {w: max(1, counts.get(w, 1)) for w in words}
 
 
-def verify_document(doc: dict, base: Path | None = None, words_file=None) -> dict:
+def verify_document(doc: dict, words_file=None, weights_file=None) -> dict:
     """Replay every word; return the recomputed figures. The first defect is a UserError.
-    The word list is the user's `words_file`, else the one the tree names, by file name only:
-    shipped, or in the tree's folder `base`."""
+    The word list (and weights file) is the user's `words_file` (`weights_file`), else the
+    shipped one the tree names, by file name only."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise UserError(f"not a {FORMAT} document")
     game = doc.get("game") or {}
     length, lives = game.get("word_length"), game.get("lives")
     if not isinstance(length, int) or not isinstance(lives, int) or lives < 0:
         raise UserError("game: word_length and lives must be integers")
-    path = _find(game, "words", base, words_file)
+    path = _find(game, "words", words_file)
     try:
         lst = load_words(path)
     except UserError as exc:  # a list found by a name out of the file: its lines are not quoted
@@ -149,7 +144,7 @@ def verify_document(doc: dict, base: Path | None = None, words_file=None) -> dic
     words = sorted(w for w in set(lst.words) if len(w) == length)
     if canonical_sha256(words) != game.get("words_sha256") or len(words) != game.get("words_count"):
         raise UserError(f"game: the {length}-letter words of {lst.name} differ from those the tree was made for")
-    weights = _weights(game, words, base)
+    weights = _weights(game, words, weights_file)
     visits: dict[int, int] = {}
     reached_lost: dict[int, list[str]] = {}
     misses_total = lost_total = 0
@@ -260,14 +255,14 @@ def read_document(path) -> dict:
         raise UserError(f"{path}: not JSON ({exc})") from None
 
 
-def verify_file(path, words_file=None) -> str:
+def verify_file(path, words_file=None, weights_file=None) -> str:
     """Verify a hangman tree file, its baseline figures included; a one-line summary, or a
-    UserError naming the first defect. `words_file`: the word list, when not the one the tree
-    names (shipped, or beside the tree)."""
+    UserError naming the first defect. `words_file` (`weights_file`): the word list (weights),
+    when not the shipped one the tree names."""
     doc = read_document(path)
     try:
-        figures = verify_document(doc, Path(path).resolve().parent, words_file)
-        check_baselines(doc, _lists(doc, Path(path).resolve().parent, words_file))
+        figures = verify_document(doc, words_file, weights_file)
+        check_baselines(doc, _lists(doc, words_file, weights_file))
     except UnshippedListError:
         raise  # the command layer names the flag that gives the list
     except UserError as exc:
@@ -275,11 +270,11 @@ def verify_file(path, words_file=None) -> str:
     return summary(doc, figures)
 
 
-def _lists(doc: dict, base: Path | None, words_file=None) -> tuple[str, str | None]:
+def _lists(doc: dict, words_file=None, weights_file=None) -> tuple[str, str | None]:
     """(words file, weights file or None) of a verified document, as verify_document found them."""
     game = doc["game"]
-    weights = str(_find(game, "weights", base)) if game.get("weights") else None
-    return str(_find(game, "words", base, words_file)), weights
+    weights = str(_find(game, "weights", weights_file)) if game.get("weights") else None
+    return str(_find(game, "words", words_file)), weights
 
 
 def check_baselines(doc: dict, lists: tuple[str, str | None]) -> None:
@@ -312,22 +307,21 @@ def check_baselines(doc: dict, lists: tuple[str, str | None]) -> None:
 # ------------------------------------------------------------------------------------------------
 # re-proving an optimality claim (the exact search, imported only here)
 # ------------------------------------------------------------------------------------------------
-def prove_optimal(path, words_file=None, say=None) -> tuple[bool | None, str]:
+def prove_optimal(path, words_file=None, say=None, weights_file=None) -> tuple[bool | None, str]:
     """Re-prove the claim of the verified tree file at `path` that no tree scores more (and, at
     that score, makes fewer wrong guesses): from the kept search in runs/ when there is one of
     this game (its whole set's exact value, the tree's first letter's classes adding up to it,
     every other first letter shown no better), else by searching again within PROVE_NODES nodes.
     (True, how) when re-proved, (False, why) when the claim fails, (None, why) when it cannot be
-    re-proved here. `say`: a progress line."""
+    re-proved here. `say`: a progress line; `words_file`, `weights_file`: as for verify_file."""
     import numpy as np
 
     from .game import load_hangman_words
     from .search import Searcher, Totals
 
-    base = Path(path).resolve().parent
     doc = read_document(path)
     game, result = doc["game"], doc["result"]
-    hw = load_hangman_words(game["word_length"], *_lists(doc, base, words_file))
+    hw = load_hangman_words(game["word_length"], *_lists(doc, words_file, weights_file))
     lives, everyone = game["lives"], np.arange(len(hw.words))
     probe = Searcher(hw, lives, memo_entries=16)
     tree_cost = probe.totals_cost(Totals(result["total_misses"], result["lost_weight"], probe.total_weight))
@@ -357,7 +351,7 @@ def prove_optimal(path, words_file=None, say=None) -> tuple[bool | None, str]:
     return True, how
 
 
-def _kept_proof(s, path: Path, everyone, tree) -> int | None:
+def _kept_proof(s, path, everyone, tree) -> int | None:
     """The least cost of the whole set by the kept search at `path`, when what it holds proves
     it: the whole set's exact value, the tree's first letter's classes each exact and adding up
     to it, and every other useful first letter no better by what is known of its classes."""

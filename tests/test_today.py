@@ -1,0 +1,193 @@
+"""Today's Wordle (issue 39): answers beyond the list, a plain listing of the candidates, a step
+missing its colours, options anywhere on the command line, and a preset played with no tree.
+
+The case found in use: the answer was EMOJI, an allowed word but none of the 2315 original
+answers; `next salet:BBBYB drone:BBGBY` offered epoch epoxy and refused epoch's real colours.
+The exact engine is replaced by a stand-in here (it is compiled only by the slow test), except
+where one candidate is left and no engine is asked."""
+
+import orjson
+import pytest
+
+import reference
+import reference_trees as rt
+from wordtree import player
+from wordtree.errors import UserError
+from wordtree.games import get_game
+from wordtree.player import WIDENED_NOTE, interactive, lookup, play_answer, position_after
+from wordtree.tree import read_tree
+
+EMOJI_STEPS = ["salet:BBBYB", "drone:BBGBY", "epoch:GBGBB"]  # the real game's colours for EMOJI
+pytestmark = pytest.mark.skipif(not player.DEFAULT_TREE.is_file(), reason="no shipped Wordle tree")
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return read_tree(player.DEFAULT_TREE)
+
+
+@pytest.fixture(scope="module")
+def allowed():
+    return list(get_game("wordle").guesses)
+
+
+@pytest.fixture
+def engine(monkeypatch):
+    """A stand-in for the exact engine: records what it is asked, proposes the last candidate."""
+    import wordtree.exact.solver
+
+    calls = []
+
+    def fake_best_guess(game, ids, guesses_left, mode="normal", matrix=None):
+        calls.append(([game.answers[i] for i in ids], guesses_left, mode, matrix is not None))
+        return game.answers[ids[-1]], 2 * len(ids) - 1
+
+    monkeypatch.setattr(wordtree.exact.solver, "best_guess", fake_best_guess)
+    return calls
+
+
+def fitting(words, steps):
+    pairs = [step.split(":") for step in steps]
+    return [w for w in words if all(reference.wordle_feedback(g, w) == p for g, p in pairs)]
+
+
+# --- answers beyond the list ---------------------------------------------------------------------
+def test_the_list_still_fits_before_the_last_step(doc, engine):
+    s = lookup(doc, EMOJI_STEPS[:2])
+    assert (s.guess, s.source, s.candidates, s.note) == ("epoch", "tree", ["epoch", "epoxy"], None)
+
+
+def test_feedback_no_answer_fits_widens_to_the_allowed_guesses(doc, allowed, engine):
+    s = lookup(doc, EMOJI_STEPS)
+    assert s.candidates == fitting(allowed, EMOJI_STEPS) == ["ebook", "emoji"]
+    assert (s.source, s.note) == ("exact", WIDENED_NOTE)
+    assert engine == [(["ebook", "emoji"], 3, "normal", True)]  # the candidates as the answers of its game
+    assert (s.guess, s.expected_guesses) == ("emoji", 1.5)
+    assert s.as_json()["note"] == WIDENED_NOTE
+
+
+def test_widened_play_goes_on_and_is_checked_by_the_feedback_rule(doc, engine):
+    s = lookup(doc, [*EMOJI_STEPS, "ebook:GBGBB"])
+    assert (s.guess, s.source, s.candidates, s.note) == ("emoji", "exact", ["emoji"], WIDENED_NOTE)
+    solved = lookup(doc, [*EMOJI_STEPS, "emoji:GGGGG"])
+    assert (solved.source, solved.step) == ("solved", 4)
+    with pytest.raises(UserError, match=r"step 4 \(ebook:GGGGB\): GGGGB cannot occur here"):
+        lookup(doc, [*EMOJI_STEPS, "ebook:GGGGB"])
+
+
+def test_a_large_widened_set_gets_a_heuristic_suggestion(doc, allowed, engine, monkeypatch):
+    monkeypatch.setattr(player, "EXACT_LIMIT", 1)
+    s = lookup(doc, EMOJI_STEPS)
+    assert (s.source, s.note, s.expected_guesses) == ("heuristic", WIDENED_NOTE, None) and s.guess in allowed
+    assert engine == []
+
+
+def test_feedback_nothing_allowed_fits_still_cannot_occur(doc):
+    with pytest.raises(UserError, match=r"step 1 \(salet:GGGGY\): GGGGY cannot occur here"):
+        lookup(doc, ["salet:GGGGY"])
+
+
+def test_play_interactive_says_so_once_and_goes_on(doc, engine):
+    said = []
+    lines = iter(["BBBYB", "drone BBGBY", "epoch GBGBB", "GGGGG"])
+    assert interactive(position_after(doc, []), lines, said.append, tty=False) == 0
+    assert said.count(WIDENED_NOTE) == 1
+    note = said.index(WIDENED_NOTE)
+    assert said[note + 1] == "2 candidates left: ebook emoji"
+    assert said[note + 2].startswith("guess 4: emoji  (exact: 2 candidates left")
+    assert said[-1] == "solved in 4"
+
+
+def test_play_against_an_allowed_word_beyond_the_list(doc, engine):
+    rows = play_answer(position_after(doc, []), "EMOJI", ansi=False)
+    assert rows[:4] == ["salet BBBYB", "drone BBGBY", "epoch GBGBB", WIDENED_NOTE]
+    assert rows[-2:] == ["emoji GGGGG", "solved in 4"]
+    with pytest.raises(UserError, match="'qqqqq' is not an answer in wordle .*, nor an allowed guess"):
+        play_answer(position_after(doc, []), "qqqqq", ansi=False)
+
+
+def test_cli_next_beyond_the_list():
+    out = rt.run_cli("next", *EMOJI_STEPS, "ebook:GBGBB")  # one candidate left: no engine asked
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [WIDENED_NOTE, "emoji  (exact: 1 candidate left, 1 guesses expected)",
+                                       "candidates: emoji"]
+    data = orjson.loads(rt.run_cli("next", *EMOJI_STEPS, "ebook:GBGBB", "--json").stdout)
+    assert (data["guess"], data["candidate_words"], data["note"]) == ("emoji", ["emoji"], WIDENED_NOTE)
+
+
+def test_cli_feedback_takes_any_allowed_word_as_the_answer():
+    out = rt.run_cli("feedback", "drone", "emoji")
+    assert out.returncode == 0 and out.stdout.strip() == "BBGBY", out.stderr
+    out = rt.run_cli("feedback", "-", stdin="salet emoji\nepoch emoji\n")
+    assert out.stdout.split() == ["BBBYB", "GBGBB"]
+    rt.assert_one_line_error(rt.run_cli("feedback", "drone", "qqqqq"), "'qqqqq' is not an allowed word in wordle")
+
+
+# --- the candidates, listed ----------------------------------------------------------------------
+def test_cli_candidates_lists_every_one_with_the_count(doc):
+    out = rt.run_cli("candidates", "salet:BBBBB")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    want = fitting(get_game("wordle").answers, ["salet:BBBBB"])
+    assert lines[0] == f"{len(want)} candidates left" and " ".join(lines[1:]).split() == want
+    assert max(len(line) for line in lines) <= 79
+    out = rt.run_cli("candidates", *EMOJI_STEPS)
+    assert out.stdout.splitlines() == [WIDENED_NOTE, "2 candidates left", "ebook emoji"]
+    out = rt.run_cli("candidates", "--game", "wordle-nyt2023", *EMOJI_STEPS[:2])
+    assert out.stdout.splitlines() == ["4 candidates left", "ebook emoji epoch epoxy"]
+
+
+def test_cli_next_all_lists_every_candidate():
+    out = rt.run_cli("next", "salet:BBBBB", "--all")
+    assert out.returncode == 0, out.stderr
+    listed = out.stdout.splitlines()[-1]
+    assert listed.startswith("candidates: ") and len(listed.split()) - 1 == 221
+    assert len(rt.run_cli("next", "salet:BBBBB").stdout.splitlines()) == 1  # more than 10: not listed
+
+
+def test_a_guess_without_its_colours_says_what_is_missing():
+    rt.assert_one_line_error(rt.run_cli("next", "salet"), "salet: give the colours you got, e.g. salet:BBYBB")
+    rt.assert_one_line_error(rt.run_cli("next", "salet:BBBBB", "courd"), "courd: give the colours you got")
+    rt.assert_one_line_error(rt.run_cli("candidates", "salet"), "salet: give the colours you got")
+    rt.assert_one_line_error(rt.run_cli("next", "missing.json"), "tree file not found")
+
+
+def test_options_anywhere_among_the_steps():
+    tree = str(player.DEFAULT_TREE)
+    before = rt.run_cli("next", tree, "salet:BBBBB", "--json")
+    after = rt.run_cli("next", tree, "--json", "salet:BBBBB")
+    assert after.returncode == 0, after.stderr
+    assert orjson.loads(after.stdout) == orjson.loads(before.stdout)
+    assert orjson.loads(after.stdout)["guess"] == "courd"
+    out = rt.run_cli("candidates", "salet:BBBYB", "--game", "wordle-nyt2023", "drone:BBGBY")
+    assert out.stdout.splitlines()[0] == "4 candidates left", out.stderr
+    rt.assert_one_line_error(rt.run_cli("next", tree, "--game", "wordle-nyt2023"), "a tree file or --game")
+
+
+# --- today's game, with no tree -------------------------------------------------------------------
+def test_next_on_todays_preset_with_no_tree():
+    out = rt.run_cli("next", "--game", "wordle-nyt2023", *EMOJI_STEPS, "ebook:GBGBB")  # emoji is one of its answers
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["emoji  (exact: 1 candidate left, 1 guesses expected)", "candidates: emoji"]
+    first = orjson.loads(rt.run_cli("next", "--game", "wordle-nyt2023", "--json").stdout)
+    assert (first["source"], first["candidates"]) == ("heuristic", 3158)
+    assert first["guess"] in get_game("wordle-nyt2023").guesses
+
+
+def test_play_on_todays_preset_with_no_tree(engine):
+    game = get_game("wordle-nyt2023")
+    position = position_after(None, ["salet:BBBYB", "drone:BBGBY"], game=game)
+    assert position.candidates == ["ebook", "emoji", "epoch", "epoxy"] and position.cap == 6
+    s = position.suggest()
+    assert (s.source, s.note) == ("exact", None) and engine[0][:2] == (position.candidates, 4)
+    said = []
+    lines = iter(["salet BBBYB", "drone BBGBY", "epoch GBGBB", "ebook GBGBB", "GGGGG"])
+    assert interactive(position_after(None, [], game=game), lines, said.append, tty=False) == 0
+    assert "1 candidate left: emoji" in said and said[-1] == "solved in 5" and WIDENED_NOTE not in said
+
+
+@pytest.mark.slow
+def test_the_real_exact_engine_beyond_the_list(doc):
+    s = lookup(doc, EMOJI_STEPS)
+    assert (s.source, s.candidates, s.expected_guesses) == ("exact", ["ebook", "emoji"], 1.5)
+    assert s.guess in ("ebook", "emoji")
