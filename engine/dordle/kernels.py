@@ -1,0 +1,152 @@
+"""The numba kernels of the Dordle search: every guess's counting bound at a state, in one pass.
+
+One module, because numba's on-disk cache does not notice edits to a jitted function in another
+file. The bounds they compute are proven in bounds.py (the plain-Python twins the tests compare
+with); this module only counts.
+
+A state is (S1, S2, d): the answers still possible on board 1 and on board 2, both unsolved, and
+d guesses left; its pairs are S1 x S2 minus the diagonal. Below the root (A, A) the two sets are
+either identical (`ident`) or disjoint (a guess gives one answer one pattern, so the classes of
+two different patterns never meet), which is all these kernels handle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+DINF = 1 << 40  # "no strategy within the cap": far above any total, and sums of a few stay in int64
+
+
+@njit(cache=True, nogil=True)
+def _sum_max(a, ka, b, kb):
+    """sum over p < ka, q < kb of max(a[p], b[q]); a[:ka] and b[:kb] are sorted in place."""
+    a[:ka].sort()
+    b[:kb].sort()
+    total_b = 0
+    for q in range(kb):
+        total_b += b[q]
+    out = 0
+    j = 0
+    below = 0  # sum of b[:j]
+    for p in range(ka):
+        while j < kb and b[j] < a[p]:
+            below += b[j]
+            j += 1
+        out += a[p] * j + (total_b - below)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def guess_bounds(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_of_guess, win, d, cb, lbs, scores,
+                 useless):
+    """For each guess g of `guesses` at the state (S1, S2, d): lbs[i], the counting bound on the
+    cost of opening with g (bounds.guess_bound), scores[i], the sum over its child states of
+    their squared pair counts (the order to try guesses in), and useless[i], whether g leaves
+    both boards in one class without solving either (it stays useless below).
+
+    mark1[a] / mark2[a]: answer a is in S1 / S2; answer_of_guess[g]: the answer id of guess g or
+    -1; cb[d, c]: the single-board class bound of c answers with d guesses left (DINF when
+    infeasible); n_codes: the game's number of codes."""
+    n1, n2 = S1.size, S2.size
+    m = n1 * (n1 - 1) if ident else n1 * n2
+    dl = d - 1
+    cnt1 = np.zeros(n_codes, np.int64)
+    cnt2 = np.zeros(n_codes, np.int64)
+    size1 = np.empty(n1 + 1, np.int64)
+    size2 = np.empty(n2 + 1, np.int64)
+    for i in range(guesses.size):
+        g = guesses[i]
+        row = matrix[g]
+        ag = answer_of_guess[g]
+        in1 = ag >= 0 and mark1[ag]
+        in2 = ag >= 0 and mark2[ag]
+        # board 1's non-winning classes
+        k1 = 0
+        for a in S1:
+            c = row[a]
+            if c != win:
+                if cnt1[c] == 0:
+                    k1 += 1
+                cnt1[c] += 1
+        j = 0
+        for a in S1:
+            c = row[a]
+            if c != win and cnt1[c] > 0:
+                size1[j] = cnt1[c]
+                cnt1[c] = 0
+                j += 1
+        if ident:
+            k2 = k1
+            for j in range(k1):
+                size2[j] = size1[j]
+        else:
+            k2 = 0
+            for a in S2:
+                c = row[a]
+                if c != win:
+                    if cnt2[c] == 0:
+                        k2 += 1
+                    cnt2[c] += 1
+            j = 0
+            for a in S2:
+                c = row[a]
+                if c != win and cnt2[c] > 0:
+                    size2[j] = cnt2[c]
+                    cnt2[c] = 0
+                    j += 1
+        useless[i] = (not in1) and (not in2) and k1 <= 1 and k2 <= 1
+        # the pairs where g solves one board go on as single-board games
+        single = 0
+        if in1:
+            for q in range(k2):
+                single += cb[dl, size2[q]]
+        if in2:
+            for p in range(k1):
+                single += cb[dl, size1[p]]
+        # the child states: every pair of non-winning classes (ident: the diagonal is a smaller ident)
+        sa = 0
+        sb = 0
+        sa2 = 0
+        sb2 = 0
+        big1 = 0
+        big2 = 0
+        over2 = 0
+        for p in range(k1):
+            sa += size1[p]
+            sa2 += size1[p] * size1[p]
+            if size1[p] > 1:
+                big1 += 1
+            if size1[p] > 2:
+                over2 += 1
+        for q in range(k2):
+            sb += size2[q]
+            sb2 += size2[q] * size2[q]
+            if size2[q] > 1:
+                big2 += 1
+        smax = _sum_max(size1, k1, size2, k2)
+        if ident:
+            # pairs p != q: disjoint children (counted both ways); p == q: ident children
+            sum_max = smax - sa
+            products = sa * sa - sa2
+            child = 3 * products - sum_max
+            for p in range(k1):
+                s = size1[p]
+                if s > 1:
+                    child += 3 * s * (s - 1) - 2 * (s - 1)
+            has_child = k1 >= 2 or big1 >= 1
+            infeasible2 = big1 >= 2 or over2 >= 1
+            sq = sa2 * sa2
+            for p in range(k1):
+                s = size1[p]
+                sq += s * s * (s - 1) * (s - 1) - s * s * s * s
+        else:
+            child = 3 * sa * sb - smax
+            has_child = k1 >= 1 and k2 >= 1
+            infeasible2 = big1 >= 1 and big2 >= 1
+            sq = sa2 * sb2
+        if has_child and (dl <= 1 or (dl == 2 and infeasible2)):
+            child = DINF
+        lb = m + single + child
+        lbs[i] = lb if lb < DINF else DINF
+        scores[i] = sq
