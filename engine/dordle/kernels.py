@@ -150,3 +150,93 @@ def guess_bounds(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_o
         lb = m + single + child
         lbs[i] = lb if lb < DINF else DINF
         scores[i] = sq
+
+
+@njit(cache=True, nogil=True)
+def _labels(row, U, stamp, label, epoch, out):
+    """out[j] = the code of U[j] under `row`, renamed by first appearance (0, 1, ...)."""
+    k = 0
+    for j in range(U.size):
+        c = row[U[j]]
+        if stamp[c] != epoch:
+            stamp[c] = epoch
+            label[c] = k
+            k += 1
+        out[j] = label[c]
+
+
+@njit(cache=True, nogil=True)
+def prune_guesses(matrix, n_codes, guesses, S1, S2, ident, in_union, answer_of_guess, drop_useless, drop_same):
+    """keep[i]: whether guesses[i] is worth trying at the state (S1, S2) (ident: S2 is S1), and
+    below it (every test here holds on subsets too, so children inherit the kept list).
+
+    drop_useless: a guess outside S1 and S2 that leaves each board in one class learns nothing
+    and solves nothing: it leads to the same state with a guess fewer, never better.
+    drop_same: of the guesses outside S1 and S2 that split their union U into the same classes,
+    only the first in list order is kept. They send every pair to the same child states (with
+    the same classes on each board), here and on every subset of U, so they are interchangeable
+    at this node and below it. Guesses whose answer is in U are always kept (one may be the
+    answer). Equal partitions are found by a 64-bit hash of the codes renamed by first
+    appearance, then compared code by code, so a hash collision only keeps a guess that could go."""
+    n = guesses.size
+    n1 = S1.size
+    U = S1 if ident else np.concatenate((S1, S2))
+    keep = np.ones(n, np.bool_)
+    size = 1
+    while size < 2 * n:
+        size *= 2
+    table = np.full(size, -1, np.int64)
+    table_hash = np.zeros(size, np.uint64)
+    stamp = np.zeros(n_codes, np.int64)
+    label = np.zeros(n_codes, np.int64)
+    lab = np.empty(U.size, np.int64)
+    other = np.empty(U.size, np.int64)
+    epoch = 0
+    for i in range(n):
+        g = guesses[i]
+        ag = answer_of_guess[g]
+        if ag >= 0 and in_union[ag]:
+            continue
+        row = matrix[g]
+        epoch += 1
+        _labels(row, U, stamp, label, epoch, lab)
+        if drop_useless:
+            one1 = True
+            for j in range(n1):
+                if lab[j] != 0:
+                    one1 = False
+                    break
+            one2 = True
+            if not ident:
+                for j in range(n1, U.size):
+                    if lab[j] != lab[n1]:
+                        one2 = False
+                        break
+            if one1 and one2:
+                keep[i] = False
+                continue
+        if not drop_same:
+            continue
+        h = np.uint64(1469598103934665603)
+        for j in range(U.size):
+            h = (h ^ np.uint64(lab[j] + 1)) * np.uint64(1099511628211)
+        slot = np.int64(h & np.uint64(size - 1))
+        while True:
+            first = table[slot]
+            if first < 0:
+                table[slot] = i
+                table_hash[slot] = h
+                break
+            if table_hash[slot] == h:
+                epoch += 1
+                _labels(matrix[guesses[first]], U, stamp, label, epoch, other)
+                same = True
+                for j in range(U.size):
+                    if lab[j] != other[j]:
+                        same = False
+                        break
+                if same:
+                    keep[i] = False
+                    break
+            slot = (slot + 1) & (size - 1)
+    return keep

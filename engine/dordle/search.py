@@ -24,12 +24,16 @@ force of tests/reference_dordle.py):
   USE_MEMO        a table keyed by the state and d: exact values, and lower bounds proven by
                   searches that stopped at a budget.
   USE_FILTER      a guess in neither set that leaves each board in one class only wastes a turn;
-                  it stays useless on every subset, so children inherit the filtered list.
+                  it stays useless on every subset, so children inherit the filtered list
+                  (kernels.prune_guesses).
   USE_BUDGETS     branch and bound: a child is asked only for its value below what would let
                   the guess beat the best so far, and a guess is dropped as soon as its running
                   sum (bounds replaced by values as the children are solved) reaches the best.
   USE_MIRROR      the memo keys a disjoint state by its two sets in sorted order: swapping the
                   boards maps strategies to strategies of the same total (bounds.py (d)).
+  USE_DEDUPE      of the guesses outside S1 and S2 that split their union into the same classes,
+                  only the first is tried, here and below (kernels.prune_guesses).
+  USE_SHORTCUTS   states of one or two pairs are valued directly (DordleSearch.shortcut).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from ..errors import UserError
 from ..exact import kernels as single_kernels
 from ..exact.solver import Solver
 from . import bounds
-from .kernels import DINF, guess_bounds
+from .kernels import DINF, guess_bounds, prune_guesses
 
 USE_BOUNDS = 1
 USE_PROJECTION = 2
@@ -50,9 +54,11 @@ USE_MEMO = 4
 USE_FILTER = 8
 USE_BUDGETS = 16
 USE_MIRROR = 32
-ALL_RULES = USE_BOUNDS | USE_PROJECTION | USE_MEMO | USE_FILTER | USE_BUDGETS | USE_MIRROR
+USE_DEDUPE = 64
+USE_SHORTCUTS = 128
+ALL_RULES = USE_BOUNDS | USE_PROJECTION | USE_MEMO | USE_FILTER | USE_BUDGETS | USE_MIRROR | USE_DEDUPE | USE_SHORTCUTS
 RULE_NAMES = {"bounds": USE_BOUNDS, "projection": USE_PROJECTION, "memo": USE_MEMO, "filter": USE_FILTER,
-              "budgets": USE_BUDGETS, "mirror": USE_MIRROR}
+              "budgets": USE_BUDGETS, "mirror": USE_MIRROR, "dedupe": USE_DEDUPE, "shortcuts": USE_SHORTCUTS}
 EXACT_REMOVAL = 12  # ident sets up to this size get sum of V1(S minus {b}) exactly; larger: bounds.removal_bound
 MAX_CAP = 16
 
@@ -157,6 +163,8 @@ class DordleSearch:
             return DINF, -1
         rules = self.rules
         self.nodes += 1
+        if rules & USE_SHORTCUTS and m <= 2:
+            return self.shortcut(S1, S2, ident, d)
         lower = 0
         key = self.key(S1, S2, ident, d) if rules & USE_MEMO else None
         if key is not None:
@@ -168,9 +176,6 @@ class DordleSearch:
                     return value, best if exact else -1
                 lower = value
         G = self.all_guesses if guesses is None else guesses
-        lbs = np.empty(len(G), np.int64)
-        scores = np.empty(len(G), np.int64)
-        useless = np.empty(len(G), np.bool_)
         mark1 = np.zeros(self.n_answers, np.bool_)
         mark1[S1] = True
         if ident:
@@ -178,11 +183,15 @@ class DordleSearch:
         else:
             mark2 = np.zeros(self.n_answers, np.bool_)
             mark2[S2] = True
+        if rules & (USE_FILTER | USE_DEDUPE) and len(G) > 1:
+            keep = prune_guesses(self.matrix, self.game.n_codes, G, S1, S2, ident, mark1 if ident else mark1 | mark2,
+                                 self.answer_of_guess, bool(rules & USE_FILTER), bool(rules & USE_DEDUPE))
+            G = G[keep]
+        lbs = np.empty(len(G), np.int64)
+        scores = np.empty(len(G), np.int64)
+        useless = np.empty(len(G), np.bool_)
         guess_bounds(self.matrix, self.game.n_codes, G, S1, S2, ident, mark1, mark2, self.answer_of_guess, self.win,
                      d, self.cb, lbs, scores, useless)
-        if rules & USE_FILTER:
-            keep = ~useless
-            G, lbs, scores = G[keep], lbs[keep], scores[keep]
         if rules & USE_BOUNDS:
             lower = max(lower, int(lbs.min()))
         if rules & USE_PROJECTION:
@@ -204,6 +213,25 @@ class DordleSearch:
         if best_guess >= 0:
             return self._store(key, best_value, True, best_guess)
         return self._store(key, min(DINF, max(lower, floor)), limit >= DINF, -1)
+
+    def shortcut(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int) -> tuple[int, int]:
+        """The value and a best guess of a state of one or two pairs (d >= 2).
+
+        {a} x {b}: guess a, then b: 2, the least any pair costs (F2 in bounds.py). Ident {x, y}:
+        guess x; each of the pairs (x, y), (y, x) then has one board solved and the other known: 4,
+        the least two pairs cost. {x} x {b1, b2} (or mirrored): both pairs cost 2 only if the first
+        guess is in both, that is x, and it tells b1 from b2: 4. Otherwise 4 is out of reach, and
+        x, then b1, then b2 costs 5 within 3 guesses; with 2 left nothing fits."""
+        gid = self.game.answer_guess_ids
+        if ident:
+            return 4, int(gid[S1[0]])
+        if len(S1) == 1 and len(S2) == 1:
+            return 2, int(gid[S1[0]])
+        x, B = (S1[0], S2) if len(S1) == 1 else (S2[0], S1)
+        g = int(gid[x])
+        if self.matrix[g, B[0]] != self.matrix[g, B[1]]:
+            return 4, g
+        return (5, g) if d >= 3 else (DINF, -1)
 
     def _store(self, key, value: int, exact: bool, best: int) -> tuple[int, int]:
         if key is not None:
@@ -252,9 +280,18 @@ class DordleSearch:
         if running >= limit:
             return min(running, DINF)
         done = [False] * len(items)
-        if rules & USE_PROJECTION:
-            for i, (lb, _, part) in enumerate(items):
-                if part[0] == "child":
+        shortcuts = rules & USE_SHORTCUTS
+        if rules & USE_PROJECTION or shortcuts:
+            for i, (lb, pairs, part) in enumerate(items):
+                if part[0] == "child" and shortcuts and pairs <= 2:
+                    if pairs == 0:
+                        better = 0
+                    else:
+                        better = self.shortcut(part[2], part[3], part[4], d - 1)[0] if d - 1 >= 2 else DINF
+                    done[i] = True
+                elif not rules & USE_PROJECTION:
+                    continue
+                elif part[0] == "child":
                     better = self.projection(part[2], part[3], part[4], d - 1)
                 else:
                     better = self.v1(part[2], d - 1)
