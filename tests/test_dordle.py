@@ -153,3 +153,40 @@ def test_guess_bounds_kernel_matches_its_twin_and_the_values(seed):
 def test_engine_matches_brute_force_many(seed):
     game, cap = instance(seed)
     assert engine_total(game, cap)[0] == ref.dordle_total(game, cap)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tree_file_replays_to_the_exact_total(seed):
+    from wordtree.dordle.tree import build_document, verify_document
+    from wordtree.errors import UserError
+
+    game, cap = instance(seed, max_answers=7, max_guesses=12)
+    expected = ref.dordle_total(game, cap)
+    search = DordleSearch(game, game._compute_matrix(), cap)
+    if expected == INF:
+        with pytest.raises(UserError):
+            build_document(search)
+        return
+    doc = build_document(search)
+    assert doc["result"]["total"] == expected and doc["result"]["optimal"]
+    report = verify_document(doc, game, search.matrix)
+    assert report["total"] == expected and report["worst"] <= cap
+    doc["result"]["total"] += 1
+    with pytest.raises(UserError, match="replay totals"):
+        verify_document(doc, game, search.matrix)
+
+
+def test_cli_build_and_verify(tmp_path, capsys):
+    from wordtree.commands import main
+    from wordtree.data import wordlists_dir
+
+    answers = [w.strip() for w in open(wordlists_dir() / "wordle-answers-2315.txt")][::150]
+    (tmp_path / "a.txt").write_text("\n".join(answers) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(answers + ["salet", "crony"]) + "\n")
+    lists = ["--answers", str(tmp_path / "a.txt"), "--guesses", str(tmp_path / "g.txt")]
+    out = tmp_path / "t.json"
+    assert main(["dordle", "build", *lists, "--max-guesses", "6", "--first", "salet", "-o", str(out)]) == 0
+    assert "(fixed)" in capsys.readouterr().out
+    assert main(["dordle", "verify", str(out), *lists]) == 0
+    assert capsys.readouterr().out.startswith("ok: ")
+    assert main(["dordle"]) == 2
