@@ -16,6 +16,11 @@ Two facts every bound uses:
   (F1) t1 != t2: a guess equals at most one of a != b, so it solves at most one board.
   (F2) a pair's cost is at least 2 (F1, and t1, t2 >= 1), and exactly 2 only when the next guess
        is a or b and the other is the guess after.
+
+(d) Mirror symmetry: W(S1, S2, d) = W(S2, S1, d). A strategy for (S1, S2) played with the boards
+swapped (the same guesses, each node reading the two patterns in the other order) is a strategy
+for (S2, S1) in which the pair (b, a) pays what (a, b) paid; so each value is at most the other.
+The search keys its memo by the two sets in sorted order (search.USE_MIRROR).
 """
 
 from __future__ import annotations

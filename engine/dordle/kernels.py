@@ -166,18 +166,31 @@ def _labels(row, U, stamp, label, epoch, out):
 
 
 @njit(cache=True, nogil=True)
+def _board_labels(row, S1, S2, ident, stamp, label, epoch, out):
+    """out = the codes of S1, then of S2 (not in an ident state), each board renamed by first
+    appearance on its own; returns the new epoch."""
+    epoch += 1
+    _labels(row, S1, stamp, label, epoch, out[: S1.size])
+    if not ident:
+        epoch += 1
+        _labels(row, S2, stamp, label, epoch, out[S1.size:])
+    return epoch
+
+
+@njit(cache=True, nogil=True)
 def prune_guesses(matrix, n_codes, guesses, S1, S2, ident, in_union, answer_of_guess, drop_useless, drop_same):
     """keep[i]: whether guesses[i] is worth trying at the state (S1, S2) (ident: S2 is S1), and
     below it (every test here holds on subsets too, so children inherit the kept list).
 
     drop_useless: a guess outside S1 and S2 that leaves each board in one class learns nothing
     and solves nothing: it leads to the same state with a guess fewer, never better.
-    drop_same: of the guesses outside S1 and S2 that split their union U into the same classes,
-    only the first in list order is kept. They send every pair to the same child states (with
-    the same classes on each board), here and on every subset of U, so they are interchangeable
-    at this node and below it. Guesses whose answer is in U are always kept (one may be the
+    drop_same: of the guesses outside S1 and S2 that split S1 into the same classes and S2 into
+    the same classes, only the first in list order is kept. They send every pair to the same
+    child states, here and on every subset of S1 and of S2, so they are interchangeable at this
+    node and below it. Guesses whose answer is in S1 or S2 are always kept (one may be the
     answer). Equal partitions are found by a 64-bit hash of the codes renamed by first
-    appearance, then compared code by code, so a hash collision only keeps a guess that could go."""
+    appearance (on each board separately), then compared code by code, so a hash collision only
+    keeps a guess that could go."""
     n = guesses.size
     n1 = S1.size
     U = S1 if ident else np.concatenate((S1, S2))
@@ -198,8 +211,7 @@ def prune_guesses(matrix, n_codes, guesses, S1, S2, ident, in_union, answer_of_g
         if ag >= 0 and in_union[ag]:
             continue
         row = matrix[g]
-        epoch += 1
-        _labels(row, U, stamp, label, epoch, lab)
+        epoch = _board_labels(row, S1, S2, ident, stamp, label, epoch, lab)
         if drop_useless:
             one1 = True
             for j in range(n1):
@@ -209,7 +221,7 @@ def prune_guesses(matrix, n_codes, guesses, S1, S2, ident, in_union, answer_of_g
             one2 = True
             if not ident:
                 for j in range(n1, U.size):
-                    if lab[j] != lab[n1]:
+                    if lab[j] != 0:
                         one2 = False
                         break
             if one1 and one2:
@@ -228,8 +240,7 @@ def prune_guesses(matrix, n_codes, guesses, S1, S2, ident, in_union, answer_of_g
                 table_hash[slot] = h
                 break
             if table_hash[slot] == h:
-                epoch += 1
-                _labels(matrix[guesses[first]], U, stamp, label, epoch, other)
+                epoch = _board_labels(matrix[guesses[first]], S1, S2, ident, stamp, label, epoch, other)
                 same = True
                 for j in range(U.size):
                     if lab[j] != other[j]:
