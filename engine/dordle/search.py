@@ -1,0 +1,340 @@
+"""The exact Dordle search: W(S1, S2, d), the least total number of guesses over the pairs of a
+state (see bounds.py for the notation), with branch and bound, a memo, and every pruning rule
+switchable.
+
+Recurrence. For a state (S1, S2, d) with m pairs, both boards unsolved:
+
+    W = min over guesses g of  m + [g in S1] sum over non-winning classes C2 of g on S2 of V1(C2, d-1)
+                                 + [g in S2] sum over non-winning classes C1 of g on S1 of V1(C1, d-1)
+                                 + sum over pairs of non-winning classes (C1, C2) of W(C1, C2, d-1)
+
+Every pair pays for g; a pair whose board-1 answer is g goes on as a single board, its board-2
+answer in its class of g on S2 (answers differ, so that class is not g's winning one), which
+the single-board engine solves exactly (exact.Solver, memoised there); and every other pair
+moves to the child state of its two patterns, which is the product of two classes minus the
+diagonal. W = 0 without pairs, DINF with pairs and d <= 1 (a guess solves at most one board).
+
+The rules (a bit each in `rules`; none changes a value, which the tests check against the brute
+force of tests/reference_dordle.py):
+  USE_BOUNDS      the counting bound of every guess (bounds.guess_bound, kernels.guess_bounds):
+                  guesses are tried by increasing bound and the loop stops at the first bound
+                  that reaches the best total; a node whose least bound reaches its budget stops.
+  USE_PROJECTION  the projection bound (bounds.projection_bound) of the node and, while a guess
+                  is evaluated, of each of its child states.
+  USE_MEMO        a table keyed by the state and d: exact values, and lower bounds proven by
+                  searches that stopped at a budget.
+  USE_FILTER      a guess in neither set that leaves each board in one class only wastes a turn;
+                  it stays useless on every subset, so children inherit the filtered list
+                  (kernels.prune_guesses).
+  USE_BUDGETS     branch and bound: a child is asked only for its value below what would let
+                  the guess beat the best so far, and a guess is dropped as soon as its running
+                  sum (bounds replaced by values as the children are solved) reaches the best.
+  USE_MIRROR      the memo keys a disjoint state by its two sets in sorted order: swapping the
+                  boards maps strategies to strategies of the same total (bounds.py (d)).
+  USE_DEDUPE      of the guesses outside S1 and S2 that split their union into the same classes,
+                  only the first is tried, here and below (kernels.prune_guesses).
+  USE_SHORTCUTS   states of one or two pairs are valued directly (DordleSearch.shortcut).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..errors import UserError
+from ..exact import kernels as single_kernels
+from ..exact.solver import Solver
+from . import bounds
+from .kernels import DINF, guess_bounds, prune_guesses
+
+USE_BOUNDS = 1
+USE_PROJECTION = 2
+USE_MEMO = 4
+USE_FILTER = 8
+USE_BUDGETS = 16
+USE_MIRROR = 32
+USE_DEDUPE = 64
+USE_SHORTCUTS = 128
+ALL_RULES = USE_BOUNDS | USE_PROJECTION | USE_MEMO | USE_FILTER | USE_BUDGETS | USE_MIRROR | USE_DEDUPE | USE_SHORTCUTS
+RULE_NAMES = {"bounds": USE_BOUNDS, "projection": USE_PROJECTION, "memo": USE_MEMO, "filter": USE_FILTER,
+              "budgets": USE_BUDGETS, "mirror": USE_MIRROR, "dedupe": USE_DEDUPE, "shortcuts": USE_SHORTCUTS}
+EXACT_REMOVAL = 12  # ident sets up to this size get sum of V1(S minus {b}) exactly; larger: bounds.removal_bound
+MAX_CAP = 16
+
+
+class DordleSearch:
+    """Exact Dordle values over a game's full guess list, with at most `max_guesses` guesses."""
+
+    def __init__(self, game, matrix: np.ndarray, max_guesses: int = 7, rules: int = ALL_RULES, memo_mb: int = 160):
+        if max_guesses is None or not 2 <= int(max_guesses) <= MAX_CAP:
+            raise UserError(f"Dordle needs a guess cap from 2 to {MAX_CAP}")
+        self.game = game
+        self.matrix = np.ascontiguousarray(matrix)
+        self.cap = int(max_guesses)
+        self.rules = rules
+        # one guess more than the cap: the removal bound asks V1(S, d + 1)
+        self.solver = Solver(game, self.matrix, self.cap + 1, memo_mb=memo_mb)
+        cb = self.solver.class_bounds.astype(np.int64)
+        self.cb = np.where(cb >= single_kernels.INF, DINF, cb)
+        self.n_answers = len(game.answers)
+        self.answer_of_guess = np.full(len(game.guesses), -1, np.int32)
+        self.answer_of_guess[game.answer_guess_ids] = np.arange(self.n_answers, dtype=np.int32)
+        self.all_guesses = np.arange(len(game.guesses), dtype=np.int32)
+        self.win = int(game.win_code)
+        self.memo: dict = {}
+        self.v1_cache: dict = {}
+        self.nodes = 0
+        self.evaluations = 0
+        self.memo_hits = 0
+        self.seconds = 0.0
+
+    # --- the single board ---
+    def v1(self, S: np.ndarray, d: int) -> int:
+        """V1(S, d), exact (DINF when no tree fits)."""
+        n = len(S)
+        if n == 0:
+            return 0
+        if d <= 0:
+            return DINF
+        if n == 1:
+            return 1
+        if n == 2:
+            return 3 if d >= 2 else DINF
+        key = (S.tobytes(), d)
+        value = self.v1_cache.get(key)
+        if value is None:
+            value, _ = self.solver.solve(S, d)
+            value = DINF if value >= single_kernels.INF else int(value)
+            self.v1_cache[key] = value
+        return value
+
+    def removal_sum(self, S: np.ndarray, d: int) -> int:
+        """A lower bound on sum over b in S of V1(S minus {b}, d): exact for small S."""
+        if len(S) <= EXACT_REMOVAL:
+            return min(DINF, sum(self.v1(np.delete(S, i), d) for i in range(len(S))))
+        return min(DINF, len(S) * bounds.removal_bound(self.v1(S, d + 1), d))
+
+    def projection(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int) -> int:
+        """bounds.projection_bound of the state."""
+        m = bounds.pairs(len(S1), len(S2), ident)
+        if m == 0:
+            return 0
+        if ident:
+            L = self.removal_sum(S1, d)
+            return bounds.projection_bound(L, L, m)
+        v1, v2 = self.v1(S1, d), self.v1(S2, d)
+        L1 = DINF if v1 >= DINF else len(S2) * v1
+        L2 = DINF if v2 >= DINF else len(S1) * v2
+        return bounds.projection_bound(L1, L2, m)
+
+    # --- the memo ---
+    def key(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int):
+        if ident:
+            return (1, S1.tobytes(), d)
+        b1, b2 = S1.tobytes(), S2.tobytes()
+        if self.rules & USE_MIRROR and b2 < b1:
+            b1, b2 = b2, b1
+        return (0, b1, b2, d)
+
+    # --- the search ---
+    def classes(self, S: np.ndarray, g: int) -> tuple[list[tuple[int, np.ndarray]], bool]:
+        """The non-winning classes of g on S as (code, sorted answers), by code, and whether g is in S."""
+        codes = self.matrix[g, S]
+        order = np.argsort(codes, kind="stable")
+        S_sorted, codes_sorted = S[order], codes[order]
+        cuts = np.flatnonzero(np.diff(codes_sorted)) + 1
+        out, hit = [], False
+        for part, code_part in zip(np.split(S_sorted, cuts), np.split(codes_sorted, cuts)):
+            if int(code_part[0]) == self.win:
+                hit = True
+            else:
+                out.append((int(code_part[0]), part))
+        return out, hit
+
+    def solve(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, beta: int = DINF,
+              guesses: np.ndarray | None = None) -> tuple[int, int]:
+        """(W(S1, S2, d) if below beta, else a proven bound >= beta; the best guess, or -1 when
+        none was proven below beta). ident: S2 is S1 (pairs minus the diagonal)."""
+        m = bounds.pairs(len(S1), len(S2), ident)
+        if m == 0:
+            return 0, -1
+        if d <= 1:
+            return DINF, -1
+        rules = self.rules
+        self.nodes += 1
+        if rules & USE_SHORTCUTS and m <= 2:
+            return self.shortcut(S1, S2, ident, d)
+        lower = 0
+        key = self.key(S1, S2, ident, d) if rules & USE_MEMO else None
+        if key is not None:
+            entry = self.memo.get(key)
+            if entry is not None:
+                self.memo_hits += 1
+                value, exact, best = entry
+                if exact or (value >= beta and rules & USE_BUDGETS):
+                    return value, best if exact else -1
+                lower = value
+        G = self.all_guesses if guesses is None else guesses
+        mark1 = np.zeros(self.n_answers, np.bool_)
+        mark1[S1] = True
+        if ident:
+            mark2 = mark1
+        else:
+            mark2 = np.zeros(self.n_answers, np.bool_)
+            mark2[S2] = True
+        if rules & (USE_FILTER | USE_DEDUPE) and len(G) > 1:
+            keep = prune_guesses(self.matrix, self.game.n_codes, G, S1, S2, ident, mark1 if ident else mark1 | mark2,
+                                 self.answer_of_guess, bool(rules & USE_FILTER), bool(rules & USE_DEDUPE))
+            G = G[keep]
+        lbs = np.empty(len(G), np.int64)
+        scores = np.empty(len(G), np.int64)
+        useless = np.empty(len(G), np.bool_)
+        guess_bounds(self.matrix, self.game.n_codes, G, S1, S2, ident, mark1, mark2, self.answer_of_guess, self.win,
+                     d, self.cb, lbs, scores, useless)
+        if rules & USE_BOUNDS:
+            lower = max(lower, int(lbs.min()))
+        if rules & USE_PROJECTION:
+            lower = max(lower, self.projection(S1, S2, ident, d))
+        limit = min(beta, DINF) if rules & USE_BUDGETS else DINF
+        if lower >= limit:
+            return self._store(key, min(lower, DINF), lower >= DINF, -1)
+        order = np.lexsort((scores, lbs)) if rules & USE_BOUNDS else np.argsort(scores, kind="stable")
+        best_value, best_guess, floor = limit, -1, DINF
+        for i in order:
+            if rules & USE_BOUNDS and lbs[i] >= best_value:
+                floor = min(floor, int(lbs[i]))
+                break  # sorted by bound: every later guess is refuted too
+            cost = self.evaluate(S1, S2, ident, d, int(G[i]), best_value, G)
+            if cost < best_value:
+                best_value, best_guess = cost, int(G[i])
+            else:
+                floor = min(floor, cost)
+        if best_guess >= 0:
+            return self._store(key, best_value, True, best_guess)
+        return self._store(key, min(DINF, max(lower, floor)), limit >= DINF, -1)
+
+    def shortcut(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int) -> tuple[int, int]:
+        """The value and a best guess of a state of one or two pairs (d >= 2).
+
+        {a} x {b}: guess a, then b: 2, the least any pair costs (F2 in bounds.py). Ident {x, y}:
+        guess x; each of the pairs (x, y), (y, x) then has one board solved and the other known: 4,
+        the least two pairs cost. {x} x {b1, b2} (or mirrored): both pairs cost 2 only if the first
+        guess is in both, that is x, and it tells b1 from b2: 4. Otherwise 4 is out of reach, and
+        x, then b1, then b2 costs 5 within 3 guesses; with 2 left nothing fits."""
+        gid = self.game.answer_guess_ids
+        if ident:
+            return 4, int(gid[S1[0]])
+        if len(S1) == 1 and len(S2) == 1:
+            return 2, int(gid[S1[0]])
+        x, B = (S1[0], S2) if len(S1) == 1 else (S2[0], S1)
+        g = int(gid[x])
+        if self.matrix[g, B[0]] != self.matrix[g, B[1]]:
+            return 4, g
+        return (5, g) if d >= 3 else (DINF, -1)
+
+    def _store(self, key, value: int, exact: bool, best: int) -> tuple[int, int]:
+        if key is not None:
+            self.memo[key] = (value, exact, best)
+        return value, best
+
+    def parts(self, S1: np.ndarray, S2: np.ndarray, ident: bool, g: int):
+        """What opening the state with g leaves: ("single", C) for each single-board class (a
+        pair whose board g solved) and ("child", C1, C2, ident) for each child state."""
+        classes1, in1 = self.classes(S1, g)
+        classes2, in2 = (classes1, in1) if ident else self.classes(S2, g)
+        out = []
+        if in1:
+            out += [("single", code2, C) for code2, C in classes2]
+        if in2:
+            out += [("single1", code1, C) for code1, C in classes1]
+        for p, (code1, C1) in enumerate(classes1):
+            for q, (code2, C2) in enumerate(classes2):
+                out.append(("child", (code1, code2), C1, C2, ident and p == q))
+        return out
+
+    def evaluate(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, g: int, limit: int = DINF,
+                 guesses: np.ndarray | None = None) -> int:
+        """The cost of opening the state with g: exact if below limit, else a proven bound >=
+        limit. The running sum starts from m and the parts' bounds and only ever replaces a
+        bound by a larger proven one, so it is a lower bound throughout; a child asked below its
+        budget answers exactly, so a sum below the limit is exact."""
+        self.evaluations += 1
+        rules = self.rules
+        m = bounds.pairs(len(S1), len(S2), ident)
+        use_bounds = rules & USE_BOUNDS
+        budgets = rules & USE_BUDGETS
+        if not budgets:
+            limit = DINF
+        items = []  # [lower bound, pairs, kind, payload]
+        for part in self.parts(S1, S2, ident, g):
+            if part[0] == "child":
+                _, _, C1, C2, sub_ident = part
+                lb = bounds.child_bound(len(C1), len(C2), sub_ident, d - 1) if use_bounds else 0
+                items.append([lb, bounds.pairs(len(C1), len(C2), sub_ident), part])
+            else:
+                C = part[2]
+                lb = int(self.cb[d - 1, len(C)]) if use_bounds else 0
+                items.append([lb, 0, part])
+        running = m + sum(item[0] for item in items)
+        if running >= limit:
+            return min(running, DINF)
+        done = [False] * len(items)
+        shortcuts = rules & USE_SHORTCUTS
+        if rules & USE_PROJECTION or shortcuts:
+            for i, (lb, pairs, part) in enumerate(items):
+                if part[0] == "child" and shortcuts and pairs <= 2:
+                    if pairs == 0:
+                        better = 0
+                    else:
+                        better = self.shortcut(part[2], part[3], part[4], d - 1)[0] if d - 1 >= 2 else DINF
+                    done[i] = True
+                elif not rules & USE_PROJECTION:
+                    continue
+                elif part[0] == "child":
+                    better = self.projection(part[2], part[3], part[4], d - 1)
+                else:
+                    better = self.v1(part[2], d - 1)
+                    done[i] = True
+                if better > lb:
+                    running += better - lb
+                    items[i][0] = better
+                if running >= limit:
+                    return min(running, DINF)
+        # the single boards first (exact and memoised), then the children, smallest first
+        for i in sorted(range(len(items)), key=lambda i: items[i][1]):
+            if done[i]:
+                continue
+            lb, _, part = items[i]
+            if part[0] == "child":
+                budget = limit - (running - lb) if budgets else DINF
+                value, _ = self.solve(part[2], part[3], part[4], d - 1, budget, guesses)
+            else:
+                value = self.v1(part[2], d - 1)
+            if value > lb:
+                running += value - lb
+            if running >= limit:
+                return min(running, DINF)
+        return min(running, DINF)
+
+    # --- the whole game ---
+    def root(self) -> tuple[np.ndarray, np.ndarray, bool, int]:
+        S = np.arange(self.n_answers, dtype=np.int32)
+        return S, S, True, self.cap
+
+    def solve_game(self, first: int | None = None) -> tuple[int, int]:
+        """(the optimal total over every ordered pair of different answers, its first guess);
+        with `first`, the total opening with that guess. DINF: no strategy within the cap."""
+        t0 = time.perf_counter()
+        S1, S2, ident, d = self.root()
+        if first is None:
+            value, g = self.solve(S1, S2, ident, d)
+        else:
+            value, g = self.evaluate(S1, S2, ident, d, first), first
+        self.seconds += time.perf_counter() - t0
+        return value, g
+
+    def stats(self) -> dict:
+        return {"nodes": self.nodes, "evaluations": self.evaluations, "memo_hits": self.memo_hits,
+                "memo_entries": len(self.memo), "single_board_sets": len(self.v1_cache),
+                "seconds": round(self.seconds, 3)}

@@ -1,0 +1,158 @@
+"""The Dordle tree file: the optimal two-board levels as a tree, the single-board remainders named
+by their state, and a replay of every ordered pair that checks it.
+
+Format (wordtree-dordle/1, JSON):
+
+    {"format": "wordtree-dordle/1", "game": {...identity...}, "max_guesses": 7,
+     "solved_mark": "=====",
+     "result": {"total": T, "pairs": n(n-1), "mean": T / n(n-1), "optimal": true, "first": "salet", ...},
+     "tree": {"guess": g, "next": {"P1/P2": node, ...}}}
+
+A two-board node's children are keyed by the two patterns, board 1 first, e.g. "BYGBB/BBBGY".
+When the guess solves a board its pattern is the win ("GGGGG/BYBBG") and the child is a
+remainder: {"board": 2, "answers": [...], "guesses_left": k}, the other board's candidates and
+the guesses left, which the single-board engine solves exactly on demand (the optimal
+single-board tree below it is exact.Solver.tree of that state). In play, a solved board shows
+the fixed mark `solved_mark` from then on ("=====/BYBBG").
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..errors import UserError
+from ..exact.solver import Solver
+from .kernels import DINF
+
+FORMAT = "wordtree-dordle/1"
+
+
+def solved_mark(game) -> str:
+    return "=" * game.length
+
+
+def build_document(search, first: int | None = None) -> dict:
+    """The optimal tree (opening with `first` when given) and its result, as a document."""
+    game = search.game
+    t0 = time.perf_counter()
+    value, guess = search.solve_game(first)
+    if value >= DINF:
+        opener = f" opening with {game.guesses[first]}" if first is not None else ""
+        raise UserError(f"impossible: no Dordle strategy{opener} solves every pair within {search.cap} guesses")
+    S1, S2, ident, d = search.root()
+    tree = _node(search, S1, S2, ident, d, guess)
+    n = len(game.answers)
+    pairs = n * (n - 1)
+    return {
+        "format": FORMAT,
+        "game": {"kind": game.kind, **game.identity()},
+        "max_guesses": search.cap,
+        "solved_mark": solved_mark(game),
+        "result": {"total": int(value), "pairs": pairs, "mean": round(value / pairs, 6), "optimal": first is None,
+                   "first": game.guesses[guess], "seconds": round(time.perf_counter() - t0, 3),
+                   **{k: v for k, v in search.stats().items() if k != "seconds"}},
+        "tree": tree,
+    }
+
+
+def _node(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, guess: int | None = None) -> dict:
+    game = search.game
+    if guess is None:
+        value, guess = search.solve(S1, S2, ident, d)
+        if value >= DINF or guess < 0:
+            raise UserError("internal: a state of the optimal tree has no strategy")  # pragma: no cover
+    win = game.pattern_text(game.win_code)
+    node = {"guess": game.guesses[guess]}
+    children = {}
+    for part in search.parts(S1, S2, ident, guess):
+        kind = part[0]
+        if kind == "single":  # board 1 solved by the guess
+            children[f"{win}/{game.pattern_text(part[1])}"] = remainder(game, 2, part[2], d - 1)
+        elif kind == "single1":  # board 2 solved
+            children[f"{game.pattern_text(part[1])}/{win}"] = remainder(game, 1, part[2], d - 1)
+        else:
+            (code1, code2), C1, C2, sub_ident = part[1:]
+            if (len(C1) > 1 or not sub_ident) and len(C1) and len(C2):
+                key = f"{game.pattern_text(code1)}/{game.pattern_text(code2)}"
+                children[key] = _node(search, C1, C2, sub_ident, d - 1)
+    if children:
+        node["next"] = children
+    return node
+
+
+def remainder(game, board: int, answers: np.ndarray, guesses_left: int) -> dict:
+    return {"board": board, "answers": [game.answers[a] for a in answers], "guesses_left": guesses_left}
+
+
+def verify_document(doc: dict, game, matrix: np.ndarray) -> dict:
+    """Replay every ordered pair of different answers through the tree (the remainders through
+    the single-board engine's optimal trees) and check the rules, the cap and the total. Returns
+    the recomputed figures; a failure is a UserError naming the pair."""
+    if doc.get("format") != FORMAT:
+        raise UserError(f"not a Dordle tree (format {doc.get('format')!r})")
+    identity = {"kind": game.kind, **game.identity()}
+    for key in ("answers_sha256", "guesses_sha256"):
+        if doc["game"].get(key) != identity.get(key):
+            raise UserError(f"the tree was built for other word lists ({key} differs)")
+    cap = int(doc["max_guesses"])
+    solver = Solver(game, matrix, cap)
+    singles: dict = {}
+    win = game.pattern_text(game.win_code)
+    total, worst = 0, 0
+    answers = game.answers
+    for a in answers:
+        for b in answers:
+            if a == b:
+                continue
+            used = _replay(doc["tree"], a, b, game, solver, singles, win, cap)
+            total += used
+            worst = max(worst, used)
+    claimed = doc["result"]["total"]
+    if total != claimed:
+        raise UserError(f"the replay totals {total}, the file says {claimed}")
+    n = len(answers)
+    return {"total": total, "pairs": n * (n - 1), "mean": total / (n * (n - 1)), "worst": worst,
+            "remainders": len(singles)}
+
+
+def _replay(node: dict, a: str, b: str, game, solver, singles: dict, win: str, cap: int) -> int:
+    used = 0
+    while True:
+        guess = node["guess"]
+        used += 1
+        if used > cap:
+            raise UserError(f"pair {a}/{b} is not solved within {cap} guesses")
+        key = f"{game.pattern_text(game.feedback(guess, a))}/{game.pattern_text(game.feedback(guess, b))}"
+        child = node.get("next", {}).get(key)
+        if child is None:
+            raise UserError(f"pair {a}/{b}: the tree has no branch {key} after {guess}")
+        if "board" not in child:
+            node = child
+            continue
+        other = b if child["board"] == 2 else a
+        if not key.split("/")[2 - child["board"]] == win:
+            raise UserError(f"pair {a}/{b}: remainder of board {child['board']} before the other was solved")
+        if other not in child["answers"]:
+            raise UserError(f"pair {a}/{b}: {other} is not among the remainder's answers after {guess}")
+        return used + _single(child, other, game, solver, singles, a, b, cap - used)
+
+
+def _single(child: dict, answer: str, game, solver, singles: dict, a: str, b: str, left: int) -> int:
+    if int(child["guesses_left"]) != left:
+        raise UserError(f"pair {a}/{b}: the remainder says {child['guesses_left']} guesses left, not {left}")
+    key = (tuple(child["answers"]), left)
+    tree = singles.get(key)
+    if tree is None:
+        ids = np.array(sorted(game.answer_index[w] for w in child["answers"]), np.int32)
+        tree = solver.tree(ids, left) if len(ids) > 1 else {"guess": child["answers"][0]}
+        singles[key] = tree
+    used = 0
+    while True:
+        used += 1
+        if used > left:
+            raise UserError(f"pair {a}/{b} is not solved within the cap")
+        if tree["guess"] == answer:
+            return used
+        tree = tree["next"][game.pattern_text(game.feedback(tree["guess"], answer))]
