@@ -173,6 +173,8 @@ class _Engine:
     constraint before each move (hard and ultra modes)."""
 
     def __init__(self, game, mode: str, cap: int | None, cache=None):
+        import numpy as np
+
         from .exact.solver import INF, Solver
         from .patterns import pattern_matrix
 
@@ -181,6 +183,8 @@ class _Engine:
         self.solver = Solver(game, pattern_matrix(game, cache).matrix, cap, memo_mb=128, mode=mode)
         self.levels = game.symmetric_levels
         self.reqs = [self.solver.empty_constraint()]
+        # compile (or load) the search here: a forked child's compilation dies with it (see _race)
+        self.solver.solve(np.arange(min(3, len(game.answers)), dtype=np.int32), 1)
 
     def advance(self, g: int, code: int) -> None:
         self.reqs.append(self.solver.constrain(self.reqs[-1], g, code))
@@ -365,14 +369,13 @@ def grade(game, steps: list[tuple[str, str]], *, mode: str = "normal", max_guess
     result = Grade(game.name, mode, max_guesses, tree.get("_path") if use_tree else None, won=won)
     history: list[int] = []
     for i, step in enumerate(positions):
-        deadline = None if seconds is None else time.monotonic() + seconds
         d_left = None if max_guesses is None else max_guesses - i
-        result.moves.append(_grade_move(game, step, i, d_left, history, deadline, need_engine))
+        result.moves.append(_grade_move(game, step, i, d_left, history, seconds, need_engine))
         history.append(step.g)
     return result
 
 
-def _grade_move(game, step: _Step, i: int, d_left: int | None, history: list[int], deadline,
+def _grade_move(game, step: _Step, i: int, d_left: int | None, history: list[int], seconds: float | None,
                 need_engine) -> Move:
     """The grade of the move at `step`, the i-th (from 0), with `d_left` guesses left before it
     (None: no cap) and the guess ids played before it in `history`: from the tree where its values
@@ -391,6 +394,7 @@ def _grade_move(game, step: _Step, i: int, d_left: int | None, history: list[int
             move.total = 1
             return move
     engine = need_engine()
+    deadline = None if seconds is None else time.monotonic() + seconds  # from here: not the compilation
     import numpy as np
 
     S_ids = np.asarray(S, dtype=np.int32)
@@ -424,7 +428,9 @@ def _grade_move(game, step: _Step, i: int, d_left: int | None, history: list[int
             move.best = step.guess  # the search proved no guess beats the one played
     if not move.total_exact:  # no guess does better than the best one
         move.total = max(move.total, move.best_total)
-    if move.total_exact and move.best_exact and move.total == move.best_total:
+    if math.isinf(move.best_total):
+        move.best = None  # no guess finishes within the cap
+    elif move.total_exact and move.best_exact and move.total == move.best_total:
         move.best = step.guess  # the guess played is a best one
     return move
 
