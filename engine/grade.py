@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .errors import UserError
 from .tree import read_tree, replay
@@ -464,7 +465,7 @@ def _value_text(value: float, exact: bool, mark: str = "\u2265") -> str:
 def grade_lines(result: Grade) -> list[str]:
     """The grade as a table, one row per move, and the totals."""
     cap = "no cap" if result.cap is None else f"at most {result.cap} guesses"
-    source = f", values from {result.tree} while on it" if result.tree else ""
+    source = f", values from {Path(result.tree).name} while on it" if result.tree else ""
     lines = [f"{result.game}, {result.mode} mode, {cap}{source}"]
     rows = [("move", "guess", "pattern", "left", "expected", "best", "best exp.", "loss")]
     for m in result.moves:
