@@ -8,9 +8,11 @@ guesses, counting itself, and the best guess V(S, d) / |S|, where V is the least
 exact engine (engine/exact/solver.py). While the game follows a tree whose totals are exact
 (an optimal tree of the same mode and cap), the best guess and its value are read off the tree:
 the subtree's total over S. Everything else comes from the engine, in the symmetric games
-(Mastermind, Bulls and Cows) through its orbit search. Each value is searched under a growing
-budget, so a position too hard for the time allowed still gets a proven lower bound; a value
-that is infinite means no tree finishes every answer within the cap from there.
+(Mastermind, Bulls and Cows) through its orbit search. With a time limit, a move's values are
+searched in a forked child under growing budgets, each proven bound sent back as it comes, and
+the child is killed when the time is up (the kernels cannot be interrupted): a position too hard
+for the time allowed still gets a proven lower bound. A value that is infinite means no tree
+finishes every answer within the cap from there.
 
 The tree walk is plain Python; the engine (numpy, numba) is imported only when a value needs it.
 """
