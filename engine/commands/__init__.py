@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "next": ("trees", "the next guess from a tree after the steps played, e.g. next salet:BBYBB"),
     "candidates": ("trees", "every answer still possible after the steps played, e.g. candidates salet:BBYBB"),
     "play": ("trees", "an assistant for a real game (reads colours from stdin), or --answer WORD"),
+    "grade": ("grade", "grade each move of a game: its exact expected guesses against the best guess's, and the loss"),
     "stats": ("trees", "a tree's summary and histogram (as stored; `verify` recomputes)"),
     "export": ("trees", "write a tree in another program's format: selby, olson, leaderboard"),
     "import": ("trees", "read a tree in another program's format, verify it, write a wordtree/1 file"),

@@ -1,0 +1,88 @@
+"""`grade`: each move of a game played against the best guess there, in exact expected guesses."""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import UsageError
+from .common import GAME_CAP, game_options, game_options_given, max_guesses, summary
+
+
+def add_grade(sub) -> None:
+    p = sub.add_parser("grade", help=summary("grade"))
+    p.add_argument("items", nargs="*", metavar="[TREE] GUESS:PATTERN",
+                   help="a tree file (default: the shipped Wordle tree, or with --game a shipped tree of that game "
+                        "if one fits), then the moves played; patterns as B/Y/G, 0/1/2 or squares, or 2B1W")
+    p.add_argument("--game", metavar="G", help="grade a game of this preset without a tree file (wordle, mastermind, "
+                   "bulls-cows, ...)")
+    game_options(p, positional=False)
+    p.add_argument("--mode", choices=["normal", "hard", "ultra"], default=None,
+                   help="game rules (default: the tree's, else normal)")
+    p.add_argument("--max-guesses", type=max_guesses, default=GAME_CAP, metavar="N|none",
+                   help="guess cap per answer (default: the tree's, else the game's; 'none' for no cap)")
+    p.add_argument("--seconds", type=_seconds, default=_DEFAULT, metavar="S|none",
+                   help="time each move's values may take before they are left as proven bounds "
+                        "(default 60; 'none': always exact, however long)")
+    p.add_argument("--json", action="store_true", help="print the moves and totals as JSON")
+
+
+_DEFAULT = object()  # --seconds not given
+
+
+def _seconds(text: str) -> float | None:
+    import argparse
+
+    if text.lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds or 'none', got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be above 0")
+    return value
+
+
+def _steps(items: list[str]) -> list[tuple[str, str]]:
+    steps = []
+    for text in items:
+        guess, sep, pattern = text.partition(":")
+        if not sep or not guess.strip() or not pattern.strip():
+            raise UsageError(f"bad move {text!r}: expected GUESS:PATTERN, e.g. salet:BBYBB")
+        steps.append((guess, pattern))
+    return steps
+
+
+def run_grade(args) -> int:
+    from pathlib import Path
+
+    from ..grade import DEFAULT_SECONDS, grade, grade_lines, shipped_tree
+    from ..player import open_tree
+    from ..tree import game_for
+
+    items = list(args.items)
+    tree_path = items.pop(0) if items and (":" not in items[0] or Path(items[0]).is_file()) else None
+    if tree_path and args.game:
+        raise UsageError("give a tree file or --game, not both")
+    steps = _steps(items)
+    cap_given = args.max_guesses != GAME_CAP
+    if args.game or game_options_given(args):
+        from .common import load_game
+
+        game = load_game(args)  # a cap not given becomes the game's
+        mode, cap = args.mode or "normal", args.max_guesses
+        doc = shipped_tree(game, mode, cap)
+    else:
+        doc = open_tree(tree_path)
+        game = game_for(doc, args.answers, args.guesses)
+        mode = args.mode or doc["game"]["mode"]
+        cap = args.max_guesses if cap_given else doc["game"]["max_guesses"]
+    seconds = DEFAULT_SECONDS if args.seconds is _DEFAULT else args.seconds
+    result = grade(game, steps, mode=mode, max_guesses=cap, tree=doc, seconds=seconds, cache=args.cache_dir)
+    if args.json:
+        import orjson
+
+        sys.stdout.write(orjson.dumps(result.as_json()).decode() + "\n")
+    else:
+        print("\n".join(grade_lines(result)))
+    return 0

@@ -1,0 +1,320 @@
+"""`grade`: each move's exact expected guesses, the best guess's and the loss, against brute
+force on small games (tests/reference.py) and against the shipped trees and the engine's build on
+the real game; the JSON, hard mode, Mastermind, and one-line errors."""
+
+import math
+import random
+from functools import lru_cache
+
+import orjson
+import pytest
+
+import reference
+from reference_trees import assert_one_line_error, run_cli
+from wordtree.data import trees_dir
+from wordtree.errors import UserError
+from wordtree.games import get_game
+from wordtree.games.mastermind import Mastermind
+from wordtree.games.wordle import Wordle
+from wordtree.grade import grade, grade_lines
+from wordtree.tree import read_tree
+from wordtree.words import WordList, canonical_sha256
+
+SALET_TREE = trees_dir() / "wordle-salet-normal.json"
+HARD_TREE = trees_dir() / "wordle-salet-hard.json"
+
+
+def word_list(name, words):
+    return WordList(name, name, tuple(words), canonical_sha256(words))
+
+
+def small_wordle(seed, n_answers=14, n_guesses=30):
+    answers_all = (trees_dir().parent / "wordlists" / "wordle-answers-2315.txt").read_text().split()
+    guesses_all = (trees_dir().parent / "wordlists" / "wordle-allowed-12972.txt").read_text().split()
+    rng = random.Random(seed)
+    answers = sorted(rng.sample(answers_all, n_answers))
+    guesses = sorted(set(rng.sample(guesses_all, n_guesses)) | set(answers))
+    return Wordle("wordle", word_list("answers", answers), word_list("guesses", guesses))
+
+
+def cluster_game():
+    """The _ight family, where hard mode forbids the splitting guesses (hard and normal values differ)."""
+    answers = sorted(["fight", "light", "might", "night", "right", "sight", "tight", "bight", "wight", "eight", "hight"])
+    guesses = sorted(set(answers) | {"north", "films", "twerp", "brawl", "mowed", "fiery", "lymph", "swung"})
+    return Wordle("wordle", word_list("answers", answers), word_list("guesses", guesses))
+
+
+def classes(game, S, guess):
+    out = {}
+    for a in S:
+        out.setdefault(game.feedback(guess, a), []).append(a)
+    return out
+
+
+def brute(game, mode="normal"):
+    """Exhaustive values by the plain recursion of tests/reference.py, from any history: V(S, d,
+    history) and the total of a guess there. Hard and ultra modes filter the guesses by the
+    literal rules of reference.py."""
+    guesses = list(game.guesses)
+
+    def allowed(g, history):
+        if mode == "hard":
+            return reference.hard_mode_allows(g, history)
+        if mode == "ultra":
+            return reference.ultra_mode_allows(g, history)
+        return True
+
+    @lru_cache(maxsize=None)
+    def value(S, d, history):
+        if d == 0:
+            return math.inf
+        best = math.inf
+        for g in guesses:
+            if allowed(g, history):
+                best = min(best, played(S, d, history, g))
+        return best
+
+    def played(S, d, history, g):
+        cost = len(S)
+        for code, part in classes(game, S, g).items():
+            if code != game.win_code:
+                after = tuple(sorted(set(history) | {(g, game.pattern_text(code))})) if mode != "normal" else ()
+                cost += value(frozenset(part), d - 1, after)
+        return cost
+
+    return value, played
+
+
+def replay_steps(game, answer, guesses):
+    return [(g, game.pattern_text(game.feedback(g, answer))) for g in guesses]
+
+
+def check_against_brute_force(game, steps, cap, mode="normal", **options):
+    """grade's totals for each move equal the exhaustive ones; returns the grade."""
+    value, played = brute(game, mode)
+    result = grade(game, steps, mode=mode, max_guesses=cap, **options)
+    S, history = frozenset(game.answers), ()
+    for i, ((guess, pattern), move) in enumerate(zip(steps, result.moves)):
+        d = cap - i
+        assert move.candidates == len(S)
+        assert (move.total, move.best_total) == (played(S, d, history, guess), value(S, d, history)), i
+        assert not move.bound
+        if math.isinf(move.best_total):  # no tree finishes within the cap from here
+            assert move.best is None and math.isnan(move.loss)
+        else:
+            assert move.loss == (move.total - move.best_total) / len(S)
+            assert played(S, d, history, move.best) == move.best_total
+        S = frozenset(a for a in S if game.pattern_text(game.feedback(guess, a)) == pattern)
+        if mode != "normal":
+            history = tuple(sorted(set(history) | {(guess, pattern)}))
+    return result
+
+
+# ------------------------------------------------------------------------------------------------
+# (1) the loss of a first move other than the best, exact
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_worse_opener_loses_exactly_what_brute_force_says(seed):
+    game, cap = small_wordle(seed), 4
+    value, played = brute(game)
+    S = frozenset(game.answers)
+    best = value(S, cap, ())
+    worse = next(g for g in sorted(game.guesses) if best < played(S, cap, (), g) < math.inf)
+    answer = game.answers[seed]
+    steps = replay_steps(game, answer, [worse])
+    first = check_against_brute_force(game, steps, cap).moves[0]
+    assert first.loss > 0 and first.guess == worse and first.best != worse
+    # the whole game: each later move graded from where it stands, the last one (all green) too
+    left = [a for a in game.answers if game.pattern_text(game.feedback(worse, a)) == steps[0][1]]
+    guesses = [worse] + [a for a in left if a != answer][:1] + [answer]
+    result = check_against_brute_force(game, replay_steps(game, answer, guesses), cap)
+    assert result.won and result.moves[-1].pattern == "GGGGG"
+
+
+def test_the_time_limited_search_gives_the_same_exact_values():
+    """With a time limit the values are searched in a child process under growing budgets."""
+    game, cap = small_wordle(3), 4
+    value, played = brute(game)
+    S = frozenset(game.answers)
+    worse = next(g for g in sorted(game.guesses) if value(S, cap, ()) < played(S, cap, (), g) < math.inf)
+    check_against_brute_force(game, replay_steps(game, game.answers[0], [worse]), cap, seconds=60)
+
+
+def test_a_spent_time_limit_leaves_proven_bounds():
+    game, cap = small_wordle(4), 4
+    value, played = brute(game)
+    S = frozenset(game.answers)
+    worse = next(g for g in sorted(game.guesses) if value(S, cap, ()) < played(S, cap, (), g) < math.inf)
+    exact = (played(S, cap, (), worse), value(S, cap, ()))
+    result = grade(game, replay_steps(game, game.answers[0], [worse]), max_guesses=cap, seconds=1e-9)
+    move = result.moves[0]
+    # the child is killed at once: the class bounds, unless it was quicker still
+    assert move.total <= exact[0] and move.best_total <= exact[1] and move.best_total <= move.total
+    assert move.bound or (move.total, move.best_total) == exact
+    assert result.as_json()["moves"][0]["bound"] == move.bound
+
+
+@pytest.fixture(scope="module")
+def wordle():
+    return get_game("wordle"), read_tree(SALET_TREE)
+
+
+def test_salet_loses_nothing_and_crane_costs_its_build_total(wordle):
+    from wordtree.exact.build import build
+    from wordtree.patterns import pattern_matrix
+
+    game, doc = wordle
+    salet = grade(game, replay_steps(game, "cigar", ["salet"]), tree=doc).moves[0]
+    assert (salet.loss, salet.total, salet.best, salet.source, salet.bound) == (0, 7920, "salet", "tree", False)
+    crane = grade(game, replay_steps(game, "cigar", ["crane"]), tree=doc).moves[0]
+    # the engine's build of the best tree opening with crane (about 10 s on the real lists)
+    built = build(game, pattern_matrix(game).matrix, first="crane", max_guesses=6, progress=False, threads=1).total
+    assert crane.total == built and crane.expected == built / 2315
+    assert (crane.best, crane.best_total, crane.loss) == ("salet", 7920, (built - 7920) / 2315)
+    assert not crane.bound
+
+
+# ------------------------------------------------------------------------------------------------
+# (2) JSON
+# ------------------------------------------------------------------------------------------------
+def test_json_fields_on_the_tree():
+    steps = ["salet:BYBBB", "brond:BYBBB", "cigar:GGGGG"]  # salet and brond are the tree's; then a lucky guess
+    result = run_cli("grade", "--json", *steps)
+    assert result.returncode == 0, result.stderr
+    doc = orjson.loads(result.stdout)
+    moves = doc["moves"]
+    assert [m["guess"] for m in moves] == ["salet", "brond", "cigar"]
+    for m in moves:
+        assert {"guess", "best", "expected", "best_expected", "loss", "bound", "pattern", "candidates",
+                "total", "best_total", "source"} <= set(m)
+        assert m["loss"] == round((m["total"] - m["best_total"]) / m["candidates"], 4)
+        assert m["expected"] == round(m["total"] / m["candidates"], 4) and m["source"] == "tree"
+        assert m["bound"] is False
+    assert moves[0]["candidates"] == 2315 and moves[0]["best_expected"] == 3.4212 and moves[0]["loss"] == 0
+    assert moves[2]["best"] == "chair" and moves[2]["loss"] > 0
+    total = doc["total"]
+    assert total["solved"] is True and total["moves"] == 3
+    assert total["loss"] == moves[2]["loss"] and total["best_expected"] == 3.4212
+    assert total["expected"] == round(2 + moves[2]["total"] / moves[2]["candidates"], 4)
+    text = run_cli("grade", *steps)
+    assert text.returncode == 0 and "total loss" in text.stdout and "chair" in text.stdout
+
+
+# ------------------------------------------------------------------------------------------------
+# (3) off the tree: the engine
+# ------------------------------------------------------------------------------------------------
+def test_off_the_tree_the_engine_grades_against_brute_force(wordle):
+    game, doc = wordle
+    steps = replay_steps(game, "horny", ["crane", "burnt", "horny"])
+    result = grade(game, steps, tree=doc)
+    second = result.moves[1]
+    assert [m.source for m in result.moves][:2] == ["tree", "engine"]
+    assert second.candidates == 4  # burnt, horny, rhino, round
+    S = [a for a in game.answers if game.pattern_text(game.feedback("crane", a)) == steps[0][1]]
+    parts = [p for code, p in classes(game, S, "burnt").items() if code != game.win_code]
+    assert second.best_total == reference.optimal_total(game, S, 5) == 7
+    assert second.total == len(S) + sum(reference.optimal_total(game, p, 4) for p in parts)
+    assert result.won and result.moves[2].loss == 0
+
+
+# ------------------------------------------------------------------------------------------------
+# (4) hard mode
+# ------------------------------------------------------------------------------------------------
+def test_hard_mode_against_brute_force():
+    game, cap = cluster_game(), 6
+    steps = replay_steps(game, "sight", ["brawl", "films", "sight"])
+    result = check_against_brute_force(game, steps, cap, "hard")
+    normal = grade(game, steps, max_guesses=cap)
+    assert [m.best_total for m in result.moves] != [m.best_total for m in normal.moves]  # the rule matters here
+    # fight keeps IGHT green with seven _IGHT words left and three guesses after it: no tree
+    # finishes them all within the cap, an infinite total, not a bound
+    lost = check_against_brute_force(game, replay_steps(game, "sight", ["brawl", "fight", "sight"]), cap, "hard")
+    second, third = lost.as_json()["moves"][1:]
+    assert (second["expected"], second["loss"], second["bound"]) == (None, None, False)
+    assert second["best_expected"] is not None
+    assert (third["expected"], third["best_expected"], third["best"], third["loss"]) == (None, None, None, None)
+    assert "\u221e" in "\n".join(grade_lines(lost))
+
+
+def test_ultra_mode_against_brute_force():
+    game, cap = small_wordle(6), 4
+    answer = game.answers[5]
+    first = next(g for g in game.guesses if g not in game.answers)
+    left = [a for a in game.answers if game.feedback(first, a) == game.feedback(first, answer)]
+    guesses = [first] + [a for a in left if a != answer][:1] + [answer]  # candidates: always legal
+    check_against_brute_force(game, replay_steps(game, answer, guesses), cap, "ultra")
+
+
+def test_hard_mode_refuses_a_guess_breaking_the_rule():
+    game = cluster_game()
+    steps = replay_steps(game, "sight", ["light", "north"])  # north drops the green IGHT
+    with pytest.raises(UserError, match=r"move 2 \(north:.*hard-mode rule"):
+        grade(game, steps, mode="hard", max_guesses=6)
+
+
+def test_hard_mode_tree_on_the_command_line():
+    result = run_cli("grade", "--json", HARD_TREE, "salet:BBBBB")
+    assert result.returncode == 0, result.stderr
+    doc = orjson.loads(result.stdout)
+    assert doc["mode"] == "hard" and doc["moves"][0]["loss"] == 0 and doc["moves"][0]["total"] == 8122
+    bad = run_cli("grade", HARD_TREE, "salet:GBBBB", "crane:BBBBB")
+    assert_one_line_error(bad, "move 2", "hard-mode")
+    assert bad.returncode == 1
+
+
+# ------------------------------------------------------------------------------------------------
+# (5) Mastermind
+# ------------------------------------------------------------------------------------------------
+def test_mastermind_small_against_brute_force():
+    game = Mastermind(3, 4)
+    value, played = brute(game)
+    steps = replay_steps(game, "314", ["123", "224", "314"])
+    result = grade(game, steps, max_guesses=6)
+    S = frozenset(game.answers)
+    parts = [frozenset(p) for code, p in classes(game, S, "123").items() if code != game.win_code]
+    assert result.moves[0].total == len(S) + sum(value(p, 5, ()) for p in parts)
+    import numpy as np
+
+    from wordtree.exact.solver import Solver
+
+    plain = Solver(game, game._compute_matrix(), 6)  # the plain search, without the orbits
+    assert result.moves[0].best_total == plain.solve(np.arange(64, dtype=np.int32), 6)[0]
+    S2 = frozenset(a for a in S if game.pattern_text(game.feedback("123", a)) == steps[0][1])
+    second = result.moves[1]
+    assert (second.total, second.best_total) == (played(S2, 5, (), "224"), value(S2, 5, ()))
+    assert result.won and not any(m.bound for m in result.moves)
+
+
+def test_mastermind_on_the_command_line():
+    game = Mastermind(3, 4)
+    steps = [f"{g}:{p}" for g, p in replay_steps(game, "314", ["123", "224"])]
+    result = run_cli("grade", "--game", "mastermind", "--pegs", "3", "--colours", "4", "--json", *steps)
+    assert result.returncode == 0, result.stderr
+    doc = orjson.loads(result.stdout)
+    assert doc["game"] == "mastermind" and doc["max_guesses"] == 6 and doc["tree"] is None
+    assert [m["source"] for m in doc["moves"]] == ["engine", "engine"]
+    shipped = run_cli("grade", "--game", "mastermind", "--json", "1123:1B1W")
+    assert orjson.loads(shipped.stdout)["moves"][0]["loss"] == 0  # the shipped tree's opener
+
+
+# ------------------------------------------------------------------------------------------------
+# (6) bad input
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("args, code, needles", [
+    (["cigar:GGGGG", "crane:BBBBB"], 1, ["move 2", "already solved"]),
+    (["salet:BBBBB", "salet:GGGGG"], 1, ["move 2", "cannot occur"]),
+    (["salet:BBBBB", "zzzzz:BBBBB"], 1, ["move 2", "'zzzzz' is not an allowed guess"]),
+    (["salet:BBBB"], 1, ["move 1", "bad pattern"]),
+    (["salet:BBBBB", "crane-BBBBB"], 2, ["bad move", "GUESS:PATTERN"]),
+    (["salet:"], 2, ["bad move"]),
+    ([], 1, ["no moves"]),
+])
+def test_bad_input_is_one_line(args, code, needles):
+    result = run_cli("grade", SALET_TREE, *args)
+    assert_one_line_error(result, *needles)
+    assert result.returncode == code and result.stdout == ""
+
+
+def test_an_impossible_pattern_is_found_before_any_search():
+    result = run_cli("grade", "--game", "mastermind", "--pegs", "3", "--colours", "4", "123:1B1W", "123:3B0W")
+    assert_one_line_error(result, "move 2", "cannot occur")
