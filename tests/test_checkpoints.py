@@ -331,8 +331,8 @@ def test_a_hangman_checkpoint_in_use_is_refused(tmp_path):
 
 
 def test_a_hangman_output_is_checked_before_the_search(tmp_path):
-    (tmp_path / "folder.json").mkdir()
+    (tmp_path / "a-file").write_text("")
     words = tmp_path / "w.txt"
     words.write_text("abc\nabd\nbca\n")
-    out = run("build", "hangman", "--length", "3", "--words", words, "-o", tmp_path / "folder.json")
-    assert out.returncode == 1 and "folder" in error_line(out)
+    out = run("build", "hangman", "--length", "3", "--words", words, "-o", tmp_path / "a-file" / "t.json")
+    assert out.returncode == 1 and "not a folder" in error_line(out)
