@@ -16,6 +16,7 @@ suggestions go on over them (`Position.widened`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .data import trees_dir
 from .errors import UserError
@@ -56,13 +57,29 @@ class Suggestion:
         }
 
 
+# the shipped tree a game's lookups start from (normal mode), where one is shipped
+GAME_TREES = {"wordle": "wordle-salet-normal.json", "wordle-nyt2023": "wordle-nyt2023-tarse-normal.json"}
+
+
 def open_tree(path=None) -> dict:
-    """A tree file, by default the shipped Wordle tree."""
+    """A tree file, by default the shipped Wordle tree. A bare name that is no file here but is a
+    shipped tree's (e.g. wordle-nyt2023-tarse-hard.json, with or without .json) opens that one."""
     if path is None:
         if not DEFAULT_TREE.is_file():
             raise UserError(f"the default tree {DEFAULT_TREE} is missing; give a tree file")
         path = DEFAULT_TREE
+    elif not Path(path).exists() and Path(path).name == str(path):
+        for name in (str(path), f"{path}.json"):
+            if (trees_dir() / name).is_file():
+                path = trees_dir() / name
+                break
     return read_tree(path)
+
+
+def game_tree(game_name: str) -> dict | None:
+    """The shipped tree of a game preset (GAME_TREES), None where none is shipped."""
+    name = GAME_TREES.get(game_name)
+    return read_tree(trees_dir() / name) if name and (trees_dir() / name).is_file() else None
 
 
 @dataclass

@@ -191,3 +191,19 @@ def test_the_real_exact_engine_beyond_the_list(doc):
     s = lookup(doc, EMOJI_STEPS)
     assert (s.source, s.candidates, s.expected_guesses) == ("exact", ["ebook", "emoji"], 1.5)
     assert s.guess in ("ebook", "emoji")
+
+
+# ------------------------------------------------------------------------------------------------
+# today's lists have shipped trees: --game finds them, and a shipped tree opens by its name
+# ------------------------------------------------------------------------------------------------
+def test_game_nyt2023_advises_from_its_shipped_tree(tmp_path):
+    out = rt.run_cli("next", "--game", "wordle-nyt2023", "tarse:BBBBB", cwd=tmp_path)
+    assert out.returncode == 0 and "(tree: 319 candidates left" in out.stdout, out
+    doc = read_tree(rt.ROOT / "trees" / "wordle-nyt2023-tarse-normal.json")
+    assert out.stdout.split()[0] == doc["root"]["next"]["BBBBB"]["guess"]
+
+
+def test_a_shipped_tree_opens_by_its_name_from_any_folder(tmp_path):
+    for name in ("wordle-nyt2023-tarse-hard", "wordle-nyt2023-tarse-hard.json"):
+        out = rt.run_cli("next", name, "tarse:BBBBB", cwd=tmp_path)
+        assert out.returncode == 0 and "(tree: 319 candidates left" in out.stdout, out

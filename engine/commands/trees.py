@@ -143,14 +143,18 @@ def _tree_and_steps(items) -> tuple[str | None, list[str]]:
 
 
 def _position(args, tree, steps):
-    """The position after `steps` on `tree` (a file, None for the default) or, with --game, on that
-    preset with no tree."""
-    from ..player import open_tree, position_after
+    """The position after `steps` on `tree` (a file or a shipped tree's name, None for the default)
+    or, with --game, on that preset's shipped tree, else on the preset with no tree."""
+    from ..player import game_tree, open_tree, position_after
 
     if args.game is not None:
         if tree is not None:
             raise UsageError("give a tree file or --game, not both")
-        return position_after(None, steps, game=load_game(args))
+        game = load_game(args)
+        shipped = game_tree(args.game) if not (args.answers or args.guesses) else None
+        if shipped is not None:
+            return position_after(shipped, steps)
+        return position_after(None, steps, game=game)
     return position_after(check_tree_shape(open_tree(tree)), steps, args.answers, args.guesses)
 
 
