@@ -183,6 +183,7 @@ class _Build:
         workers = Workers(self.threads, sources, outcomes.put)
         for source in sources:
             source.workers = workers
+        workers.start()
         try:
             for _ in todo:
                 outcome = _next(outcomes)

@@ -187,8 +187,11 @@ class Workers:
         self.pinned = [[] for _ in range(threads)]
         self.stopped = False
         self.job_seconds: list[float] = []
-        for w in range(threads):
+
+    def start(self) -> Workers:
+        for w in range(len(self.pinned)):
             threading.Thread(target=self._run, args=(w,), daemon=True, name=f"build-{w}").start()
+        return self
 
     def pin(self, worker: int, job) -> None:
         with self.cond:
