@@ -298,10 +298,10 @@ def exact_tree(game, matrix: np.ndarray, first: str | None, max_guesses: int | N
     best one with what the rank proved; a resume starts the rank from the openers the build
     checkpoint has finished. Ctrl-C during the rank raises KeyboardInterrupt, during the build
     BuildInterrupted."""
-    from .rank import rank
-
     proven, rank_seconds, rank_error = None, 0.0, None
     if first is None and not history:
+        from .rank import rank
+
         rank_checkpoint = f"{checkpoint}.rank" if checkpoint else None  # a resume does not rank again
         # openers the checkpoint's build finished are known exactly: the rank only has to beat them
         known = finished_openers(game, matrix, checkpoint, max_guesses, mode) if resume else {}
