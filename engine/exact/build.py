@@ -177,7 +177,7 @@ class _Build:
         bounds = self.solver.class_bounds[d - 1]
         sizes = {code: len(part) for code, part in todo}
         left = sum(int(bounds[n]) for n in sizes.values())
-        self.shown.bar, self.shown.text = bar, f"total={total} bound>={total + left}"
+        self.shown.bar, self.shown.text = bar, f"bound>={total + left} total={total}"
         outcomes: queue.Queue = queue.Queue()
         sources = [_ClassSearch(self, g, d, code, part, outcomes.put) for code, part in todo]
         workers = Workers(self.threads, sources, outcomes.put)
@@ -200,7 +200,7 @@ class _Build:
                     self.save()
                 bar.update(1)
                 left -= int(bounds[sizes.pop(code)])
-                self.shown.text = f"total={total} bound>={total + left}"
+                self.shown.text = f"bound>={total + left} total={total}"
                 self.shown.show()
         except KeyboardInterrupt:
             if self.checkpoint:

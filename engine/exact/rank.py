@@ -203,7 +203,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
                 bar.update(1)
                 best = sorted((v, w) for w, (v, e) in values.items() if e)[:3]
                 kth = budget()
-                shown.text = " ".join(f"{w}={v}" for v, w in best) + (f" top{top}<={kth}" if kth < INF else "")
+                shown.text = (f"top{top}<={kth} " if kth < INF else "") + " ".join(f"{w}={v}" for v, w in best)
                 shown.show()
             fill()
             if checkpoint:
