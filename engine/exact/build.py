@@ -239,7 +239,7 @@ class _ClassSearch:
         self.ready: list = []  # jobs any worker may take
         self.search: SplitSearch | None = None
         self.value, self.node = INF, None
-        if can_split(self.solver, len(part), d - 1):
+        if build.threads > 1 and can_split(self.solver, len(part), d - 1):
             self.cap, self.req = d - 1, self.solver.constrain(build.req, g, code)
             self._search(self.cap, INF, self._solved)
         else:

@@ -36,9 +36,10 @@ def can_split(solver, n: int, d: int) -> bool:
             and solver.rules & NEEDED_RULES == NEEDED_RULES)
 
 
-def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """(guess ids, class bounds) in the order the kernel tries them at (S, d) under `req`, or
-    None where the kernel settles the node another way (a shortcut, a bound at least beta)."""
+def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray):
+    """(the guesses the kernel keeps at (S, d) under `req`, by id; the order it tries them in, as
+    indices into those; their class bounds in that order), or None where the kernel settles the
+    node another way (a shortcut, a bound at least beta)."""
     n = len(S)
     bounds = solver.class_bounds
     if d < 3 or beta <= int(bounds[d][n]) or beta <= 2 * n:
@@ -71,9 +72,11 @@ def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray) -
         same = np.all(labels[later] == labels[first[group[later]]], axis=1)  # (a collision keeps both)
         keep[later[same]] = False
     ids, k, in_s, squares = ids[keep], k[keep], in_s[keep], squares[keep]
+    if not np.all(np.isin(solver.answer_gid[S], ids)):  # each answer's own guess is kept (its win tells it apart)
+        return None
     lbs = 3 * n - k - in_s
     order = np.lexsort((ids, 2 * squares + n * lbs))
-    return ids[order], lbs[order]
+    return ids, order, lbs[order]
 
 
 @njit(cache=True, nogil=True)
@@ -120,25 +123,48 @@ class SplitSearch:
     valued as separate jobs (`take`). `done(value, guess, worker)` is called once, by the thread
     that finishes last; `worker` ran the winning guess, so its memo holds the guess's classes."""
 
-    def __init__(self, solver, S: np.ndarray, d: int, beta: int, req: np.ndarray, guesses: np.ndarray,
-                 lbs: np.ndarray, done):
-        self.solver, self.S, self.d, self.beta, self.req = solver, S, d, beta, req
-        self.guesses, self.lbs, self.done = guesses, lbs, done
-        self.results = [None] * len(guesses)  # (value, exact, worker)
+    def __init__(self, solver, S: np.ndarray, d: int, beta: int, req: np.ndarray, kept: np.ndarray,
+                 order: np.ndarray, lbs: np.ndarray, done):
+        self.solver, self.S, self.d, self.beta, self.req = solver, np.ascontiguousarray(S, np.int32), d, beta, req
+        self.rows, self.guesses, self.lbs, self.done = order, kept[order], lbs, done
+        # What the kernel's node hands its children: the kept guesses' codes over S (a local
+        # matrix, by answers too where the children count pairs), and each answer's own row.
+        self.L = np.ascontiguousarray(solver.matrix[np.ix_(kept, self.S)])
+        pairs = d > 3 and solver.mode == "normal" and solver.rules & kernels.USE_PAIRS
+        self.LT = np.ascontiguousarray(self.L.T) if pairs else np.empty((0, 0), self.L.dtype)
+        self.L_ids = np.ascontiguousarray(kept, np.int32)
+        self.win_row = np.searchsorted(kept, solver.answer_gid[self.S]).astype(solver.answer_gid.dtype)
+        self.pos = np.arange(len(self.S), dtype=np.int32)
+        self.results = [None] * len(order)  # (value, exact, worker)
         self.best = beta  # the least exact value so far (or beta)
         self.next = 0  # the next guess to hand out
         self.running = 0
+        self.finished = False  # _finish called (once)
         self.lock = threading.Lock()
 
     def take(self):
         """A job valuing the next guess, or None: none left, or the first still running (it sets
         the budget that prunes the rest, as in the kernel)."""
+        last = None
         with self.lock:
-            if self.next >= len(self.guesses) or (self.next == 1 and self.running):
+            # a guess whose class bound reaches the best so far cannot win: passed over here, as
+            # the kernel's loop does, without a job
+            while self.next > 0 and self.next < len(self.lbs) and self.lbs[self.next] >= self.best:
+                self.results[self.next] = (int(self.lbs[self.next]), False, -1)
+                self.next += 1
+            if self.next >= len(self.lbs):
+                if self.running or self.finished:
+                    return None
+                self.finished = True  # every guess passed over since the last job ended
+                last = True
+            elif self.next == 1 and self.running:
                 return None
-            i = self.next
-            self.next += 1
-            self.running += 1
+            else:
+                i = self.next
+                self.next += 1
+                self.running += 1
+        if last:
+            return lambda worker: self._finish(worker)
         return lambda worker: self._value(i, worker)
 
     def _value(self, i: int, worker: int) -> None:
@@ -148,16 +174,27 @@ class SplitSearch:
         if lb >= budget:
             value, exact = lb, False
         else:
-            value = self.solver._run(self.S, self.d, budget, int(self.guesses[i]), self.req)
+            value = self._evaluate(int(self.rows[i]), budget)
             exact = value < budget
         with self.lock:
             self.results[i] = (value, exact, worker)
             if exact and value < self.best:
                 self.best = value
             self.running -= 1
-            last = self.running == 0 and self.next >= len(self.guesses)
+            last = self.running == 0 and self.next >= len(self.lbs) and not self.finished
+            self.finished = self.finished or last
         if last:
             self._finish(worker)
+
+    def _evaluate(self, row: int, budget: int) -> int:
+        """The cost of the guess in `row` of the local matrix (exact below budget), as the kernel's
+        loop values it: its classes solved smallest first, each on the local matrix."""
+        solver = self.solver
+        ctx = solver.context()
+        ctx.root_constraint[:] = self.req
+        return int(kernels._solve(self.S, self.pos, self.d, budget, 0, self.L, self.LT, self.L_ids, len(self.L_ids),
+                                  self.win_row, row, solver.answer_gid, solver.game.win_code, solver.rules,
+                                  ctx.scratch, ctx.memo, solver.letters, solver.counts))
 
     def _finish(self, worker: int) -> None:
         best = min((v for v, e, _ in self.results if e), default=None)
@@ -169,7 +206,7 @@ class SplitSearch:
                 self.done(best, int(self.guesses[i]), at)
                 return
             if not exact and value == best:  # refuted against a budget of `best`: a tie is possible
-                again = self.solver._run(self.S, self.d, best + 1, int(self.guesses[i]), self.req)
+                again = self._evaluate(int(self.rows[i]), best + 1)
                 if again == best:
                     self.done(best, int(self.guesses[i]), worker)
                     return
