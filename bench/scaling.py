@@ -22,7 +22,6 @@ import heapq
 import json
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import time
