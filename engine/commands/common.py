@@ -87,7 +87,7 @@ def search_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", default="normal", choices=["normal", "hard", "ultra"],
                    help="game rules: normal (default), hard (NYT: greens stay, revealed letters reused) or "
                         "ultra (every guess consistent with all the feedback so far)")
-    p.add_argument("--threads", type=int_option("--threads", 1), default=None, metavar="N", help="worker threads (default: the cores, at most 2)")
+    p.add_argument("--threads", type=int_option("--threads", 1), default=None, metavar="N", help="worker threads (default: every core the process may use)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 

@@ -11,18 +11,20 @@ build takes what the rank proved; `smallest_cap_tree` finds the least cap any tr
 
 from __future__ import annotations
 
+import queue
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import HistoryBreaksMode, UserError
 from ..files import ThrottledSave
+from ..progress import progress_bar
 from . import kernels
 from .checkpoint import build_checkpoint_bytes, build_checkpoint_header, finished_openers, read_build_checkpoint
-from .context import Counters, default_threads
-from .solver import INF, NO_CAP, Infeasible, Solver
+from .context import Counters, default_threads, memo_mb_per_thread
+from .solver import INF, NO_CAP, Infeasible, Solver, tree_depth
+from .split import SplitSearch, Workers, can_split, root_candidates
 from .symmetric import ProvenProgress
 
 
@@ -45,6 +47,7 @@ class BuildResult:
     extra: dict = field(default_factory=dict)
     earlier_seconds: float = 0.0  # spent by the runs before a resume (from the checkpoint)
     checkpoint_error: str | None = None  # why the checkpoint could not be saved at the end (None: it was)
+    job_seconds: list[float] = field(default_factory=list)  # the CPU seconds of each job below the opener
 
 
 def candidate_ids(game, history: list[tuple[str, int]]) -> np.ndarray:
@@ -64,10 +67,10 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     build saved. `proven`: rows of Solver.proven_entries() from a search of the same game, cap
     and mode (the rank that chose `first`, whose classes it has often solved already)."""
     start = time.perf_counter()
-    solver = Solver(game, matrix, max_guesses, rules, memo_mb, mode)
-    solver.search_orbits_in_parallel(threads or default_threads())
-    position = _Build(solver, history or [], threads or default_threads(), progress, checkpoint, resume, proven,
-                      start)
+    threads = threads or default_threads()
+    solver = Solver(game, matrix, max_guesses, rules, memo_mb_per_thread(memo_mb, threads), mode)
+    solver.search_orbits_in_parallel(threads)
+    position = _Build(solver, history or [], threads, progress, checkpoint, resume, proven, start)
     g = position.opener(first)
     root, total = position.assemble(g, position.d)
     if first is None:
@@ -77,7 +80,8 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     if checkpoint:
         position.save(last=True)  # what the last searches proved, and a last try if a save failed on the way
     return BuildResult(root, total, time.perf_counter() - start, solver.counters(), game.guesses[g], len(position.S),
-                       earlier_seconds=position.earlier, checkpoint_error=position.save.error if checkpoint else None)
+                       earlier_seconds=position.earlier, checkpoint_error=position.save.error if checkpoint else None,
+                       job_seconds=position.job_seconds)
 
 
 class _Build:
@@ -88,6 +92,7 @@ class _Build:
                  checkpoint: str | None, resume: bool, proven: list | None, start: float):
         game = solver.game
         self.solver, self.game, self.threads, self.progress = solver, game, threads, progress
+        self.job_seconds: list[float] = []
         self.checkpoint = checkpoint
         self.req = solver.empty_constraint()
         for word, code in history:
@@ -154,10 +159,9 @@ class _Build:
 
     def assemble(self, g: int, d: int) -> tuple[dict, int]:
         """The tree opening with g with d guesses left, and its total: below g every class is an
-        independent exact problem, solved on all cores, largest first so the threads finish
-        together; the classes the checkpoint holds are taken from it."""
-        from tqdm import tqdm
-
+        independent exact problem, the largest first so the threads finish together, and a large
+        class's own guesses are valued on every idle thread too (split.py); the classes the
+        checkpoint holds are taken from it."""
         game, S = self.game, self.S
         jobs = sorted(self.solver.classes(S, g), key=lambda item: -len(item[1]))
         results: dict[int, dict] = {}
@@ -167,13 +171,25 @@ class _Build:
             results[int(code_text)] = item["tree"]
             total += item["value"]
         todo = [item for item in jobs if str(item[0]) not in finished]
-        bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc=f"subtrees of {game.guesses[g]}",
-                   unit="class", disable=not self.progress or None, leave=False)
-        self.shown.bar, self.shown.text = bar, f"total={total}"
-        pool = ThreadPoolExecutor(self.threads)
+        bar = progress_bar(total=len(jobs), initial=len(jobs) - len(todo), desc=f"subtrees of {game.guesses[g]}",
+                           unit="class", show=self.progress)
+        # the total is at least what is solved plus the class bounds of the classes left
+        bounds = self.solver.class_bounds[d - 1]
+        sizes = {code: len(part) for code, part in todo}
+        left = sum(int(bounds[n]) for n in sizes.values())
+        self.shown.bar, self.shown.text = bar, f"bound>={total + left} total={total}"
+        outcomes: queue.Queue = queue.Queue()
+        sources = [_ClassSearch(self, g, d, code, part, outcomes.put) for code, part in todo]
+        workers = Workers(self.threads, sources, outcomes.put)
+        for source in sources:
+            source.workers = workers
+        workers.start()
         try:
-            for future in as_completed([pool.submit(self.solve_class, g, d, code, part) for code, part in todo]):
-                code, value, subtree = future.result()
+            for _ in todo:
+                outcome = _next(outcomes)
+                if isinstance(outcome, BaseException):
+                    raise outcome
+                code, value, subtree = outcome
                 if subtree is None:
                     raise Infeasible(self.solver.cap, game.guesses[g])
                 results[code] = subtree
@@ -183,7 +199,8 @@ class _Build:
                         finished[str(code)] = {"value": value, "tree": subtree}
                     self.save()
                 bar.update(1)
-                self.shown.text = f"total={total}"
+                left -= int(bounds[sizes.pop(code)])
+                self.shown.text = f"bound>={total + left} total={total}"
                 self.shown.show()
         except KeyboardInterrupt:
             if self.checkpoint:
@@ -192,11 +209,84 @@ class _Build:
         finally:
             self.shown.bar = None
             bar.close()
-            pool.shutdown(wait=False, cancel_futures=True)  # on an error or Ctrl-C, do not wait for the rest
+            workers.stop()  # on an error or Ctrl-C, do not wait for the rest
+        self.job_seconds.extend(workers.job_seconds)
         root = {"guess": game.guesses[g]}
         if results:
             root["next"] = {game.pattern_text(code): results[code] for code in sorted(results)}
         return root, total
+
+
+def _next(outcomes: queue.Queue):
+    """The next outcome, waiting in short steps so that Ctrl-C reaches the main thread."""
+    while True:
+        try:
+            return outcomes.get(timeout=0.5)
+        except queue.Empty:
+            continue
+
+
+class _ClassSearch:
+    """One class below the opener as a source of jobs (split.Workers): one job that solves it
+    whole (_Build.solve_class), or, for a large class, its guesses valued as jobs of their own
+    (split.SplitSearch), then its tree built on the thread that valued the best guess (whose memo
+    holds that guess's classes), then the tie-break on depth (Solver.shallowest) split the same
+    way. `finish((code, value, subtree or None))` is called once at the end."""
+
+    def __init__(self, build: _Build, g: int, d: int, code: int, part: np.ndarray, finish):
+        self.solver, self.code, self.part, self.finish = build.solver, code, part, finish
+        self.workers: Workers | None = None
+        self.ready: list = []  # jobs any worker may take
+        self.search: SplitSearch | None = None
+        self.value, self.node = INF, None
+        if build.threads > 1 and can_split(self.solver, len(part), d - 1):
+            self.cap, self.req = d - 1, self.solver.constrain(build.req, g, code)
+            self._search(self.cap, INF, self._solved)
+        else:
+            self.ready.append(lambda worker: finish(build.solve_class(g, d, code, part)))
+
+    def take(self):
+        if self.ready:
+            return self.ready.pop(0)
+        search = self.search
+        return search.take() if search is not None else None
+
+    def _search(self, cap: int, beta: int, then) -> None:
+        """V(part, cap) below beta and the kernel's best guess, split if the kernel's scan would
+        be (else one kernel call), then `then(value, guess, worker)`."""
+        guesses = root_candidates(self.solver, self.part, cap, beta, self.req)
+        if guesses is None:
+            def whole(worker: int) -> None:
+                then(*self.solver.solve(self.part, cap, beta, self.req), worker)
+
+            self.search = None
+            self.ready.append(whole)
+        else:
+            self.search = SplitSearch(self.solver, self.part, cap, beta, self.req, *guesses, then)
+
+    def _solved(self, value: int, guess: int, worker: int) -> None:
+        self.search = None
+        if value >= INF:
+            self.finish((self.code, value, None))
+            return
+        self.value = value
+        self.workers.pin(worker, lambda w: self._tree(guess, self.cap))
+
+    def _tree(self, guess: int, cap: int) -> None:
+        self.node = self.solver._tree_with(self.part, cap, self.req, guess)
+        depth = tree_depth(self.node)
+        if depth > 1 and self.solver.class_bounds[depth - 1, len(self.part)] <= self.value:
+            self._search(depth - 1, self.value + 1, self._shallower)
+        else:
+            self.finish((self.code, self.value, self.node))
+
+    def _shallower(self, value: int, guess: int, worker: int) -> None:
+        """An optimal tree within one guess less exists exactly when the value there is the same."""
+        self.search = None
+        if value != self.value:
+            self.finish((self.code, self.value, self.node))
+        else:
+            self.workers.pin(worker, lambda w: self._tree(guess, tree_depth(self.node) - 1))
 
 
 def exact_tree(game, matrix: np.ndarray, first: str | None, max_guesses: int | None,
@@ -208,10 +298,10 @@ def exact_tree(game, matrix: np.ndarray, first: str | None, max_guesses: int | N
     best one with what the rank proved; a resume starts the rank from the openers the build
     checkpoint has finished. Ctrl-C during the rank raises KeyboardInterrupt, during the build
     BuildInterrupted."""
-    from .rank import rank
-
     proven, rank_seconds, rank_error = None, 0.0, None
     if first is None and not history:
+        from .rank import rank
+
         rank_checkpoint = f"{checkpoint}.rank" if checkpoint else None  # a resume does not rank again
         # openers the checkpoint's build finished are known exactly: the rank only has to beat them
         known = finished_openers(game, matrix, checkpoint, max_guesses, mode) if resume else {}

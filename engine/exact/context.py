@@ -13,8 +13,78 @@ from . import kernels
 CORES, CORE_SIZE = 256, 64  # the infeasible sets a thread remembers (kernels.USE_CORES), and their largest size
 
 
+CGROUP = "/sys/fs/cgroup"  # where the cgroup files are read (tests point it elsewhere)
+MEMO_SHARE = 4  # the memos of all threads together take at most 1/MEMO_SHARE of the memory the process may use
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except (OSError, ValueError):
+        return None
+
+
+def cpu_quota() -> float | None:
+    """The CPUs the cgroup lets this process use (quota / period), None if unlimited or unknown:
+    cgroup v2 `cpu.max` ("max 100000" or "200000 100000"), else v1 `cpu.cfs_quota_us` (-1 for
+    none) over `cpu.cfs_period_us`."""
+    text = _read(f"{CGROUP}/cpu.max")
+    if text is not None:
+        quota, _, period = text.partition(" ")
+        if quota == "max":
+            return None
+        try:
+            return int(quota) / int(period or 100000)
+        except (ValueError, ZeroDivisionError):
+            return None
+    for folder in (f"{CGROUP}/cpu", f"{CGROUP}/cpu,cpuacct", CGROUP):
+        quota, period = _read(f"{folder}/cpu.cfs_quota_us"), _read(f"{folder}/cpu.cfs_period_us")
+        if quota is not None and period is not None:
+            try:
+                q, p = int(quota), int(period)
+            except ValueError:
+                return None
+            return q / p if q > 0 and p > 0 else None
+    return None
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity), cut to the cgroup's CPU quota."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    quota = cpu_quota()
+    if quota is not None:
+        cores = min(cores, int(quota))  # a quota of 1.5 CPUs keeps one thread busy all the time
+    return max(1, cores)
+
+
 def default_threads() -> int:
-    return max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+    """Worker threads when none are asked for: every core the process may use."""
+    return usable_cores()
+
+
+def usable_memory() -> int | None:
+    """Bytes this process may use: the physical memory, cut to the cgroup's limit (v2 memory.max,
+    v1 memory.limit_in_bytes); None if unknown."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        total = None
+    for path in (f"{CGROUP}/memory.max", f"{CGROUP}/memory/memory.limit_in_bytes"):
+        text = _read(path)
+        if text and text.isdigit():
+            total = int(text) if total is None else min(total, int(text))
+    return total
+
+
+def memo_mb_per_thread(memo_mb: int, threads: int) -> int:
+    """Each thread's memo cap: `memo_mb`, or less when `threads` memos of that size would take
+    more than 1/MEMO_SHARE of the memory the process may use (a memo that fills is cleared, which
+    costs time only). At least 16 MB."""
+    memory = usable_memory()
+    if memory is None:
+        return memo_mb
+    return max(16, min(memo_mb, memory // MEMO_SHARE // max(1, threads) // 2**20))
 
 
 class Context:

@@ -5,8 +5,10 @@ Each first guess is an independent exact problem, solved with a budget equal to 
 value found so far: below it the value is exact, otherwise the search stops as soon as it has
 proven "at least the budget" (class by class, each first asked for its share of the slack:
 Solver.sum_of_classes). Budgets only shrink, so a bound proven earlier stays a proof. The
-first guesses are tried in the order of a cheap heuristic, so the budget is tight early; two
-threads share the work and each keeps its memo across the guesses it solves.
+first guesses are tried in the order of a cheap heuristic, so the budget is tight early: only
+the first `top` start before the top-th value is known, and each starts against the best budget
+known then, so many threads prune about as much as two. The threads share the work and each
+keeps its memo across the guesses it solves.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ import numpy as np
 from ..errors import TopTooSmall
 from ..files import ThrottledSave
 from ..games.symmetry import opener_representative, orbit_representatives
+from ..progress import progress_bar
 from .checkpoint import checkpoint_bytes, read_rank
-from .context import default_threads
+from .context import default_threads, memo_mb_per_thread
 from .heuristics import heuristic_order
 from .solver import INF, Solver
 from .symmetric import ProvenProgress
@@ -41,6 +44,7 @@ class RankResult:
     earlier_seconds: float = 0.0  # spent by the runs before a resume (from the checkpoint)
     proven: list = field(default_factory=list)  # symmetric games: Solver.proven_entries(), for the build after
     checkpoint_error: str | None = None  # why the checkpoint could not be saved at the end (None: it was)
+    job_seconds: list = field(default_factory=list)  # (word, CPU seconds) of each opener valued
 
     def ordered(self) -> list[tuple[str, int, bool]]:
         """Best first: by value, exact values before bounds of the same size, then by word."""
@@ -126,13 +130,12 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     openers still under way (as a build's does), saved as it comes, at most once a minute: a
     single opener of Bulls and Cows with repeats takes hours to refute, and a resume would
     otherwise start it again from nothing."""
-    from tqdm import tqdm
-
     if top < 1:
         raise TopTooSmall()
     start = time.perf_counter()
-    solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb, mode=mode)
-    solver.search_orbits_in_parallel(threads or default_threads())
+    threads = threads or default_threads()
+    solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb_per_thread(memo_mb, threads), mode=mode)
+    solver.search_orbits_in_parallel(threads)
     S = np.arange(len(game.answers), dtype=np.int32)
     order, values, exact_sorted, todo, others, earlier_doc, notes = plan(
         game, matrix, solver.cap, mode, limit, checkpoint, resume, known, top)
@@ -154,27 +157,41 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
         with lock:
             return exact_sorted[top - 1] if len(exact_sorted) >= top else INF
 
+    job_seconds: list[tuple[str, float]] = []
+
     def job(g: int) -> tuple[str, int, bool]:
+        cpu = time.thread_time()
         word, beta = game.guesses[g], budget()
         with lock:
             known_bound = values.get(word, (0, False))[0]  # a guess valued again: proven at least this
         if known_bound >= beta:  # the budget has fallen to its bound meanwhile
             return word, known_bound, False
         value = solver.evaluate_opener(S, g, beta)
+        job_seconds.append((word, time.thread_time() - cpu))
         return word, value, value < beta
 
-    bar = tqdm(total=len(order), initial=len(order) - len(todo), desc="first guesses", unit="word",
-               disable=not progress or None)
+    bar = progress_bar(total=len(order), initial=len(order) - len(todo), desc="first guesses", unit="word",
+                       show=progress)
     shown.bar = bar
     interrupted = False
-    pool = ThreadPoolExecutor(threads or default_threads())
+    pool = ThreadPoolExecutor(threads)
+    # Until the top-th exact value is known every job runs without a budget, so only the first
+    # ones that must (the best `top` by the heuristic) start then; the rest wait for a budget.
+    unbudgeted = max(0, top - len(exact_sorted))
     try:
         pending = set()
-        queue = iter(todo)
-        for g in queue:
-            pending.add(pool.submit(job, g))
-            if len(pending) >= 2 * pool._max_workers:
-                break
+        queue = list(todo)
+        submitted = 0
+
+        def fill() -> None:
+            nonlocal submitted
+            while submitted < len(queue) and len(pending) < 2 * threads:
+                if submitted >= unbudgeted and budget() >= INF and pending:
+                    return  # wait for the top-th value (unless nothing runs: infeasible openers)
+                pending.add(pool.submit(job, queue[submitted]))
+                submitted += 1
+
+        fill()
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -185,11 +202,10 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
                         bisect.insort(exact_sorted, value)
                 bar.update(1)
                 best = sorted((v, w) for w, (v, e) in values.items() if e)[:3]
-                shown.text = " ".join(f"{w}={v}" for v, w in best)
+                kth = budget()
+                shown.text = (f"top{top}<={kth} " if kth < INF else "") + " ".join(f"{w}={v}" for v, w in best)
                 shown.show()
-                g = next(queue, None)
-                if g is not None:
-                    pending.add(pool.submit(job, g))
+            fill()
             if checkpoint:
                 save(5.0)
     except KeyboardInterrupt:
@@ -204,4 +220,4 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
         pool.shutdown(wait=True)
     return RankResult(values, top, len(order), time.perf_counter() - start, interrupted, notes=notes,
                       proven=solver.proven_entries() if solver.symmetric else [], earlier_seconds=earlier,
-                      checkpoint_error=save.error if checkpoint else None)
+                      checkpoint_error=save.error if checkpoint else None, job_seconds=job_seconds)
