@@ -46,6 +46,7 @@ def run_build(args) -> int:
     import time
 
     from ..files import check_writable, open_checkpoint
+    from ..numba_cache import compile_seconds
     from ..patterns import pattern_matrix
 
     if args.state and args.output:
@@ -58,7 +59,7 @@ def run_build(args) -> int:
         check_writable(args.output, "tree")
     game = load_game(args)
     history = parse_state(game, args.state)
-    start = time.perf_counter()
+    start, compiled = time.perf_counter(), compile_seconds()
     if args.status:
         from ..exact.checkpoint import checkpoint_status
 
@@ -73,7 +74,7 @@ def run_build(args) -> int:
     beside = (f"{args.checkpoint}.rank",) if args.checkpoint and first == "auto" and not history else ()
     with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=args.overwrite, companions=beside):
         matrix = pattern_matrix(game, args.cache_dir).matrix
-        return _build(args, game, matrix, history, first, recorded, start)
+        return _build(args, game, matrix, history, first, recorded, start, compiled)
 
 
 def _checkpoint_flags(args) -> None:
@@ -84,11 +85,13 @@ def _checkpoint_flags(args) -> None:
         raise UsageError("--resume continues the checkpoint and --overwrite starts it over: give one of them")
 
 
-def _build(args, game, matrix, history, first, recorded, start) -> int:
-    """The build itself and its report, with its checkpoint held (run_build)."""
+def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) -> int:
+    """The build itself and its report, with its checkpoint held (run_build); its time leaves
+    out the compiling of kernels since `compiled` (numba_cache.compile_seconds), said apart."""
     import time
 
     from ..exact.build import greedy_build
+    from ..numba_cache import compile_note, compile_seconds
     from ..tree import histogram_lines, make_document, write_tree
 
     opener = None if first == "auto" else first
@@ -103,14 +106,15 @@ def _build(args, game, matrix, history, first, recorded, start) -> int:
         root, total, earlier = result.root, result.total, result.earlier_seconds
         checkpoint_error = result.checkpoint_error
     optimal, proof = total is not None, "exhaustive" if total is not None else "heuristic"
-    seconds = time.perf_counter() - start
+    compiling = compile_seconds() - compiled
+    seconds = time.perf_counter() - start - compiling
     # a resumed build's tree records the time of every run (each checkpoint keeps its own)
     if history:
         from ..exact.build import candidate_ids
 
         n = len(candidate_ids(game, history))
         cost = f"total {total} over {n} candidates, mean {total / n:.4f} more guesses (exact)" if total else args.strategy
-        print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s")
+        print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s{compile_note(compiling)}")
         return _failures([CheckpointNotSaved(args.checkpoint, checkpoint_error)] if checkpoint_error else [])
     extra = {"strategy": args.strategy} if args.strategy != "exact" else {}
     if optimal and first not in ("auto", recorded):
@@ -141,7 +145,8 @@ def _build(args, game, matrix, history, first, recorded, start) -> int:
     print(f"{game.name}: first guess {root['guess']}, {label}")
     print(f"total {stats['total']}  mean {stats['mean']:.4f}  worst {stats['worst']}  "
           f"answers {len(game.answers)}  time {seconds:.2f} s"
-          + (f" ({earlier + seconds:.0f} s with the runs before this resume)" if earlier else ""))
+          + (f" ({earlier + seconds:.0f} s with the runs before this resume)" if earlier else "")
+          + compile_note(compiling))
     print("\n".join(histogram_lines(stats["histogram"])))
     if args.output and not failures:
         print(f"wrote {args.output}")
