@@ -129,6 +129,7 @@ class _Compiles:
         self.burst: float | None = None  # the seconds of the burst under way, None between bursts
         self.bursts = 0
         self.timer: threading.Timer | None = None
+        self.stream = None  # the stderr of the burst's start, where its end is said too
 
     def on_start(self, event) -> None:
         with self.lock:
@@ -142,9 +143,9 @@ class _Compiles:
                         self.timer.cancel()
                         self.timer = None
                     if self.burst is None:
-                        self.burst = 0.0
+                        self.burst, self.stream = 0.0, sys.stderr
                         self.bursts += 1
-                        _say(COMPILE_NOTICE if self.bursts == 1 else COMPILE_MORE)
+                        _say(COMPILE_NOTICE if self.bursts == 1 else COMPILE_MORE, self.stream)
             self.depth += 1
 
     def on_end(self, event) -> None:
@@ -160,13 +161,14 @@ class _Compiles:
                 self.timer.start()
 
     def finish(self) -> None:
-        """The burst is over (no compile for COMPILE_QUIET seconds, or the process ends): its time."""
+        """The burst is over (no compile for COMPILE_QUIET seconds, or the process ends): its time,
+        on the stream its start went to (not a stderr swapped in meanwhile, a test's capture say)."""
         with self.lock:
             if self.timer is not None:
                 self.timer.cancel()
                 self.timer = None
             if self.burst is not None and self.depth == 0:
-                _say(f"notice: compiled in {self.burst:.1f} s")
+                _say(f"notice: compiled in {self.burst:.1f} s", self.stream)
                 self.burst = None
 
 
@@ -190,15 +192,16 @@ def _watch_compiles() -> None:
     atexit.register(_compiles.finish)
 
 
-def _say(line: str) -> None:
-    """A line on stderr; through tqdm when it is loaded, so that a bar on a terminal is redrawn
-    below it instead of the line being written into the bar."""
+def _say(line: str, stream=None) -> None:
+    """A line on `stream` (default stderr); through tqdm when it is loaded, so that a bar on a
+    terminal is redrawn below it instead of the line being written into the bar."""
+    stream = sys.stderr if stream is None else stream
     tqdm = sys.modules.get("tqdm")
     try:
         if tqdm is not None:
-            tqdm.tqdm.write(line, file=sys.stderr)
-            sys.stderr.flush()
+            tqdm.tqdm.write(line, file=stream)
+            stream.flush()
         else:
-            print(line, file=sys.stderr, flush=True)
-    except (ValueError, OSError):  # stderr closed at exit
+            print(line, file=stream, flush=True)
+    except (ValueError, OSError, AttributeError):  # the stream closed (at exit, or a test's capture)
         pass

@@ -64,7 +64,7 @@ def _compile_event(module: str) -> _Event:
 
 def test_compiles_in_a_burst_are_said_once_and_timed_together(monkeypatch):
     said: list[str] = []
-    monkeypatch.setattr(numba_cache, "_say", said.append)
+    monkeypatch.setattr(numba_cache, "_say", lambda line, stream=None: said.append(line))
     monkeypatch.setattr(numba_cache, "COMPILE_QUIET", 60.0)  # the burst ends when finish() is called
     compiles = numba_cache._Compiles("pkg")
     for module in ("pkg.kernels", "pkg.other"):  # two kernels, each compiling a callee and numba's own
