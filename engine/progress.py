@@ -87,7 +87,7 @@ def _line_bar_class():
     most every `mininterval` seconds) instead of at once; it knows when it last printed."""
     global _LINE_BAR
     if _LINE_BAR is None:
-        from tqdm import tqdm
+        from tqdm.std import tqdm  # tqdm's own class, whatever a test has put at tqdm.tqdm
 
         class LineBar(tqdm):
             shown_at = 0.0

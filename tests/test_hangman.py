@@ -488,15 +488,14 @@ def test_partition_bound_shows_the_words_of_its_parts_as_they_are_solved(monkeyp
 
     import tqdm
 
+    from wordtree import progress
+
     drawn = io.StringIO()
 
-    class Drawn(tqdm.tqdm):
-        def __init__(self, *args, **kwargs):
-            kwargs.update(disable=kwargs["disable"] is not None and kwargs["disable"], file=drawn, mininterval=0,
-                          miniters=1)
-            super().__init__(*args, **kwargs)
+    def Drawn(total=None, *, show=True, **kwargs):  # progress.progress_bar, drawing every update
+        return tqdm.tqdm(total=total, **kwargs, disable=not show, file=drawn, mininterval=0, miniters=1)
 
-    monkeypatch.setattr(tqdm, "tqdm", Drawn)
+    monkeypatch.setattr(progress, "progress_bar", Drawn)
     words = ["bc", "cb", "bd", "db", "cd", "dc", "bf", "fb", "cf", "fc", "ab", "ba"]
     s = Searcher(make(words), 2, memo_entries=10_000)
     everyone = np.arange(len(words))
