@@ -39,14 +39,24 @@ class _Lines:
 
     def __init__(self, stream):
         self.stream = stream
+        self.gone = False  # the stream failed (a pipe whose reader left): no more lines
 
     def write(self, text: str) -> None:
+        # never raise: tqdm writes holding its lock, which an exception would leave held, and
+        # every other bar and thread would then wait for it forever
         line = text.replace("\r", "").replace("\x1b[A", "").strip()
-        if line:
-            self.stream.write(line + "\n")
+        if line and not self.gone:
+            try:
+                self.stream.write(line + "\n")
+            except (OSError, ValueError):
+                self.gone = True
 
     def flush(self) -> None:
-        self.stream.flush()
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.gone = True
 
 
 def is_terminal(stream=None) -> bool:
