@@ -111,6 +111,35 @@ def test_a_piped_line_bar_prints_a_new_postfix_with_its_next_line(monkeypatch):
     assert len(lines) == 2 and lines[-1].startswith("search: 100 of 100 node done") and lines[-1].endswith("bound 99")
 
 
+def test_a_piped_bar_whose_reader_has_gone_neither_raises_nor_hangs(monkeypatch):
+    from tqdm.std import tqdm
+
+    from wordtree import progress
+
+    class Gone(io.StringIO):  # a pipe whose reader has left (`... 2>&1 | head`)
+        def isatty(self) -> bool:
+            return False
+
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr("sys.stderr", Gone())
+    bar = progress.progress_bar(3, desc="gone", every=60.0)
+    bar.update(3)
+    bar.set_postfix_str("bound 1")
+    bar.close()
+    import threading
+
+    def take_and_give_back() -> None:  # tqdm writes holding its lock: a write that raised left it held
+        with tqdm.get_lock():
+            pass
+
+    other = threading.Thread(target=take_and_give_back, daemon=True)
+    other.start()
+    other.join(5)
+    assert not other.is_alive()
+
+
 def _hangman_words(tmp_path, n: int, length: int, alphabet: str) -> Path:
     rng = random.Random(11)
     words: set[str] = set()
