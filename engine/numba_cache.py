@@ -110,7 +110,10 @@ def compile_seconds() -> float:
 
 
 def compile_note(seconds: float) -> str:
-    """The words a reported time gets when `seconds` of compiling were left out of it."""
+    """The words a reported time gets when `seconds` of compiling were left out of it. A report
+    comes after the compiling: the burst's own line is said first (not after the report)."""
+    if _compiles is not None:
+        _compiles.finish()
     return f" (and {seconds:.1f} s compiling the kernels once)" if seconds >= 0.05 else ""
 
 

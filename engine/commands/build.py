@@ -107,14 +107,14 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
         checkpoint_error = result.checkpoint_error
     optimal, proof = total is not None, "exhaustive" if total is not None else "heuristic"
     compiling = compile_seconds() - compiled
-    seconds = time.perf_counter() - start - compiling
+    seconds, note = time.perf_counter() - start - compiling, compile_note(compiling)
     # a resumed build's tree records the time of every run (each checkpoint keeps its own)
     if history:
         from ..exact.build import candidate_ids
 
         n = len(candidate_ids(game, history))
         cost = f"total {total} over {n} candidates, mean {total / n:.4f} more guesses (exact)" if total else args.strategy
-        print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s{compile_note(compiling)}")
+        print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s{note}")
         return _failures([CheckpointNotSaved(args.checkpoint, checkpoint_error)] if checkpoint_error else [])
     extra = {"strategy": args.strategy} if args.strategy != "exact" else {}
     if optimal and first not in ("auto", recorded):
@@ -146,7 +146,7 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
     print(f"total {stats['total']}  mean {stats['mean']:.4f}  worst {stats['worst']}  "
           f"answers {len(game.answers)}  time {seconds:.2f} s"
           + (f" ({earlier + seconds:.0f} s with the runs before this resume)" if earlier else "")
-          + compile_note(compiling))
+          + note)
     print("\n".join(histogram_lines(stats["histogram"])))
     if args.output and not failures:
         print(f"wrote {args.output}")
@@ -241,10 +241,12 @@ def _rank(args) -> int:
     """The rank itself and its table, with its checkpoint held (run_rank)."""
     from ..exact.rank import rank
     from ..files import write_atomic
+    from ..numba_cache import compile_note, compile_seconds
     from ..patterns import pattern_matrix
 
     game = load_game(args)
     matrix = pattern_matrix(game, args.cache_dir).matrix
+    compiled = compile_seconds()
     if args.scheduler:
         from ..exact.cluster import game_spec, rank_on_cluster
 
@@ -258,6 +260,8 @@ def _rank(args) -> int:
         result = rank(game, matrix, top=args.top, limit=args.limit, max_guesses=args.max_guesses,
                       threads=args.threads, progress=not args.quiet, checkpoint=args.checkpoint,
                       resume=args.resume, mode=args.mode)
+    compiling = compile_seconds() - compiled
+    seconds = max(0.0, result.seconds - compiling)  # the rank's, without compiling the kernels (said apart)
     for note in result.notes:
         print(f"notice: {note}", file=sys.stderr)
     ident = game.identity()
@@ -267,8 +271,8 @@ def _rank(args) -> int:
         f"# guesses {ident['guesses']} sha256 {ident['guesses_sha256']}",
         f"# first guesses ranked: {len(result.values)} of {result.considered}"
         + (" (interrupted: only these are proven)" if result.interrupted else "")
-        + f"; {result.seconds:.1f} s"
-        + (f" ({result.earlier_seconds + result.seconds:.0f} s with the runs before)" if result.earlier_seconds else "")
+        + f"; {seconds:.1f} s{compile_note(compiling)}"
+        + (f" ({result.earlier_seconds + seconds:.0f} s with the runs before)" if result.earlier_seconds else "")
         + ("; one per symmetry class (codes of the same shape cost the same)" if game.symmetric and args.mode == "normal"
            else ""),
         "# word\tvalue\texact | word\tbound\tlower-bound | word\tinf\timpossible (no tree within the cap, proven)",

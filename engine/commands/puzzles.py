@@ -182,11 +182,11 @@ def _boggle_random(boggle, trie, args, rows: int, cols: int) -> int:
         total += int(scores.sum())
         if scores.max() > best_score:
             best_score, best_cells = int(scores.max()), boggle.cells_of(boards[scores.argmax()], trie)
-    elapsed = time.perf_counter() - start - compiling
+    elapsed, note = time.perf_counter() - start - compiling, compile_note(compiling)
     dice = "standard dice" if boggle.dice_for(rows, cols, trie) else "uniform letters"
     print(f"{args.random} random {rows}x{cols} boards ({dice}), seed {args.seed}, {get_num_threads()} threads")
     print(f"scored in {scoring:.3f} s: {args.random / scoring:,.0f} boards/second "
-          f"({args.random / elapsed:,.0f} counting the making of the boards){compile_note(compiling)}")
+          f"({args.random / elapsed:,.0f} counting the making of the boards){note}")
     print(f"mean score {total / args.random:.2f}; best board {best_cells} with {best_score} points:")
     print(boggle.board_text(boggle.Board(best_cells, rows, cols)))
     return 0
