@@ -112,9 +112,15 @@ def compile_seconds() -> float:
 def compile_note(seconds: float) -> str:
     """The words a reported time gets when `seconds` of compiling were left out of it. A report
     comes after the compiling: the burst's own line is said first (not after the report)."""
+    said_first()
+    return f" (and {seconds:.1f} s compiling the kernels once)" if seconds >= 0.05 else ""
+
+
+def said_first() -> None:
+    """End a burst of compiles that is over but not yet said (COMPILE_QUIET has not passed): its
+    line then comes before what the caller prints next (an error line, the last of a run)."""
     if _compiles is not None:
         _compiles.finish()
-    return f" (and {seconds:.1f} s compiling the kernels once)" if seconds >= 0.05 else ""
 
 
 class _Compiles:
