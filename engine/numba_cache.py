@@ -1,4 +1,4 @@
-"""A corrupted numba cache entry is rebuilt, not fatal.
+"""A corrupted numba cache entry is rebuilt, not fatal; a compile is said, and timed.
 
 Numba keeps each compiled kernel in its cache folder (`NUMBA_CACHE_DIR`, else `__pycache__` next to
 the module) as an index (`.nbi`) and data files (`.nbc`). A file left empty or cut short (a full
@@ -12,16 +12,33 @@ An entry that cannot be saved is reported the same way instead of failing the ru
 Every module that compiles kernels calls `guard_cache()` at import; it patches numba once. It
 guards the loading of every cached function (callees included, which a wrapper around the entry
 kernels would not reach without wrapping numba's own errors).
+
+The first run after an install (or an edit of a kernel module) compiles the kernels: tens of
+seconds during which nothing else would be printed. numba broadcasts a "numba:compile" event
+around each compile that its cache could not serve (a cache hit sends none), so `guard_cache()`
+also listens for those of this package's kernels: the first one of a run prints
+`notice: compiling the kernels once (cached for later runs)…`, and once no compile has followed
+for COMPILE_QUIET seconds (a burst: a command's kernels compile one after another, each on its
+first call) a second line says how long the burst took. `compile_seconds()` is the time spent
+compiling so far in this process, which commands that report a time leave out of it and say
+apart (`compile_note`).
 """
 
 from __future__ import annotations
 
+import atexit
 import glob
 import sys
+import threading
+import time
 from pathlib import Path
 
 _installed = False
 _noticed: set[str] = set()  # the kinds of notice printed: each once a run
+
+COMPILE_NOTICE = "notice: compiling the kernels once (cached for later runs)…"
+COMPILE_MORE = "notice: compiling more kernels once (cached for later runs)…"
+COMPILE_QUIET = 0.5  # seconds without a compile after which a burst of compiles is over (and timed)
 
 
 def guard_cache() -> None:
@@ -52,6 +69,7 @@ def guard_cache() -> None:
 
     caching.Cache.load_overload = load_overload
     caching.Cache.save_overload = save_overload
+    _watch_compiles()
     _installed = True
 
 
@@ -80,3 +98,119 @@ def _notice(kind: str, line: str) -> None:
 def _what(exc: Exception) -> str:
     what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     return what if len(what) <= 80 else what[:79] + "…"
+
+
+# ------------------------------------------------------------------------------------------------
+# compiles said and timed
+# ------------------------------------------------------------------------------------------------
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling this package's kernels so far (0 when every one
+    came from numba's cache): a command that times its work subtracts what this grew by."""
+    return _compiles.seconds if _compiles is not None else 0.0
+
+
+def compile_note(seconds: float) -> str:
+    """The words a reported time gets when `seconds` of compiling were left out of it. A report
+    comes after the compiling: the burst's own line is said first (not after the report)."""
+    said_first()
+    return f" (and {seconds:.1f} s compiling the kernels once)" if seconds >= 0.05 else ""
+
+
+def said_first() -> None:
+    """End a burst of compiles that is over but not yet said (COMPILE_QUIET has not passed): its
+    line then comes before what the caller prints next (an error line, the last of a run)."""
+    if _compiles is not None:
+        _compiles.finish()
+
+
+class _Compiles:
+    """Listens to numba's "numba:compile" events (sent only when the cache misses): says when a
+    burst of compiles of this package's kernels begins, and how long it took once it is over.
+    Compiles nest (a kernel's callees compile while it is typed): only the outermost counts."""
+
+    def __init__(self, package: str):
+        self.package = package + "."
+        self.lock = threading.RLock()
+        self.depth = 0
+        self.ours = False  # the outermost compile under way is one of this package's kernels
+        self.began = 0.0
+        self.seconds = 0.0  # all the compiles of the process
+        self.burst: float | None = None  # the seconds of the burst under way, None between bursts
+        self.bursts = 0
+        self.timer: threading.Timer | None = None
+        self.stream = None  # the stderr of the burst's start, where its end is said too
+
+    def on_start(self, event) -> None:
+        with self.lock:
+            if self.depth == 0:
+                dispatcher = (event.data or {}).get("dispatcher")
+                module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+                self.ours = module.startswith(self.package)
+                if self.ours:
+                    self.began = time.perf_counter()
+                    if self.timer is not None:
+                        self.timer.cancel()
+                        self.timer = None
+                    if self.burst is None:
+                        self.burst, self.stream = 0.0, sys.stderr
+                        self.bursts += 1
+                        _say(COMPILE_NOTICE if self.bursts == 1 else COMPILE_MORE, self.stream)
+            self.depth += 1
+
+    def on_end(self, event) -> None:
+        with self.lock:
+            self.depth = max(0, self.depth - 1)
+            if self.depth == 0 and self.ours:
+                took = time.perf_counter() - self.began
+                self.seconds += took
+                self.burst = (self.burst or 0.0) + took
+                self.ours = False
+                self.timer = threading.Timer(COMPILE_QUIET, self.finish)
+                self.timer.daemon = True
+                self.timer.start()
+
+    def finish(self) -> None:
+        """The burst is over (no compile for COMPILE_QUIET seconds, or the process ends): its time,
+        on the stream its start went to (not a stderr swapped in meanwhile, a test's capture say)."""
+        with self.lock:
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+            if self.burst is not None and self.depth == 0:
+                _say(f"notice: compiled in {self.burst:.1f} s", self.stream)
+                self.burst = None
+
+
+_compiles: _Compiles | None = None
+
+
+def _watch_compiles() -> None:
+    """Register the listener of compiles (once; guard_cache calls it)."""
+    global _compiles
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, evt) -> None:
+            _compiles.on_start(evt)
+
+        def on_end(self, evt) -> None:
+            _compiles.on_end(evt)
+
+    _compiles = _Compiles(__name__.rpartition(".")[0] or __name__)
+    event.register("numba:compile", Listener())
+    atexit.register(_compiles.finish)
+
+
+def _say(line: str, stream=None) -> None:
+    """A line on `stream` (default stderr); through tqdm when it is loaded, so that a bar on a
+    terminal is redrawn below it instead of the line being written into the bar."""
+    stream = sys.stderr if stream is None else stream
+    tqdm = sys.modules.get("tqdm")
+    try:
+        if tqdm is not None:
+            tqdm.tqdm.write(line, file=stream)
+            stream.flush()
+        else:
+            print(line, file=stream, flush=True)
+    except (ValueError, OSError, AttributeError):  # the stream closed (at exit, or a test's capture)
+        pass

@@ -5,12 +5,17 @@ is not a terminal, so a piped `build` used to print nothing for minutes. `progre
 same tqdm object either way: on a terminal the usual bar; otherwise one line per update at most
 every `LINE_EVERY` seconds, and a heartbeat thread prints the current line at least that often
 even while no update comes (a long class being searched), so a log always shows the job alive.
+A new postfix (the bound so far, say) shows in the next line, not at once: a job that sets it
+often still prints a line at most every `LINE_EVERY` seconds. `WORDTREE_PROGRESS_EVERY` (seconds)
+overrides `LINE_EVERY`, for a test or a log that wants lines more often.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
+import time
 
 LINE_FORMAT = ("{desc}: {n_fmt} of {total_fmt} {unit} done ({percentage:.0f} %), {elapsed} so far, "
                "about {remaining} left{postfix}")
@@ -18,19 +23,40 @@ LINE_FORMAT_OPEN = "{desc}: {n_fmt} {unit} done, {elapsed} so far{postfix}"
 LINE_EVERY = 30.0  # seconds between progress lines when stderr is not a terminal (the promise: at least once a minute)
 
 
+def _every_from_environment(default: float) -> float:
+    try:
+        every = float(os.environ.get("WORDTREE_PROGRESS_EVERY", ""))
+    except ValueError:
+        return default
+    return every if every > 0 else default
+
+
+LINE_EVERY = _every_from_environment(LINE_EVERY)
+
+
 class _Lines:
     """A file for tqdm that turns its carriage-return redraws into whole lines."""
 
     def __init__(self, stream):
         self.stream = stream
+        self.gone = False  # the stream failed (a pipe whose reader left): no more lines
 
     def write(self, text: str) -> None:
+        # never raise: tqdm writes holding its lock, which an exception would leave held, and
+        # every other bar and thread would then wait for it forever
         line = text.replace("\r", "").replace("\x1b[A", "").strip()
-        if line:
-            self.stream.write(line + "\n")
+        if line and not self.gone:
+            try:
+                self.stream.write(line + "\n")
+            except (OSError, ValueError):
+                self.gone = True
 
     def flush(self) -> None:
-        self.stream.flush()
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.gone = True
 
 
 def is_terminal(stream=None) -> bool:
@@ -55,11 +81,51 @@ def progress_bar(total=None, *, desc: str = "", unit: str = "it", show: bool = T
         return tqdm(total=total, initial=initial, desc=desc, unit=unit, **options)
     every = LINE_EVERY if every is None else every
     options.pop("leave", None)
+    options.pop("dynamic_ncols", None)  # a line has no width to fit
     options.setdefault("bar_format", LINE_FORMAT if total is not None else LINE_FORMAT_OPEN)
-    bar = tqdm(total=total, initial=initial, desc=desc, unit=unit, file=_Lines(sys.stderr), mininterval=every,
-               maxinterval=every, leave=True, **options)
+    bar = _line_bar_class()(total=total, initial=initial, desc=desc, unit=unit, file=_Lines(sys.stderr),
+                            mininterval=every, maxinterval=every, leave=True, **options)
     _Heartbeat(bar, every).start()
     return bar
+
+
+_LINE_BAR = None
+
+
+def _line_bar_class():
+    """tqdm, but a bar whose postfix or description changes prints it with the next line (at
+    most every `mininterval` seconds) instead of at once; it knows when it last printed."""
+    global _LINE_BAR
+    if _LINE_BAR is None:
+        from tqdm.std import tqdm  # tqdm's own class, whatever a test has put at tqdm.tqdm
+
+        class LineBar(tqdm):
+            shown_at = 0.0
+
+            def display(self, *args, **kwargs):
+                self.shown_at = time.monotonic()
+                return super().display(*args, **kwargs)
+
+            def due(self) -> bool:
+                return time.monotonic() - self.shown_at >= self.mininterval
+
+            def set_postfix(self, ordered_dict=None, refresh=True, **kwargs):
+                super().set_postfix(ordered_dict, refresh=False, **kwargs)
+                if refresh and self.due():
+                    self.refresh()
+
+            def set_postfix_str(self, s="", refresh=True):
+                super().set_postfix_str(s, refresh=False)
+                if refresh and self.due():
+                    self.refresh()
+
+            def set_description(self, desc=None, refresh=True):
+                super().set_description(desc, refresh=False)
+                if refresh and self.due():
+                    self.refresh()
+
+        _LINE_BAR = LineBar
+    return _LINE_BAR
 
 
 class _Heartbeat(threading.Thread):
@@ -72,11 +138,17 @@ class _Heartbeat(threading.Thread):
 
     def run(self) -> None:
         stopped = threading.Event()
-        while not stopped.wait(self.every):
+        wait = self.every
+        while not stopped.wait(wait):
             if self.bar.disable:  # tqdm sets it when the bar is closed
                 return
+            since = time.monotonic() - self.bar.shown_at
+            if since < self.every:  # an update printed a line meanwhile: the next beat counts from it
+                wait = self.every - since
+                continue
             try:
                 self.bar.refresh()
             except (ValueError, OSError):  # the stream went away
                 return
+            wait = self.every
 

@@ -514,15 +514,14 @@ def test_partition_bound_shows_the_words_of_its_parts_as_they_are_solved(monkeyp
 
     import tqdm
 
+    from wordtree import progress
+
     drawn = io.StringIO()
 
-    class Drawn(tqdm.tqdm):
-        def __init__(self, *args, **kwargs):
-            kwargs.update(disable=kwargs["disable"] is not None and kwargs["disable"], file=drawn, mininterval=0,
-                          miniters=1)
-            super().__init__(*args, **kwargs)
+    def Drawn(total=None, *, show=True, **kwargs):  # progress.progress_bar, drawing every update
+        return tqdm.tqdm(total=total, **kwargs, disable=not show, file=drawn, mininterval=0, miniters=1)
 
-    monkeypatch.setattr(tqdm, "tqdm", Drawn)
+    monkeypatch.setattr(progress, "progress_bar", Drawn)
     words = ["bc", "cb", "bd", "db", "cd", "dc", "bf", "fb", "cf", "fc", "ab", "ba"]
     s = Searcher(make(words), 2, memo_entries=10_000)
     everyone = np.arange(len(words))
@@ -1318,7 +1317,8 @@ def test_cli_refute_then_merge_then_resume(tmp_path):
                               (["--checkpoint", helper, "--by-parts"], 2, "go with --refute"),
                               (["--checkpoint", helper, "--refute", "a", "--merge", whole], 2, "two steps"),
                               (["--checkpoint", whole, "--merge", tmp_path / "absent.ck"], 1, "no such checkpoint"),
-                              (["--checkpoint", helper, "--refute", "a", "--against", other], 1, "another game")):
+                              (["--checkpoint", helper, "--resume", "--refute", "a", "--against", other], 1,
+                               "another game")):
         refused = build(*extra)
         assert refused.returncode == code and refused.stderr.count("\n") == 1 and says in refused.stderr, refused.stderr
 

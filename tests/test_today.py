@@ -170,8 +170,10 @@ def test_next_on_todays_preset_with_no_tree():
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["emoji  (exact: 1 candidate left, 1 guesses expected)", "candidates: emoji"]
     first = orjson.loads(rt.run_cli("next", "--game", "wordle-nyt2023", "--json").stdout)
-    assert (first["source"], first["candidates"]) == ("heuristic", 3158)
-    assert first["guess"] in get_game("wordle-nyt2023").guesses
+    assert (first["source"], first["candidates"], first["guess"]) == ("tree", 3158, "tarse")  # its shipped tree
+    first = orjson.loads(rt.run_cli("next", "--game", "wordle-nyt", "--json").stdout)  # a preset with no tree
+    assert (first["source"], first["candidates"]) == ("heuristic", 2309)
+    assert first["guess"] in get_game("wordle-nyt").guesses
 
 
 def test_play_on_todays_preset_with_no_tree(engine):

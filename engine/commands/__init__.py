@@ -95,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk under stdout fails here, not at exit
         return code
     except UserError as exc:
+        from ..numba_cache import said_first
+
+        said_first()  # a compile notice's time before the error, which stays the last line
         print(f"wordtree: error: {one_line(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:

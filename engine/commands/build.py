@@ -46,6 +46,7 @@ def run_build(args) -> int:
     import time
 
     from ..files import check_writable, open_checkpoint
+    from ..numba_cache import compile_seconds
     from ..patterns import pattern_matrix
 
     if args.state and args.output:
@@ -58,7 +59,7 @@ def run_build(args) -> int:
         check_writable(args.output, "tree")
     game = load_game(args)
     history = parse_state(game, args.state)
-    start = time.perf_counter()
+    start, compiled = time.perf_counter(), compile_seconds()
     if args.status:
         from ..exact.checkpoint import checkpoint_status
 
@@ -73,7 +74,7 @@ def run_build(args) -> int:
     beside = (f"{args.checkpoint}.rank",) if args.checkpoint and first == "auto" and not history else ()
     with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=args.overwrite, companions=beside):
         matrix = pattern_matrix(game, args.cache_dir).matrix
-        return _build(args, game, matrix, history, first, recorded, start)
+        return _build(args, game, matrix, history, first, recorded, start, compiled)
 
 
 def _checkpoint_flags(args) -> None:
@@ -84,11 +85,13 @@ def _checkpoint_flags(args) -> None:
         raise UsageError("--resume continues the checkpoint and --overwrite starts it over: give one of them")
 
 
-def _build(args, game, matrix, history, first, recorded, start) -> int:
-    """The build itself and its report, with its checkpoint held (run_build)."""
+def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) -> int:
+    """The build itself and its report, with its checkpoint held (run_build); its time leaves
+    out the compiling of kernels since `compiled` (numba_cache.compile_seconds), said apart."""
     import time
 
     from ..exact.build import greedy_build
+    from ..numba_cache import compile_note, compile_seconds
     from ..tree import histogram_lines, make_document, write_tree
 
     opener = None if first == "auto" else first
@@ -103,14 +106,15 @@ def _build(args, game, matrix, history, first, recorded, start) -> int:
         root, total, earlier = result.root, result.total, result.earlier_seconds
         checkpoint_error = result.checkpoint_error
     optimal, proof = total is not None, "exhaustive" if total is not None else "heuristic"
-    seconds = time.perf_counter() - start
+    compiling = compile_seconds() - compiled
+    seconds, note = time.perf_counter() - start - compiling, compile_note(compiling)
     # a resumed build's tree records the time of every run (each checkpoint keeps its own)
     if history:
         from ..exact.build import candidate_ids
 
         n = len(candidate_ids(game, history))
         cost = f"total {total} over {n} candidates, mean {total / n:.4f} more guesses (exact)" if total else args.strategy
-        print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s")
+        print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s{note}")
         return _failures([CheckpointNotSaved(args.checkpoint, checkpoint_error)] if checkpoint_error else [])
     extra = {"strategy": args.strategy} if args.strategy != "exact" else {}
     if optimal and first not in ("auto", recorded):
@@ -141,7 +145,8 @@ def _build(args, game, matrix, history, first, recorded, start) -> int:
     print(f"{game.name}: first guess {root['guess']}, {label}")
     print(f"total {stats['total']}  mean {stats['mean']:.4f}  worst {stats['worst']}  "
           f"answers {len(game.answers)}  time {seconds:.2f} s"
-          + (f" ({earlier + seconds:.0f} s with the runs before this resume)" if earlier else ""))
+          + (f" ({earlier + seconds:.0f} s with the runs before this resume)" if earlier else "")
+          + note)
     print("\n".join(histogram_lines(stats["histogram"])))
     if args.output and not failures:
         print(f"wrote {args.output}")
@@ -236,10 +241,12 @@ def _rank(args) -> int:
     """The rank itself and its table, with its checkpoint held (run_rank)."""
     from ..exact.rank import rank
     from ..files import write_atomic
+    from ..numba_cache import compile_note, compile_seconds
     from ..patterns import pattern_matrix
 
     game = load_game(args)
     matrix = pattern_matrix(game, args.cache_dir).matrix
+    compiled = compile_seconds()
     if args.scheduler:
         from ..exact.cluster import game_spec, rank_on_cluster
 
@@ -253,6 +260,8 @@ def _rank(args) -> int:
         result = rank(game, matrix, top=args.top, limit=args.limit, max_guesses=args.max_guesses,
                       threads=args.threads, progress=not args.quiet, checkpoint=args.checkpoint,
                       resume=args.resume, mode=args.mode)
+    compiling = compile_seconds() - compiled
+    seconds = max(0.0, result.seconds - compiling)  # the rank's, without compiling the kernels (said apart)
     for note in result.notes:
         print(f"notice: {note}", file=sys.stderr)
     ident = game.identity()
@@ -262,8 +271,8 @@ def _rank(args) -> int:
         f"# guesses {ident['guesses']} sha256 {ident['guesses_sha256']}",
         f"# first guesses ranked: {len(result.values)} of {result.considered}"
         + (" (interrupted: only these are proven)" if result.interrupted else "")
-        + f"; {result.seconds:.1f} s"
-        + (f" ({result.earlier_seconds + result.seconds:.0f} s with the runs before)" if result.earlier_seconds else "")
+        + f"; {seconds:.1f} s{compile_note(compiling)}"
+        + (f" ({result.earlier_seconds + seconds:.0f} s with the runs before)" if result.earlier_seconds else "")
         + ("; one per symmetry class (codes of the same shape cost the same)" if game.symmetric and args.mode == "normal"
            else ""),
         "# word\tvalue\texact | word\tbound\tlower-bound | word\tinf\timpossible (no tree within the cap, proven)",

@@ -167,22 +167,26 @@ def _boggle_random(boggle, trie, args, rows: int, cols: int) -> int:
     import numpy as np
     from numba import get_num_threads
 
+    from ..numba_cache import compile_note, compile_seconds
+
     rng = np.random.default_rng(args.seed)
-    best_score, best_cells, total, scoring = -1, "", 0, 0.0
+    best_score, best_cells, total, scoring, compiling = -1, "", 0, 0.0, 0.0
     start = time.perf_counter()
     for lo in range(0, args.random, 100_000):
+        compiled = compile_seconds()
         boards = boggle.random_boards(rng, min(100_000, args.random - lo), rows, cols, trie)
-        t = time.perf_counter()
+        t, rolled = time.perf_counter(), compile_seconds()
         scores, _ = boggle.score_boards(boards, trie, rows, cols, args.min_length)
-        scoring += time.perf_counter() - t
+        scoring += time.perf_counter() - t - (compile_seconds() - rolled)
+        compiling += compile_seconds() - compiled
         total += int(scores.sum())
         if scores.max() > best_score:
             best_score, best_cells = int(scores.max()), boggle.cells_of(boards[scores.argmax()], trie)
-    elapsed = time.perf_counter() - start
+    elapsed, note = time.perf_counter() - start - compiling, compile_note(compiling)
     dice = "standard dice" if boggle.dice_for(rows, cols, trie) else "uniform letters"
     print(f"{args.random} random {rows}x{cols} boards ({dice}), seed {args.seed}, {get_num_threads()} threads")
     print(f"scored in {scoring:.3f} s: {args.random / scoring:,.0f} boards/second "
-          f"({args.random / elapsed:,.0f} counting the making of the boards and any first-call compile)")
+          f"({args.random / elapsed:,.0f} counting the making of the boards){note}")
     print(f"mean score {total / args.random:.2f}; best board {best_cells} with {best_score} points:")
     print(boggle.board_text(boggle.Board(best_cells, rows, cols)))
     return 0
@@ -191,18 +195,22 @@ def _boggle_random(boggle, trie, args, rows: int, cols: int) -> int:
 def _boggle_best(boggle, trie, args, rows: int, cols: int) -> int:
     import time
 
-    from tqdm import tqdm
+    from ..numba_cache import compile_note, compile_seconds
+    from ..progress import progress_bar
 
     by_time = args.restarts is None
-    bar = tqdm(total=round(args.time) if by_time else args.restarts, unit="s" if by_time else "run",
-               desc=f"best {rows}x{cols}", disable=not sys.stderr.isatty(), dynamic_ncols=True)
-    start = time.perf_counter()
+    bar = progress_bar(round(args.time) if by_time else args.restarts, unit="s" if by_time else "run",
+                       desc=f"best {rows}x{cols}", dynamic_ncols=True, leave=True)
+    start, compiled = time.perf_counter(), compile_seconds()
     reached = [0, 0.0]  # best score so far, seconds when first reached
+
+    def searching() -> float:  # seconds since the start, less those spent compiling kernels
+        return time.perf_counter() - start - (compile_seconds() - compiled)
 
     def on_progress(best: int, done: int) -> None:
         if best > reached[0]:
-            reached[:] = [best, time.perf_counter() - start]
-        bar.n = min(round(time.perf_counter() - start), bar.total) if by_time else done
+            reached[:] = [best, searching()]
+        bar.n = min(round(searching()), bar.total) if by_time else done
         bar.set_postfix_str(f"best {best}, {done} runs done")
 
     with bar:
@@ -210,8 +218,9 @@ def _boggle_best(boggle, trie, args, rows: int, cols: int) -> int:
                                    restarts=args.restarts, seed=args.seed, min_length=args.min_length,
                                    steps=args.steps, on_progress=on_progress)
     ranked = sorted(found.items(), key=lambda item: (-item[1], item[0]))[: args.top]
-    print(f"{len(found)} distinct boards from the annealing runs in {time.perf_counter() - start:.0f} s "
-          f"(seed {args.seed}); the best, first reached after {reached[1]:.0f} s:")
+    print(f"{len(found)} distinct boards from the annealing runs in {searching():.0f} s"
+          f"{compile_note(compile_seconds() - compiled)} (seed {args.seed}); "
+          f"the best, first reached after {reached[1]:.0f} s:")
     for cells, score in ranked:
         print(f"{score:6d}  {cells}")
     print()

@@ -150,7 +150,7 @@ def rank_on_cluster(scheduler: str, spec: GameSpec, game, matrix: np.ndarray, wo
                     resume: bool = False) -> RankResult:
     """rank.rank on a Dask cluster (`scheduler` = "tcp://host:port", or "local" for a LocalCluster
     of `workers` processes). Same results: exact top values and proofs for the rest."""
-    from tqdm import tqdm
+    from ..progress import progress_bar
 
     if top < 1:
         raise TopTooSmall()
@@ -167,8 +167,8 @@ def rank_on_cluster(scheduler: str, spec: GameSpec, game, matrix: np.ndarray, wo
         client = _connect(stack, scheduler, workers)
         from distributed import KilledWorker, as_completed
 
-        bar = stack.enter_context(tqdm(total=len(order), initial=len(order) - len(todo), desc="first guesses",
-                                       unit="word", disable=not progress or None))
+        bar = stack.enter_context(progress_bar(len(order), initial=len(order) - len(todo), desc="first guesses",
+                                               unit="word", show=progress, leave=True))
         in_flight = as_completed(with_results=True)
         threads = [0, -INF]  # the workers' threads, and when last counted (each count is a round trip)
 

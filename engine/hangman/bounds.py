@@ -190,7 +190,12 @@ def partition_bound(s, members, strikes: int, group_nodes: int = GROUP_NODES, po
             alone.memo.allocate(16)  # its memory back at once
             searchers.put(alone)
 
-    total, extra = _sum_parts(solve_part, parts, len(openings), threads, progress)
+    weight = int(s.weights[members].sum()) or 1
+
+    def score(cost: int) -> str:  # the bar's bound so far: the parts solved so far bound the set already
+        return f"expected score at most {WIN_POINTS - s.split_cost(cost)[0] / weight:.4f}"
+
+    total, extra = _sum_parts(solve_part, parts, len(openings), threads, progress, score)
     return total + (min(extra) if openings else 0)
 
 
@@ -211,16 +216,16 @@ def _solved_part(alone, part: list[int], strikes: int, group_nodes: int, opening
                   for letter in openings]  # each at least the part's least cost, which is exact
 
 
-def _sum_parts(solve_part, parts: list[list[int]], openings: int, threads: int, progress: bool
+def _sum_parts(solve_part, parts: list[list[int]], openings: int, threads: int, progress: bool, score=str
                ) -> tuple[int, list[int]]:
     """(the sum of the parts' least costs, each opening's sum of costs above them): the parts
     solved `threads` at a time, a part not solved in its nodes replaced by its halves, with a bar
-    of the words of the parts solved; `openings`: how many openings each part's outcome costs."""
-    from tqdm import tqdm
+    of the words of the parts solved and `score(the sum so far)` beside it; `openings`: how many
+    openings each part's outcome costs."""
+    from ..progress import progress_bar
 
     total, extra = 0, [0] * openings  # extra: each opening's cost above the parts' least costs
-    bar = tqdm(total=sum(map(len, parts)), desc="bound: words of the parts solved", unit="word",
-               disable=not progress or None, leave=False)
+    bar = progress_bar(sum(map(len, parts)), desc="bound: words of the parts solved", unit="word", show=progress)
     bar.update(sum(len(part) for part in parts if len(part) < 2))
     parts = [part for part in parts if len(part) >= 2]
     pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="parts")
@@ -240,6 +245,7 @@ def _sum_parts(solve_part, parts: list[list[int]], openings: int, threads: int, 
                     continue
                 total += cost
                 extra = [a + b for a, b in zip(extra, above)]
+                bar.set_postfix_str(score(total), refresh=False)
                 bar.update(len(part))
     finally:  # after Ctrl-C, only the parts under way are finished
         pool.shutdown(wait=True, cancel_futures=True)

@@ -30,6 +30,7 @@ from .memo import Memo
 
 DEPTH = 56  # a path has at most 26 useful guesses, plus its leaf; a bound adds one row per free letter
 INF_COST = 2**63  # above every cost
+BOUND_EVERY = 10.0  # seconds at least between the workings-out of the bound a search's bar shows
 
 
 @dataclass
@@ -289,8 +290,8 @@ class Slices:
 
     def __init__(self, s: Searcher, max_nodes: int, root: tuple, checkpoint=None, resume: bool = False,
                  progress: bool = True, slice_nodes: int = 1_000_000, save_every: float = 300.0,
-                 checkpoint_bytes: float | None = None, desc: str = "exact search"):
-        from tqdm import tqdm
+                 checkpoint_bytes: float | None = None, desc: str = "exact search", bound=None):
+        from ..progress import progress_bar
 
         self.s, self.max_nodes, self.root, self.checkpoint = s, max_nodes, root, checkpoint
         self.slice_nodes, self.save_every, self.checkpoint_bytes = slice_nodes, save_every, checkpoint_bytes
@@ -298,8 +299,10 @@ class Slices:
         s.load_for_memo(root[0])  # the memo's universe holds the root, whose classes come first (refute_openings)
         self.run_id = uuid.uuid4().hex  # this run, in the checkpoint (runs_of)
         self.began = self.last_save = time.monotonic()
-        self.bar = tqdm(total=max_nodes, initial=min(self.spent, max_nodes), unit="node", unit_scale=True, desc=desc,
-                        disable=not progress or None, leave=False)
+        self.bar = progress_bar(max_nodes, initial=min(self.spent, max_nodes), unit="node", unit_scale=True, desc=desc,
+                                show=progress)
+        self.bound = bound or self.root_bound  # what the bar shows as proven so far (see show_bound)
+        self.bound_text, self.bound_due = "", 0.0
 
     def save(self) -> None:
         self.s.save_memo(self.checkpoint, self.spent - self.before, time.monotonic() - self.began,
@@ -317,12 +320,12 @@ class Slices:
             finally:  # also the nodes of a slice cut short by Ctrl-C, which the memo saved then holds
                 self.spent += min(s.nodes, step)
                 self.bar.update(min(s.nodes, step))
-            self.bar.set_postfix(memo=s.memo_entries)
+            self.show_bound()
             if found is not None:
                 return found
             if s.memo.nearly_full():
                 s.memo.compact()
-                self.bar.set_postfix(memo=s.memo_entries, compactions=s.memo.compactions)
+                self.show_bound()
                 self.slice_nodes *= 2  # what a slice can keep is bounded: let the next reach further
             elif s.memo_entries == entries:
                 self.slice_nodes *= 2  # the slice ended before anything new was finished: reach further
@@ -332,6 +335,26 @@ class Slices:
                 self.last_save = time.monotonic()
                 self.save_every = max(self.save_every, 20 * (self.last_save - started))
         return None
+
+    def root_bound(self) -> str:
+        """The expected score the root's set can reach at most, from what the memo proves of it."""
+        members, strikes = self.root
+        cost, exact = self.s.known(members, strikes)
+        weight = int(self.s.weights[np.asarray(members)].sum()) or 1
+        score = WIN_POINTS - self.s.split_cost(cost)[0] / weight
+        return f"expected score {'exactly' if exact else 'at most'} {score:.4f}"
+
+    def show_bound(self) -> None:
+        """The bar's postfix: the bound so far (`bound()`, worked out at most every BOUND_EVERY
+        seconds, or 20 times as long as it last took, and only for a bar that is shown) and the
+        memo's entries (and compactions)."""
+        if not self.bar.disable and time.monotonic() >= self.bound_due:
+            started = time.monotonic()
+            self.bound_text = self.bound()
+            self.bound_due = time.monotonic() + max(BOUND_EVERY, 20 * (time.monotonic() - started))
+        memo = f"memo={self.s.memo_entries}" + (f", compactions={self.s.memo.compactions}"
+                                                  if self.s.memo.compactions else "")
+        self.bar.set_postfix_str(", ".join(text for text in (self.bound_text, memo) if text))
 
     def _slice(self, members, strikes: int, limit: int, step: int) -> tuple[int, bool] | None:
         """One slice, Searcher.solve_below, run by a thread while this one waits for it. Why: the
@@ -378,13 +401,14 @@ class Slices:
 
 def solve_in_slices(s: Searcher, members, strikes: int, max_nodes: int, checkpoint=None, resume: bool = False,
                     progress: bool = True, slice_nodes: int = 1_000_000, save_every: float = 300.0,
-                    checkpoint_bytes: float | None = None, limit: int | None = None) -> tuple[int, bool, int]:
+                    checkpoint_bytes: float | None = None, limit: int | None = None, bound=None
+                    ) -> tuple[int, bool, int]:
     """Searcher.solve within `max_nodes` nodes in all, run in Slices (see there for the
     checkpoints): (cost, finished, nodes spent). `limit`: the cost of a known tree plus one, which
     the search then only has to beat (Searcher.solve); a limit that is no tree's leaves it
-    unfinished."""
+    unfinished. `bound`: the text of the bound so far that the bar shows (Slices)."""
     slices = Slices(s, max_nodes, (members, strikes), checkpoint, resume, progress, slice_nodes, save_every,
-                    checkpoint_bytes)
+                    checkpoint_bytes, bound=bound)
     try:
         found = slices.run(members, strikes, K.INF if limit is None else limit)
     finally:  # on Ctrl-C too: the memo saved once

@@ -481,10 +481,12 @@ def search_best(trie: Trie, rows: int, cols: int, *, seconds: float | None, rest
     `steps` steps cooling from t_start to t_end, until `seconds` have passed or `restarts` runs
     are done. Returns {canonical board cells: score} for the best board of every run. Run i
     depends only on (seed, i); with `seconds` the last runs stop at the deadline (the kernel
-    goes `chunk` steps at a time, so it never overruns by much). `on_progress(best score, runs
-    done)` is called after every chunk."""
+    goes `chunk` steps at a time, so it never overruns by much), which the first run's compiling
+    of the kernels moves on by as long as it took. `on_progress(best score, runs done)` is called
+    after every chunk."""
     from numba import get_num_threads
 
+    from ..numba_cache import compile_seconds
     from .boggle_kernels import _anneal_kernel, _anneal_start
 
     if seconds is None and restarts is None:
@@ -499,8 +501,13 @@ def search_best(trie: Trie, rows: int, cols: int, *, seconds: float | None, rest
     per_round = max(1, get_num_threads())
     results: dict[str, int] = {}
     done = 0
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    while (restarts is None or done < restarts) and (deadline is None or time.perf_counter() < deadline):
+    compiled = compile_seconds()
+
+    def searching() -> float:  # seconds since the start, less those spent compiling kernels
+        return time.perf_counter() - (compile_seconds() - compiled)
+
+    deadline = None if seconds is None else searching() + seconds
+    while (restarts is None or done < restarts) and (deadline is None or searching() < deadline):
         n = per_round if restarts is None else min(per_round, restarts - done)
         rng_states = anneal_seeds(seed, done, n)
         boards, best_boards = np.empty((n, n_cells), np.int64), np.empty((n, n_cells), np.int64)
@@ -512,7 +519,7 @@ def search_best(trie: Trie, rows: int, cols: int, *, seconds: float | None, rest
                            nodes, n_letters, links, best_boards, best_scores)
             if on_progress is not None:
                 on_progress(max([*results.values(), *best_scores.tolist()]), done)
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and searching() >= deadline:
                 break
         for letters, score in zip(best_boards, best_scores):
             key = canonical_cells(cells_of(letters, trie), rows, cols)

@@ -10,6 +10,7 @@ import orjson
 from .. import ENGINE
 from ..errors import UserError
 from ..files import atomic_file
+from ..numba_cache import compile_note
 from .crossword_fill import FillResult
 from .crossword_grid import BLOCK, EMPTY, Slot, filled_rows
 from .crossword_index import COMMON_TOP, WordIndex
@@ -83,7 +84,8 @@ def to_json(rows, slots, result: FillResult, index: WordIndex, seed: int, timeou
 
 def render_text(rows, slots, result: FillResult, index: WordIndex) -> str:
     q = quality(slots, result.words, index)
-    lines = [f"{SUMMARY[result.status]} in {result.seconds:.2f} s" + (f": {result.reason}" if result.reason else "")]
+    lines = [f"{SUMMARY[result.status]} in {result.seconds:.2f} s{compile_note(result.compile_seconds)}"
+             + (f": {result.reason}" if result.reason else "")]
     if q["filled_entries"]:
         lines.append(f"{q['common_entries']} of {q['filled_entries']} entries common ({100 * q['common_share']:.1f} %, "
                      f"{q['common_means']}), mean score {q['mean_score']:.1f}"
