@@ -303,6 +303,7 @@ def test_the_bars_count_the_sets_proven_while_a_class_or_an_opener_is_searched(m
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(tqdm, "tqdm", Drawn)
+    monkeypatch.setattr("wordtree.progress.is_terminal", lambda stream=None: True)  # the bar, not piped lines
     monkeypatch.setattr(wordtree.exact.symmetric, "PROGRESS_EVERY", 0.0)
     game = Mastermind(4, 4)
     matrix = game._compute_matrix()

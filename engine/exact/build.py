@@ -172,7 +172,7 @@ class _Build:
             total += item["value"]
         todo = [item for item in jobs if str(item[0]) not in finished]
         bar = progress_bar(total=len(jobs), initial=len(jobs) - len(todo), desc=f"subtrees of {game.guesses[g]}",
-                           unit="class", show=self.progress)
+                           unit="classes", show=self.progress)
         # the total is at least what is solved plus the class bounds of the classes left
         bounds = self.solver.class_bounds[d - 1]
         sizes = {code: len(part) for code, part in todo}

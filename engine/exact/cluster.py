@@ -168,7 +168,7 @@ def rank_on_cluster(scheduler: str, spec: GameSpec, game, matrix: np.ndarray, wo
         from distributed import KilledWorker, as_completed
 
         bar = stack.enter_context(progress_bar(len(order), initial=len(order) - len(todo), desc="first guesses",
-                                               unit="word", show=progress, leave=True))
+                                               unit="words", show=progress, leave=True))
         in_flight = as_completed(with_results=True)
         threads = [0, -INF]  # the workers' threads, and when last counted (each count is a round trip)
 

@@ -170,7 +170,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
         job_seconds.append((word, time.thread_time() - cpu))
         return word, value, value < beta
 
-    bar = progress_bar(total=len(order), initial=len(order) - len(todo), desc="first guesses", unit="word",
+    bar = progress_bar(total=len(order), initial=len(order) - len(todo), desc="first guesses", unit="words",
                        show=progress)
     shown.bar = bar
     interrupted = False

@@ -225,7 +225,7 @@ def _sum_parts(solve_part, parts: list[list[int]], openings: int, threads: int, 
     from ..progress import progress_bar
 
     total, extra = 0, [0] * openings  # extra: each opening's cost above the parts' least costs
-    bar = progress_bar(sum(map(len, parts)), desc="bound: words of the parts solved", unit="word", show=progress)
+    bar = progress_bar(sum(map(len, parts)), desc="bound: words of the parts solved", unit="words", show=progress)
     bar.update(sum(len(part) for part in parts if len(part) < 2))
     parts = [part for part in parts if len(part) >= 2]
     pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="parts")

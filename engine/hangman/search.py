@@ -299,7 +299,7 @@ class Slices:
         s.load_for_memo(root[0])  # the memo's universe holds the root, whose classes come first (refute_openings)
         self.run_id = uuid.uuid4().hex  # this run, in the checkpoint (runs_of)
         self.began = self.last_save = time.monotonic()
-        self.bar = progress_bar(max_nodes, initial=min(self.spent, max_nodes), unit="node", unit_scale=True, desc=desc,
+        self.bar = progress_bar(max_nodes, initial=min(self.spent, max_nodes), unit="nodes", unit_scale=True, desc=desc,
                                 show=progress)
         self.bound = bound or self.root_bound  # what the bar shows as proven so far (see show_bound)
         self.bound_text, self.bound_due = "", 0.0
