@@ -218,3 +218,12 @@ def test_objective_worst_is_the_smallest_feasible_cap_then_the_best_total(tmp_pa
     assert doc["stats"]["worst"] == smallest
     assert doc["stats"]["total"] == caps[smallest]
     assert doc["stats"]["objective"] == "worst"
+
+
+def test_build_without_output_says_the_tree_is_not_kept_and_help_lists_the_games():
+    out = run("build", "mastermind", "--pegs", "2", "--colours", "3", "--quiet")
+    assert out.returncode == 0 and out.stdout.splitlines()[-1] == "not saved: add -o FILE to keep the tree", out
+    for command, games in (("build", ("wordle", "wordle-nyt2023", "mastermind", "bulls-cows", "hangman")),
+                           ("info", ("wordle", "wordle-nyt2023", "mastermind", "bulls-cows"))):
+        shown = run(command, "--help").stdout
+        assert all(f"\n  {game} " in shown for game in games), shown

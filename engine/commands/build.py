@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 
 from ..errors import CheckpointNotSaved, OutputSavedElsewhere, UsageError, UserError
 from ..files import write_or_fallback
-from .common import game_options, game_options_given, int_option, load_game, search_options, summary
+from .common import game_options, game_options_given, games_epilog, int_option, load_game, search_options, summary
 from .hangman import hangman_build_options
 
 
 def add_build(sub) -> None:
-    p = sub.add_parser("build", help=summary("build"))
-    game_options(p)
+    p = sub.add_parser("build", help=summary("build"), epilog=games_epilog(hangman=True),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    game_options(p, hangman=True)
     search_options(p)
     p.add_argument("--first", metavar="WORD|auto",
                    help="opening guess (default: the proven best recorded for the preset, else auto = found exactly)")
@@ -150,6 +152,8 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
     print("\n".join(histogram_lines(stats["histogram"])))
     if args.output and not failures:
         print(f"wrote {args.output}")
+    elif not args.output:
+        print("not saved: add -o FILE to keep the tree")
     elif failures and failures[0].where is None:  # nowhere took it: the tree goes to stdout, after the report
         import orjson
 

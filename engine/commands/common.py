@@ -32,9 +32,12 @@ def int_option(flag: str, least: int, most: int | None = None):
 MAX_PEGS, MAX_COLOURS, MAX_DIGITS = 9, 9, 4
 
 
-def game_options(p: argparse.ArgumentParser, positional: bool = True) -> None:
+def game_options(p: argparse.ArgumentParser, positional: bool = True, hangman: bool = False) -> None:
     if positional:
-        p.add_argument("game", nargs="?", default=None, help="game preset (default: wordle)")
+        from ..games import PRESETS
+
+        names = ", ".join([*PRESETS, *(["hangman"] if hangman else [])])
+        p.add_argument("game", nargs="?", default=None, help=f"the game: {names} (default: wordle)")
     p.add_argument("--answers", metavar="FILE", help="custom answer list (with --guesses)")
     p.add_argument("--guesses", metavar="FILE", help="custom guess list (with --answers)")
     p.add_argument("--cache-dir", metavar="DIR", help="pattern-matrix cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
@@ -43,6 +46,17 @@ def game_options(p: argparse.ArgumentParser, positional: bool = True) -> None:
                    help="mastermind: number of colours (default 6)")
     p.add_argument("--digits", type=int_option("--digits", 1, MAX_DIGITS), help="bulls-cows: code length (default 4)")
     p.add_argument("--repeats", action="store_true", help="bulls-cows: allow repeated digits")
+
+
+def games_epilog(hangman: bool = False) -> str:
+    """The games a command takes, one a line with what it is, for the end of its --help (the
+    parser keeps the lines with argparse.RawDescriptionHelpFormatter)."""
+    from ..games import PRESETS
+
+    lines = ["games:", *(f"  {name:<16}{text}" for name, text in PRESETS.items())]
+    if hangman:
+        lines.append(f"  {'hangman':<16}Hangman, one tree per word length (the hangman options)")
+    return "\n".join(lines)
 
 
 GAME_CAP = 0  # --max-guesses not given: the game's own cap (a user's value is at least 1)

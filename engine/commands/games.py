@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..errors import UsageError, UserError
-from .common import game_options, load_game, summary
+from .common import game_options, games_epilog, load_game, summary
 
 
 def add_info(sub) -> None:
-    p = sub.add_parser("info", help=summary("info"))
+    p = sub.add_parser("info", help=summary("info"), epilog=games_epilog(),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     game_options(p)
 
 
