@@ -311,6 +311,22 @@ def hangman_build(tmp_path, *extra):
                "-o", tmp_path / "t.json", *extra)
 
 
+def test_a_hangman_build_without_o_writes_here_and_never_over_the_shipped_tree(tmp_path):
+    from wordtree.data import trees_dir
+
+    shipped = trees_dir() / "hangman" / "hangman-3.json"
+    before = shipped.read_bytes()
+    words = tmp_path / "w.txt"
+    words.write_text("abc\nabd\nbca\ncab\nxyz\n")
+    proc = subprocess.run([sys.executable, str(ROOT / "cli.py"), "build", "hangman", "--length", "3", "--words",
+                           str(words), "--lives", "2", "--quiet"], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "hangman-3.json").is_file() and shipped.read_bytes() == before
+    again = run("build", "hangman", "--length", "3", "--words", words, "--bound-only")
+    assert again.returncode == 2 and "-o" in error_line(again)
+
+
 def test_a_hangman_checkpoint_is_never_replaced_by_accident(tmp_path):
     ck = tmp_path / "h.npz"
     first = hangman_build(tmp_path, "--checkpoint", ck)

@@ -24,7 +24,8 @@ def add_build(sub) -> None:
                    help="exact (default) or a greedy baseline, labelled not optimal")
     p.add_argument("--objective", default="total", choices=["total", "worst"],
                    help="total (default): fewest guesses in all; worst: fewest guesses in the worst case, then in all")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree/1 JSON")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree/1 JSON (hangman: default "
+                   "hangman-N.json in the current folder; a folder gets that name)")
     p.add_argument("--checkpoint", metavar="FILE", help="save each finished subtree of the opener here as it comes "
                    "(with --first auto, the rank of the openers goes to FILE.rank); hangman: the exact search's "
                    "memo, saved every few minutes and when stopped")

@@ -40,8 +40,8 @@ def hangman_build_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--merge", metavar="FILE",
                    help="hangman: add what the search of checkpoint FILE proved (e.g. a --refute run's) to --checkpoint")
     g.add_argument("--bound-only", action="store_true",
-                   help="hangman: prove again the bound of the best-found tree already at -o (default the shipped "
-                        "one) with this version's parts, and write it there; the tree stays")
+                   help="hangman: prove again the bound of the best-found tree at -o with this version's parts, "
+                        "and write it there; the tree stays")
 
 
 
@@ -141,6 +141,11 @@ def _build_lines(args, options: dict, lengths: list, output):
 
         if options["strategy"] not in (None, "exact", *RULES):
             raise UsageError(f"--strategy {options['strategy']}: hangman knows exact, {', '.join(RULES)}")
+        if output is None:
+            if bound_only:
+                raise UsageError("--bound-only needs -o FILE: the best-found tree whose bound it proves again "
+                                 "and rewrites")
+            output = "."  # the shipped tree's name in the current folder, never over the shipped tree itself
         yield from driver.build_lengths(lengths, output=output, bound_only=bound_only, **options)
 
 
