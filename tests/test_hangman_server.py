@@ -372,6 +372,22 @@ def test_a_retried_request_with_the_same_key_is_applied_once(running):
     assert post(url, {"sessionId": sid, "action": "nextWord", "requestId": ""})[0] == 400
 
 
+def test_a_retried_start_gets_the_same_game_back(running):
+    server = running(per_game=5)
+    url = server.url
+    first = post(url, {"playerId": "ann", "action": "startGame", "requestId": "s1"})
+    assert first[0] == 200 and post(url, {"playerId": "ann", "action": "startGame", "requestId": "s1"}) == first
+    sid = first[1]["sessionId"]
+    assert post(url, {"playerId": "bob", "action": "startGame", "requestId": "s1"})[1]["sessionId"] != sid
+    assert post(url, {"playerId": "ann", "action": "startGame", "requestId": "s2"})[1]["sessionId"] != sid
+    assert post(url, {"playerId": "ann", "action": "startGame"})[1]["sessionId"] != sid
+    assert post(url, {"playerId": "ann", "action": "startGame", "requestId": 7})[0] == 400
+    post(url, {"sessionId": sid, "action": "nextWord"})
+    again = post(url, {"playerId": "ann", "action": "startGame", "requestId": "s1"})
+    assert again[1]["sessionId"] == sid  # the game it began, where it is now
+    assert post(url, {"sessionId": sid, "action": "getResult"})[1]["data"]["totalWordCount"] == 1
+
+
 def test_the_bot_client_retries_a_lost_reply_once_and_it_is_applied_once(running):
     server = running(per_game=5)
     sid = post(server.url, {"playerId": "ann", "action": "startGame"})[1]["sessionId"]

@@ -33,12 +33,12 @@ LOST = "No more guess left."  # the server's message for a lost word (with or wi
 
 
 class Client:
-    """Posts to the server on one kept-alive connection. `nextWord` and `guessWord` carry a
+    """Posts to the server on one kept-alive connection. `startGame`, `nextWord` and `guessWord` carry a
     `requestId` (see the server's docstring), so a request whose reply was lost to a broken
     connection is sent again once on a fresh one, and the server applies it only once; a 503
     (the server's store busy) is also tried again once."""
 
-    KEYED = {"nextWord", "guessWord"}
+    KEYED = {"startGame", "nextWord", "guessWord"}
 
     def __init__(self, url: str, timeout: float = 30):
         self.url = url

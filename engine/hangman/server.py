@@ -10,11 +10,13 @@ guess that loses a word, and any guess after it, is answered with the classic
 `wrongGuessCountOfCurrentWord`), so a client can see what that guess cost: a guess after the
 loss costs nothing and leaves the count where it was.
 
-`requestId` (optional, on `nextWord` and `guessWord`): a string of 1 to 128 characters that the
-client makes unique per request within its session (e.g. a random prefix and a counter). A
-request that repeats the session's most recent `requestId` is answered with the answer stored
-for it and is not applied again, so a client whose connection broke before the reply came can
-send the same request again safely. Clients that omit it (the classic protocol) are unaffected.
+`requestId` (optional, on `startGame`, `nextWord` and `guessWord`): a string of 1 to 128
+characters that the client makes unique per request within its session (e.g. a random prefix and
+a counter). A request that repeats the session's most recent `requestId` is answered with the
+answer stored for it and is not applied again, so a client whose connection broke before the
+reply came can send the same request again safely. On `startGame` the key is the player's: a
+`startGame` repeating a `requestId` that player started a game with gets that game's session
+back instead of a new one. Clients that omit it (the classic protocol) are unaffected.
 
 Every failure is answered with a JSON object `{"message": ...}` and a 4xx/5xx status: malformed
 HTTP or JSON (including JSON nested too deeply) 400, too large 413, a request not completed
@@ -72,10 +74,13 @@ CREATE TABLE IF NOT EXISTS sessions (
     wrong INTEGER NOT NULL DEFAULT 0,
     submitted TEXT,
     last_key TEXT,
-    last_answer TEXT
+    last_answer TEXT,
+    start_key TEXT
 )
 """
-ADDED_COLUMNS = {"last_key": "TEXT", "last_answer": "TEXT"}  # absent from databases of older servers
+# absent from databases of older servers
+ADDED_COLUMNS = {"last_key": "TEXT", "last_answer": "TEXT", "start_key": "TEXT"}
+START_INDEX = "CREATE INDEX IF NOT EXISTS sessions_start ON sessions (player_id, start_key)"
 KEYED_ACTIONS = {"nextWord", "guessWord"}
 
 
@@ -91,6 +96,14 @@ class StoreUnavailable(Exception):
 
 def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _request_key(request: dict) -> str | None:
+    """The request's `requestId`, checked: None when absent."""
+    key = request.get("requestId")
+    if key is not None and not (isinstance(key, str) and 0 < len(key) <= MAX_KEY):
+        raise BadRequest(400, f"requestId must be a string of 1 to {MAX_KEY} characters")
+    return key
 
 
 def shown(word: str, guessed: str) -> str:
@@ -124,6 +137,7 @@ class Game:
             for name, kind in ADDED_COLUMNS.items():
                 if name not in have:
                     db.execute(f"ALTER TABLE sessions ADD COLUMN {name} {kind}")
+            db.execute(START_INDEX)
         finally:
             db.close()
 
@@ -206,9 +220,7 @@ class Game:
         sid = request.get("sessionId")
         if not isinstance(sid, str) or not sid:
             raise BadRequest(400, "missing sessionId")
-        key = request.get("requestId") if action in KEYED_ACTIONS else None
-        if key is not None and not (isinstance(key, str) and 0 < len(key) <= MAX_KEY):
-            raise BadRequest(400, f"requestId must be a string of 1 to {MAX_KEY} characters")
+        key = _request_key(request) if action in KEYED_ACTIONS else None
         with self._transaction() as db:
             row = db.execute("SELECT * FROM sessions WHERE session_id = ?", (sid,)).fetchone()
             if row is None:
@@ -229,12 +241,19 @@ class Game:
         player = request.get("playerId")
         if not isinstance(player, str) or not player.strip():
             raise BadRequest(400, "missing playerId")
-        sid = secrets.token_hex(16)
+        key = _request_key(request)
         with self._transaction() as db:
-            db.execute(
-                "INSERT INTO sessions (session_id, player_id, created, words_per_game, lives) VALUES (?, ?, ?, ?, ?)",
-                (sid, player, _now(), self.words_per_game, self.lives),
-            )
+            row = None if key is None else db.execute(
+                "SELECT session_id FROM sessions WHERE player_id = ? AND start_key = ?", (player, key)).fetchone()
+            if row is not None:  # a retried start: the game it began, not a second one
+                sid = row["session_id"]
+            else:
+                sid = secrets.token_hex(16)
+                db.execute(
+                    "INSERT INTO sessions (session_id, player_id, created, words_per_game, lives, start_key) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (sid, player, _now(), self.words_per_game, self.lives, key),
+                )
         return {"message": "THE GAME IS ON", "sessionId": sid,
                 "data": {"numberOfWordsToGuess": self.words_per_game, "numberOfGuessAllowedForEachWord": self.lives}}
 
