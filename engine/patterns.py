@@ -24,8 +24,9 @@ MAGIC = "wordtree-patterns/1"
 class PatternMatrix:
     matrix: np.ndarray
     source: str  # "built", "cache" or "rebuilt"
-    seconds: float
+    seconds: float  # reading or building, compiling the kernels aside
     path: Path | None
+    compile_seconds: float = 0.0  # compiling the matrix kernel first (the first run only)
 
 
 def _header(game, matrix: np.ndarray) -> dict:
@@ -76,11 +77,15 @@ def pattern_matrix(game, cache: str | os.PathLike | None = None, use_cache: bool
         matrix = _read(path, game)
         if matrix is not None:
             return PatternMatrix(matrix, "cache", time.perf_counter() - start, path)
+    from .numba_cache import compile_seconds
+
+    compiled = compile_seconds()
     matrix = game._compute_matrix()
-    seconds = time.perf_counter() - start
+    compiled = compile_seconds() - compiled
+    seconds = time.perf_counter() - start - compiled
     if use_cache:
         try:
             _write(path, game, matrix)
         except OSError:
             path = None  # an unwritable cache folder only costs speed
-    return PatternMatrix(matrix, "rebuilt" if existed and use_cache else "built", seconds, path)
+    return PatternMatrix(matrix, "rebuilt" if existed and use_cache else "built", seconds, path, compiled)

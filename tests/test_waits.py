@@ -52,6 +52,10 @@ def test_a_first_run_says_it_compiles_and_how_long_a_second_says_nothing(tmp_pat
     assert second.returncode == 0 and second.stderr == "", second.stderr
     assert [line for line in second.stdout.splitlines() if line.startswith("patterns:")] == \
         [line for line in first.stdout.splitlines() if line.startswith("patterns:")]
+    # the matrix's time leaves the compiling out, and says it apart the first time only
+    matrix_line = next(line for line in first.stdout.splitlines() if line.startswith("pattern matrix:"))
+    assert "compiling the kernels once" in matrix_line
+    assert "compiling" not in next(line for line in second.stdout.splitlines() if line.startswith("pattern matrix:"))
 
 
 class _Event(SimpleNamespace):

@@ -18,6 +18,7 @@ def add_info(sub) -> None:
 def run_info(args) -> int:
     import numpy as np
 
+    from ..numba_cache import compile_note
     from ..patterns import pattern_matrix
 
     game = load_game(args)
@@ -32,7 +33,8 @@ def run_info(args) -> int:
     distinct = int(np.count_nonzero(np.bincount(pm.matrix.ravel(), minlength=game.n_codes)))
     print(f"patterns: {distinct} of {game.n_codes} possible occur")
     print(f"pattern matrix: {pm.matrix.shape[0]} x {pm.matrix.shape[1]} {pm.matrix.dtype}, "
-          f"{pm.source} in {pm.seconds * 1000:.1f} ms" + (f" ({pm.path})" if pm.path else ""))
+          f"{pm.source} in {pm.seconds * 1000:.1f} ms{compile_note(pm.compile_seconds)}"
+          + (f" ({pm.path})" if pm.path else ""))
     if game.default_first:
         print(f"proven best first guess: {game.default_first}")
     return 0
