@@ -185,8 +185,6 @@ def test_cli_next_and_play_follow_the_tree(tree, lists, capsys, monkeypatch):
         solved = [solved[0] or guess == a, solved[1] or guess == b]
         if all(solved):
             break
-        node = doc["tree"]
-        guess = None
         code, out, _ = run(["dordle", "next", str(tree), *lists, "--json",
                             *[f"{g}:{p}" for g, p in zip(position_guesses, lines)]], capsys)
         guess = orjson.loads(out)["guess"]
