@@ -70,3 +70,65 @@ def first_guess_total(game, cap, first, answers=None, guesses=None):
             groups.setdefault(key, []).append(after)
     n = len(answers)
     return n * (n - 1) + sum(position_value(game, guesses, group, cap - 1) for group in groups.values())
+
+
+def guess_cost(game, guesses, position, g, d):
+    """The least total of `position` (pairs as in position_value) when the next guess is g."""
+    if d == 0:
+        return INF
+    groups = {}
+    for a, b in position:
+        key = (SOLVED if a is None else game.feedback(g, a), SOLVED if b is None else game.feedback(g, b))
+        after = (None if a is None or a == g else a, None if b is None or b == g else b)
+        if after != (None, None):
+            groups.setdefault(key, []).append(after)
+    return len(position) + sum(_value(game, tuple(guesses), frozenset(group), d - 1) for group in groups.values())
+
+
+def worst_total(game, cap, answers=None, guesses=None):
+    """The worst objective: (the fewest guesses the worst pair needs, the least total among the
+    strategies with that worst case), (INF, INF) when none fits within cap. Found from the Pareto
+    frontier of (worst, total) over every strategy, built up child group by child group."""
+    answers = list(game.answers if answers is None else answers)
+    guesses = tuple(game.guesses if guesses is None else guesses)
+    front = _front(game, guesses, frozenset(state_pairs(answers, answers)), cap)
+    return min(front) if front else (INF, INF)
+
+
+def _pareto(points):
+    out, least = [], INF
+    for w, t in sorted(points):
+        if t < least:
+            out.append((w, t))
+            least = t
+    return out
+
+
+@lru_cache(maxsize=None)
+def _front(game, guesses, position, d):
+    """Every (worst, total) not dominated by another, over the strategies finishing every pair of
+    `position` within d guesses."""
+    if not position:
+        return ((0, 0),)
+    if d == 0:
+        return ()
+    points = set()
+    for g in guesses:
+        groups = {}
+        changed = False
+        for a, b in position:
+            key = (SOLVED if a is None else game.feedback(g, a), SOLVED if b is None else game.feedback(g, b))
+            after = (None if a is None or a == g else a, None if b is None or b == g else b)
+            changed |= after != (a, b)
+            if after != (None, None):
+                groups.setdefault(key, []).append(after)
+        if not changed and len(groups) == 1:
+            continue
+        combos = [(0, 0)]
+        for group in groups.values():
+            sub = _front(game, guesses, frozenset(group), d - 1)
+            combos = _pareto({(max(w, w2), t + t2) for w, t in combos for w2, t2 in sub})
+            if not combos:
+                break
+        points |= {(1 + w, len(position) + t) for w, t in combos}
+    return tuple(_pareto(points))

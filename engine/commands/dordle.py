@@ -1,66 +1,229 @@
 """`dordle`: Dordle solved exactly on small or reduced lists (engine dordle/).
 
-    wordtree dordle build --answers A --guesses G [--max-guesses 7] [--first WORD] -o tree.json
-    wordtree dordle verify tree.json --answers A --guesses G
+    wordtree dordle build --answers A --guesses G [--max-guesses 7] [--objective total|worst] [--first WORD] -o T
+    wordtree dordle verify T --answers A --guesses G
+    wordtree dordle next [T] GUESS:P1/P2 ...      the best next guess (===== marks a solved board)
+    wordtree dordle play [T]                      an assistant for a real game (reads P1/P2 from stdin)
+    wordtree dordle grade [T] GUESS:P1/P2 ...     each move's expected guesses against the best's
 """
 
 from __future__ import annotations
 
 import sys
 
-from ..errors import UsageError
-from .common import game_options, summary
+from ..errors import UsageError, UserError
+from .common import int_option, summary
+
+WORDLE_PRESETS = ("wordle", "wordle-nyt", "wordle-nyt2023")
+STEP = "GUESS:P1/P2"
+
+LOOKUP_EPILOG = """\
+feedback: the two patterns of a guess, board 1's first, as B/Y/G letters, 0/1/2 digits or
+squares: salet:BBYBB/GBBBB. The guess that solves a board shows GGGGG there; from the next
+guess on that board shows ===== (one = a letter).
+"""
+
+PLAY_EPILOG = LOOKUP_EPILOG + """\
+what to type, one line per guess:
+  P1/P2           what the game showed for the guess proposed, e.g. BBYBB/GBBBB
+  WORD P1/P2      what the game showed for a guess of your own, e.g. crane BYBBG/=====
+  q               stop
+"""
+
+
+def _lists(p, game: bool = True) -> None:
+    """The game Dordle is played on: a Wordle preset (positional when `game`) and its lists."""
+    if game:
+        p.add_argument("game", nargs="?", default=None,
+                       help=f"a Wordle preset: {', '.join(WORDLE_PRESETS)} (default: wordle)")
+    p.add_argument("--answers", metavar="FILE", help="custom answer list (with --guesses)")
+    p.add_argument("--guesses", metavar="FILE", help="custom guess list (with --answers)")
+    p.add_argument("--cache-dir", metavar="DIR",
+                   help="pattern-matrix cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+
+
+def _lookup_options(p, steps: bool = True) -> None:
+    import argparse
+
+    if steps:
+        p.add_argument("items", nargs="*", metavar=f"[TREE] {STEP}",
+                       help="a wordtree-dordle/1 file (optional), then the steps played")
+    else:
+        p.add_argument("tree", nargs="?", help="a wordtree-dordle/1 file (default: no tree, the exact engine)")
+    p.add_argument("--game", metavar="GAME", help=f"with no tree: a Wordle preset ({', '.join(WORDLE_PRESETS)}; "
+                                                  f"default wordle)")
+    _lists(p, game=False)
+    p.add_argument("--max-guesses", type=int_option("--max-guesses", 2, 16), default=None, metavar="N",
+                   help="with no tree: the guess cap (default 7; a tree plays within its own)")
+    p.add_argument("--seconds", type=_seconds, default=argparse.SUPPRESS, metavar="S|none",
+                   help="time the exact search of a position off the tree may take (default 10; 'none': no limit)")
+
+
+def _seconds(text: str) -> float | None:
+    if text.lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value != value or value == float("inf"):
+        raise UsageError(f"--seconds must be a number of seconds above 0 or 'none', not {text!r}")
+    return value
 
 
 def add_dordle(sub) -> None:
+    import argparse
+
+    from .trees import intermixed
+
     p = sub.add_parser("dordle", help=summary("dordle"))
     actions = p.add_subparsers(dest="dordle_action", metavar="ACTION")
     b = actions.add_parser("build", help="the optimal Dordle tree and its total over every ordered pair of answers")
-    game_options(b)
+    _lists(b)
     b.add_argument("--max-guesses", type=int, default=7, metavar="N", help="guess cap for both boards (default 7)")
+    b.add_argument("--objective", choices=("total", "worst"), default="total",
+                   help="total (default): fewest guesses over all the pairs; worst: fewest guesses for the worst "
+                        "pair, then fewest in all (the tree's cap is then that worst case)")
     b.add_argument("--first", metavar="WORD", help="the opening guess (default: found exactly)")
     b.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree-dordle/1 JSON")
     v = actions.add_parser("verify", help="replay every ordered pair through a Dordle tree and check its total")
     v.add_argument("tree", help="a wordtree-dordle/1 file")
-    game_options(v, positional=False)
+    _lists(v, game=False)
     v.add_argument("game", nargs="?", default=None, help="game preset (default: wordle)")
+    raw = argparse.RawDescriptionHelpFormatter
+    n = intermixed(actions.add_parser("next", help="the best next guess after the steps played, e.g. next salet:BBYBB/GBBBB",
+                           epilog=LOOKUP_EPILOG, formatter_class=raw,
+                           description="The next guess from a Dordle tree while the game is on it, else from the "
+                                       "exact engine\n(within --seconds and size caps; a heuristic guess and a "
+                                       "lower bound beyond them, said so)."))
+    _lookup_options(n)
+    n.add_argument("--json", action="store_true", help="print the suggestion as JSON")
+    n.add_argument("--all", action="store_true", help="list every candidate left (by default at most 10 a board)")
+    pl = actions.add_parser("play", help="an assistant for a real Dordle game (reads P1/P2 from stdin)",
+                            epilog=PLAY_EPILOG, formatter_class=raw)
+    _lookup_options(pl, steps=False)
+    g = intermixed(actions.add_parser("grade", epilog=LOOKUP_EPILOG, formatter_class=raw,
+                                      help="each move's exact expected guesses left against a best guess's, "
+                                           "and the loss"))
+    _lookup_options(g)
+    g.add_argument("--json", action="store_true", help="print the moves as JSON")
 
 
-def run_dordle(args) -> int:
-    import orjson
-
+def _game(name, answers, guesses, cache_dir):
     from ..games import get_game
     from ..patterns import pattern_matrix
 
-    if args.dordle_action is None:
-        raise UsageError("dordle needs an action: build or verify")
-    game = get_game(args.game, args.answers, args.guesses)
+    if name is not None and name not in WORDLE_PRESETS:
+        raise UsageError(f"Dordle is played on Wordle's words: {', '.join(WORDLE_PRESETS)}, not {name!r}")
+    game = get_game(name, answers, guesses)
     for notice in game.notices:
         print(notice, file=sys.stderr)
-    matrix = pattern_matrix(game, args.cache_dir).matrix
-    if args.dordle_action == "build":
-        from ..dordle.search import DordleSearch
-        from ..dordle.tree import build_document
-        from ..files import write_atomic
+    return game, pattern_matrix(game, cache_dir).matrix
 
-        search = DordleSearch(game, matrix, args.max_guesses)
-        first = None if args.first is None else game.guess_index[game.parse_guess(args.first)]
-        doc = build_document(search, first)
-        result = doc["result"]
-        print(f"total {result['total']} over {result['pairs']} ordered pairs, mean {result['mean']:.4f}, "
-              f"first guess {result['first']}{'' if result['optimal'] else ' (fixed)'}, {result['seconds']} s, "
-              f"{result['nodes']} nodes")
-        if args.output:
-            write_atomic(args.output, orjson.dumps(doc))
-        return 0
-    from ..dordle.tree import verify_document
 
-    try:
-        with open(args.tree, "rb") as f:
-            doc = orjson.loads(f.read())
-    except (OSError, orjson.JSONDecodeError) as exc:
-        raise UsageError(f"{args.tree}: cannot read a Dordle tree ({exc})") from None
-    report = verify_document(doc, game, matrix)
+def run_dordle(args) -> int:
+    action = args.dordle_action
+    if action is None:
+        raise UsageError("dordle needs an action: build, verify, next, play or grade")
+    if action in ("next", "play", "grade"):
+        return _run_lookup(args)
+    game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
+    if action == "build":
+        return _build(args, game, matrix)
+    from ..dordle.tree import read_document, verify_document
+
+    report = verify_document(read_document(args.tree), game, matrix)
     print(f"ok: {report['pairs']} ordered pairs, total {report['total']}, mean {report['mean']:.4f}, "
           f"worst {report['worst']}, {report['remainders']} single-board remainders solved")
+    return 0
+
+
+def _build(args, game, matrix) -> int:
+    import orjson
+
+    from ..dordle.search import DordleSearch
+    from ..dordle.tree import build_document, smallest_cap_search
+    from ..files import write_atomic
+    from .common import output_errors
+
+    first = None if args.first is None else game.guess_index[game.parse_guess(args.first)]
+    if args.objective == "worst":
+        search = smallest_cap_search(game, matrix, args.max_guesses, first)
+        doc = build_document(search, first, "worst", args.max_guesses)
+    else:
+        doc = build_document(DordleSearch(game, matrix, args.max_guesses), first)
+    result = doc["result"]
+    worst = f", worst {doc['max_guesses']} (least possible)" if args.objective == "worst" else ""
+    print(f"total {result['total']} over {result['pairs']} ordered pairs, mean {result['mean']:.4f}{worst}, "
+          f"first guess {result['first']}{'' if result['optimal'] else ' (fixed)'}, {result['seconds']} s, "
+          f"{result['nodes']} nodes")
+    if args.output:
+        with output_errors(args.output):
+            write_atomic(args.output, orjson.dumps(doc))
+    return 0
+
+
+def _tree_and_steps(items) -> tuple[str | None, list[str]]:
+    """The tree file that may come first (a file, or a word with no ':'), and the steps."""
+    from pathlib import Path
+
+    items = list(items)
+    if items and (Path(items[0]).is_file() or ":" not in items[0]):
+        return items.pop(0), items
+    return None, items
+
+
+def _open_position(args, tree: str | None):
+    from ..dordle.player import DEFAULT_SECONDS, DordlePosition
+
+    seconds = getattr(args, "seconds", DEFAULT_SECONDS)
+    if tree is None:
+        game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
+        return DordlePosition(game, matrix, args.max_guesses or 7, None, seconds)
+    from ..dordle.tree import read_document
+    from ..patterns import pattern_matrix
+    from ..tree import game_for
+
+    if args.game is not None:
+        raise UsageError("give a Dordle tree or --game, not both")
+    doc = read_document(tree)
+    if args.max_guesses is not None and args.max_guesses != doc["max_guesses"]:
+        raise UsageError(f"--max-guesses is for a position with no tree: {tree} plays within its cap of "
+                         f"{doc['max_guesses']}")
+    try:
+        game = game_for(doc, args.answers, args.guesses)
+    except UserError as exc:
+        raise UserError(f"{tree}: {exc}") from None
+    return DordlePosition(game, pattern_matrix(game, args.cache_dir).matrix, doc["max_guesses"], doc, seconds)
+
+
+def _run_lookup(args) -> int:
+    from ..dordle import player
+
+    if args.dordle_action == "play":
+        position = _open_position(args, args.tree)
+        lines = (line for line in sys.stdin)
+        return player.interactive(position, lines, lambda text: print(text, flush=True), sys.stdin.isatty())
+    tree, steps = _tree_and_steps(args.items)
+    position = _open_position(args, tree)
+    if args.dordle_action == "grade":
+        if not steps:
+            raise UsageError(f"grade needs the moves played, as {STEP}")
+        moves = player.grade(position, steps)
+        if args.json:
+            import orjson
+
+            sys.stdout.write(orjson.dumps([mv.as_json() for mv in moves]).decode() + "\n")
+        else:
+            print("\n".join(player.grade_lines(moves)))
+        return 0
+    for text in steps:
+        position.play(*player.parse_step(text))
+    suggestion = position.suggest()
+    if args.json:
+        import orjson
+
+        sys.stdout.write(orjson.dumps(suggestion.as_json()).decode() + "\n")
+    else:
+        print("\n".join(player.suggestion_lines(suggestion, args.all)))
     return 0

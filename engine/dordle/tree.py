@@ -5,7 +5,8 @@ Format (wordtree-dordle/1, JSON):
 
     {"format": "wordtree-dordle/1", "game": {...identity...}, "max_guesses": 7,
      "solved_mark": "=====",
-     "result": {"total": T, "pairs": n(n-1), "mean": T / n(n-1), "optimal": true, "first": "salet", ...},
+     "result": {"total": T, "pairs": n(n-1), "mean": T / n(n-1), "optimal": true, "first": "salet",
+                "objective": "total", ...},
      "tree": {"guess": g, "next": {"P1/P2": node, ...}}}
 
 A two-board node's children are keyed by the two patterns, board 1 first, e.g. "BYGBB/BBBGY".
@@ -14,6 +15,10 @@ remainder: {"board": 2, "answers": [...], "guesses_left": k}, the other board's 
 the guesses left, which the single-board engine solves exactly on demand (the optimal
 single-board tree below it is exact.Solver.tree of that state). In play, a solved board shows
 the fixed mark `solved_mark` from then on ("=====/BYBBG").
+
+With the objective "worst" (fewest guesses for the worst pair, then fewest in all), max_guesses is
+that least worst case and result.cap_asked the cap the build allowed; the tree is the optimal
+total within max_guesses. Files are read by read_document: a bounded read, then check_shape.
 """
 
 from __future__ import annotations
@@ -33,8 +38,29 @@ def solved_mark(game) -> str:
     return "=" * game.length
 
 
-def build_document(search, first: int | None = None) -> dict:
-    """The optimal tree (opening with `first` when given) and its result, as a document."""
+OBJECTIVES = ("total", "worst")
+
+
+def smallest_cap_search(game, matrix: np.ndarray, max_guesses: int, first: int | None = None, **options):
+    """The worst-case objective: a DordleSearch with the smallest cap d (2 to `max_guesses`)
+    within which some strategy (opening with `first` when given) finishes every pair. Its
+    optimal total within d is then the least total among the strategies whose worst pair takes
+    the fewest guesses: every strategy of worst w* is one within the cap w*, and none exists
+    within a smaller cap (each smaller d was searched and found infeasible)."""
+    from .search import DordleSearch
+
+    for d in range(2, int(max_guesses) + 1):
+        search = DordleSearch(game, matrix, d, **options)
+        value, _ = search.solve_game(first)
+        if value < DINF:
+            return search
+    return DordleSearch(game, matrix, max_guesses, **options)  # infeasible: build_document says so
+
+
+def build_document(search, first: int | None = None, objective: str = "total", cap_asked: int | None = None) -> dict:
+    """The optimal tree (opening with `first` when given) and its result, as a document. With
+    objective "worst", `search` comes from smallest_cap_search: the tree's cap (max_guesses) is
+    the least worst case, `cap_asked` the cap that was allowed."""
     game = search.game
     t0 = time.perf_counter()
     value, guess = search.solve_game(first)
@@ -51,6 +77,7 @@ def build_document(search, first: int | None = None) -> dict:
         "max_guesses": search.cap,
         "solved_mark": solved_mark(game),
         "result": {"total": int(value), "pairs": pairs, "mean": round(value / pairs, 6), "optimal": first is None,
+                   "objective": objective, **({"cap_asked": cap_asked} if objective == "worst" else {}),
                    "first": game.guesses[guess], "seconds": round(time.perf_counter() - t0, 3),
                    **{k: v for k, v in search.stats().items() if k != "seconds"}},
         "tree": tree,
@@ -86,12 +113,70 @@ def remainder(game, board: int, answers: np.ndarray, guesses_left: int) -> dict:
     return {"board": board, "answers": [game.answers[a] for a in answers], "guesses_left": guesses_left}
 
 
+MAX_BYTES = 256 << 20  # the largest Dordle tree file read (as tree.TREE_MAX_BYTES)
+GAME_KEYS = ("name", "answers", "answers_sha256", "guesses", "guesses_sha256")
+
+
+def read_document(path) -> dict:
+    """A Dordle tree file, read with a bound (a regular file of at most MAX_BYTES) and its shape
+    checked (check_shape); anything else is one UserError line."""
+    import orjson
+
+    from ..words import read_bounded
+
+    raw = read_bounded(path, MAX_BYTES, "Dordle tree")
+    try:
+        doc = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise UserError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        found = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
+        raise UserError(f"{path}: not a {FORMAT} file (format: {found!r})")
+    try:
+        check_shape(doc)
+    except UserError as exc:
+        raise UserError(f"{path}: {exc}") from None
+    return doc
+
+
+def check_shape(doc: dict) -> None:
+    """The fields a lookup or a replay reads, of the types they need: the game's names and
+    fingerprints, the cap, the result's total, and every node ({"guess": word, "next": {key:
+    node or remainder}}, a remainder {"board": 1 or 2, "answers": [words], "guesses_left": k})."""
+    game = doc.get("game")
+    if not isinstance(game, dict) or not all(isinstance(game.get(k), str) for k in GAME_KEYS):
+        raise UserError(f"malformed 'game' section (needs {', '.join(GAME_KEYS)})")
+    cap = doc.get("max_guesses")
+    if not isinstance(cap, int) or isinstance(cap, bool) or not 2 <= cap <= 16:
+        raise UserError("'max_guesses' must be a whole number from 2 to 16")
+    result = doc.get("result")
+    if not isinstance(result, dict) or not isinstance(result.get("total"), int):
+        raise UserError("malformed 'result' section (needs a whole 'total')")
+    stack = [(doc.get("tree"), 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > cap:
+            raise UserError(f"the tree is deeper than its cap of {cap}")
+        if not isinstance(node, dict):
+            raise UserError("malformed tree: a node is not an object")
+        if "board" in node:
+            if node.get("board") not in (1, 2) or not isinstance(node.get("guesses_left"), int) or \
+                    not isinstance(node.get("answers"), list) or not all(isinstance(w, str) for w in node["answers"]):
+                raise UserError("malformed remainder (needs board 1 or 2, answers, guesses_left)")
+            continue
+        branches = node.get("next", {})
+        if not isinstance(node.get("guess"), str) or not isinstance(branches, dict):
+            raise UserError("malformed tree: a node needs a 'guess' word and 'next' as an object")
+        stack.extend((child, depth + 1) for child in branches.values())
+
+
 def verify_document(doc: dict, game, matrix: np.ndarray) -> dict:
     """Replay every ordered pair of different answers through the tree (the remainders through
     the single-board engine's optimal trees) and check the rules, the cap and the total. Returns
     the recomputed figures; a failure is a UserError naming the pair."""
     if doc.get("format") != FORMAT:
         raise UserError(f"not a Dordle tree (format {doc.get('format')!r})")
+    check_shape(doc)
     identity = {"kind": game.kind, **game.identity()}
     for key in ("answers_sha256", "guesses_sha256"):
         if doc["game"].get(key) != identity.get(key):

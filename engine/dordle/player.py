@@ -1,0 +1,522 @@
+"""Dordle lookups: the best next guess after the steps played, from a Dordle tree while the game
+is on it, and from the exact engine (DordleSearch, exact.Solver) off it.
+
+A step is a guess and the two patterns it got, board 1 first: `crane:BYGBB/BBBGY`. A board that
+an earlier guess solved shows the fixed mark `=====` (one `=` a letter, tree.solved_mark) from
+then on; the guess that solves it shows its win pattern (GGGGG). Anything else is refused as one
+line: a mark on a board still open, colours on a solved board, both boards won by one guess (the
+answers differ), a pattern no answer left would give, a step past the cap or after the win.
+
+While both boards are open the position is the state (S1, S2, ident, d) of search.py; once one
+is solved, a single board (S, d). On the tree, the next guess is the node's (a remainder's is
+the first guess of exact.Solver.tree, the tree the file stands for, as `dordle verify` replays
+it), and the expected number of guesses left is the subtree's own total over the pairs left,
+counted by walking it (which also checks it against the feedback rule). Off the tree the exact
+engine solves the position within a time limit and size caps; a position it cannot finish gets
+a heuristic guess, labelled as such, with a proven lower bound on the expected guesses.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import UserError
+from .bounds import pairs
+from .kernels import DINF
+from .search import DordleSearch
+
+SET_LIMIT = 200  # answers on a board the exact engine is tried on (its single-board bounds solve each set)
+SINGLE_LIMIT = 60  # candidates on a lone board solved exactly off the tree (as player.EXACT_LIMIT)
+DEFAULT_SECONDS = 10.0  # time the exact search of a two-board position may take off the tree
+
+
+class TreeDisagrees(UserError):
+    """The Dordle tree does not match the feedback rule below the position: it gives no advice."""
+
+
+class OutOfTime(Exception):
+    pass
+
+
+class TimedSearch(DordleSearch):
+    """DordleSearch that stops (OutOfTime) at the first state it is asked about after `deadline`.
+    What its memo holds stays proven: entries are stored only when a state's search ends."""
+
+    deadline: float | None = None
+
+    def solve(self, *args, **kwargs):
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        return super().solve(*args, **kwargs)
+
+
+@dataclass
+class DordleSuggestion:
+    guess: str | None  # None once won
+    source: str  # "tree", "exact", "heuristic" or "solved"
+    candidates: tuple[list[str], list[str]]  # each board's answers left ([] once solved)
+    pairs: int  # ordered pairs of different answers left
+    expected: float | None  # guesses still needed on average over the pairs (with the next one)
+    exact: bool  # expected is the exact value (else a lower bound, or None)
+    step: int
+    note: str | None = None
+
+    def as_json(self) -> dict:
+        return {"guess": self.guess, "source": self.source, "step": self.step, "pairs": self.pairs,
+                "candidates": [len(c) for c in self.candidates], "candidate_words": list(self.candidates),
+                "expected_guesses": self.expected, "expected_exact": self.exact, "note": self.note}
+
+
+def parse_step(text: str) -> tuple[str, str]:
+    """`crane:BYGBB/=====` -> ("crane", "BYGBB/=====")."""
+    guess, sep, feedback = text.partition(":")
+    if not sep or not guess.strip() or "/" not in feedback:
+        raise UserError(f"bad step {text!r}: expected GUESS:P1/P2, e.g. salet:BBYBB/GBBBB (===== for a solved board)")
+    return guess.strip(), feedback.strip()
+
+
+@dataclass
+class DordlePosition:
+    """One Dordle game played along a tree (`doc`, a read_document) or with no tree."""
+
+    game: object
+    matrix: np.ndarray
+    cap: int
+    doc: dict | None = None
+    seconds: float | None = DEFAULT_SECONDS
+    steps: list[tuple[str, str]] = field(default_factory=list)
+
+    def __post_init__(self):
+        n = len(self.game.answers)
+        self.sets = [np.arange(n, dtype=np.int32), np.arange(n, dtype=np.int32)]
+        self.solved_at = [0, 0]  # the step that solved each board, 0 while open
+        self.node = None if self.doc is None else self.doc["tree"]  # a two-board node, a remainder, None
+        self.single = None  # on a remainder: the node of its single-board tree
+        self._search = None
+        self._remainder_solver = None
+        self.mark = "=" * self.game.length
+        self.win_text = self.game.pattern_text(self.game.win_code)
+
+    # --- engines, made when first needed ---
+    @property
+    def search(self) -> TimedSearch:
+        if self._search is None:
+            self._search = TimedSearch(self.game, self.matrix, self.cap)
+        return self._search
+
+    @property
+    def remainder_solver(self):
+        if self._remainder_solver is None:  # the solver `dordle verify` replays remainders with
+            from ..exact.solver import Solver
+
+            self._remainder_solver = Solver(self.game, self.matrix, self.cap)
+        return self._remainder_solver
+
+    @property
+    def won(self) -> bool:
+        return all(self.solved_at)
+
+    @property
+    def pair_count(self) -> int:
+        S1, S2 = self.sets
+        return len(S1) * len(S2) - len(np.intersect1d(S1, S2))
+
+    def words(self, board: int) -> list[str]:
+        return [] if self.solved_at[board] else [self.game.answers[a] for a in self.sets[board]]
+
+    # --- a step ---
+    def play(self, guess: str, feedback: str) -> None:
+        n = len(self.steps) + 1
+        where = f"step {n} ({guess}:{feedback})"
+        try:
+            self._play(guess, feedback, n)
+        except TreeDisagrees:
+            raise
+        except UserError as exc:
+            raise UserError(f"{where}: {exc}") from None
+
+    def _play(self, guess: str, feedback: str, n: int) -> None:
+        game = self.game
+        if self.won:
+            raise UserError("the game is already won")
+        if n > self.cap:
+            raise UserError(f"the game allows only {self.cap} guesses")
+        texts = feedback.split("/")
+        if len(texts) != 2:
+            raise UserError("expected two patterns, board 1's and board 2's, as P1/P2")
+        g = game.guess_index[game.parse_guess(guess)]
+        codes = []
+        for board, text in enumerate(texts):
+            text = text.strip()
+            is_mark = bool(text) and set(text) == {"="}
+            if self.solved_at[board]:
+                if text != self.mark:
+                    raise UserError(f"board {board + 1} was solved at guess {self.solved_at[board]}: "
+                                    f"show it as {self.mark}")
+                codes.append(None)
+            elif is_mark:
+                raise UserError(f"board {board + 1} is not solved: give its colours ({self.mark} is for a solved board)")
+            else:
+                codes.append(game.parse_pattern(text))
+        if codes[0] == codes[1] == game.win_code:
+            raise UserError("one guess cannot solve both boards: their answers differ")
+        new = list(self.sets)
+        for board, code in enumerate(codes):
+            if code is not None:
+                S = self.sets[board]
+                new[board] = S[self.matrix[g, S] == code]
+                if len(new[board]) == 0:
+                    raise UserError(f"board {board + 1}: {game.pattern_text(code)} cannot occur here: "
+                                    f"no answer left would give it")
+        if len(new[0]) * len(new[1]) - len(np.intersect1d(new[0], new[1])) == 0:
+            raise UserError("no pair of different answers gives that feedback")
+        keys = [self.mark if c is None else game.pattern_text(c) for c in codes]
+        self.sets = new
+        for board, code in enumerate(codes):
+            if code == game.win_code:
+                self.solved_at[board] = n
+        self.steps.append((game.guesses[g], "/".join(keys)))
+        if not self.won:
+            self._follow(game.guesses[g], codes, "/".join(keys), self.cap - n)
+
+    def _follow(self, guess: str, codes: list, key: str, d: int) -> None:
+        """Move along the tree (or off it) for `guess` getting `codes` (None: a board solved
+        before), with d guesses left after it; `key` is the branch's name in the file."""
+        win = self.game.win_code
+        if self.node is None:
+            return
+        if "board" in self.node:  # a remainder: follow its single-board tree
+            if self.single is None or guess != self.single["guess"]:
+                self.node = self.single = None
+                return
+            code = codes[self.node["board"] - 1]
+            self.single = None if code == win else self.single.get("next", {}).get(self.game.pattern_text(code))
+            if code != win and self.single is None:
+                raise TreeDisagrees(f"the remainder's tree has no branch after {guess}")
+            return
+        if guess != self.node["guess"]:
+            self.node = None
+            return
+        child = self.node.get("next", {}).get(key)
+        if win not in codes:
+            if not isinstance(child, dict) or "board" in child:
+                raise TreeDisagrees(f"the tree has no branch {key} after {guess}")
+            self.node = child
+            return
+        # a board solved along the tree: the remainder the tree names for the other board
+        open_board = 1 if codes[0] == win else 0
+        S = self.sets[open_board]
+        if not isinstance(child, dict) or child.get("board") != open_board + 1:
+            raise TreeDisagrees(f"the tree has no remainder {key} after {guess}")
+        if child.get("guesses_left") != d or \
+                sorted(map(str, child.get("answers", []))) != sorted(self.game.answers[a] for a in S):
+            raise TreeDisagrees(f"the tree's remainder {key} after {guess} does not match the answers or "
+                                f"guesses left")
+        self.node = child
+        self.single = self.remainder_solver.tree(S, d) if len(S) > 1 else {"guess": self.game.answers[S[0]]}
+
+    # --- the suggestion ---
+    def suggest(self) -> DordleSuggestion:
+        n = len(self.steps)
+        cands = (self.words(0), self.words(1))
+        if self.won:
+            return DordleSuggestion(None, "solved", cands, 0, 0.0, True, n)
+        d = self.cap - n
+        if d < 1:
+            raise UserError(f"no guesses left after {n} steps: the game allows {self.cap}")
+        if self.solved_at[0] or self.solved_at[1]:
+            return self._suggest_single(cands, d, n)
+        return self._suggest_pair(cands, d, n)
+
+    def _suggest_single(self, cands, d: int, n: int) -> DordleSuggestion:
+        board = 1 if self.solved_at[0] else 0
+        S = self.sets[board]
+        k = len(S)
+        if self.single is not None:
+            return DordleSuggestion(self.single["guess"], "tree", cands, k, _mean(self.search.v1(S, d), k), True, n)
+        if k == 1:
+            return DordleSuggestion(self.game.answers[S[0]], "exact", cands, 1, 1.0, True, n)
+        if k <= SINGLE_LIMIT:
+            from ..exact.kernels import INF
+
+            value, g = self.search.solver.solve(S, d)
+            if value >= INF or g < 0:
+                raise UserError(f"no strategy finishes board {board + 1} within the {d} guesses left")
+            return DordleSuggestion(self.game.guesses[g], "exact", cands, k, _mean(int(value), k), True, n)
+        g = self._single_heuristic(S)
+        bound = int(self.search.cb[d, k]) if d < len(self.search.cb) else 0
+        note = f"{k} answers on one board: too many to solve exactly here (at most {SINGLE_LIMIT})"
+        return DordleSuggestion(self.game.guesses[g], "heuristic", cands, k, _mean(bound, k), False, n, note)
+
+    def _suggest_pair(self, cands, d: int, n: int) -> DordleSuggestion:
+        S1, S2 = self.sets
+        ident = bool(np.array_equal(S1, S2))
+        m = self.pair_count
+        if self.node is not None:
+            total = tree_total(self, self.node, S1, S2, ident, d)
+            return DordleSuggestion(self.node["guess"], "tree", cands, m, _mean(total, m), True, n)
+        if max(len(S1), len(S2)) > SET_LIMIT:
+            note = f"{len(S1)} and {len(S2)} answers: too many to solve exactly here (at most {SET_LIMIT} a board)"
+            return self._pair_heuristic(S1, S2, ident, d, cands, n, note)
+        search = self.search
+        search.deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        try:
+            value, g = search.solve(S1, S2, ident, d)
+        except OutOfTime:
+            note = f"not solved exactly within {self.seconds:g} s"
+            return self._pair_heuristic(S1, S2, ident, d, cands, n, note)
+        finally:
+            search.deadline = None
+        if value >= DINF or g < 0:
+            raise UserError(f"no strategy finishes every pair within the {d} guesses left")
+        return DordleSuggestion(self.game.guesses[g], "exact", cands, m, _mean(value, m), True, n)
+
+    def _pair_heuristic(self, S1, S2, ident, d, cands, n, note) -> DordleSuggestion:
+        """The guess the exact search would try first (least counting bound, then least sum of the
+        squared pair counts of its child states), and the least counting bound over all guesses: a
+        proven lower bound on the total (bounds.guess_bound)."""
+        from .kernels import guess_bounds
+
+        search = self.search
+        G = search.all_guesses
+        mark1 = np.zeros(search.n_answers, np.bool_)
+        mark1[S1] = True
+        mark2 = mark1 if ident else np.zeros(search.n_answers, np.bool_)
+        if not ident:
+            mark2[S2] = True
+        lbs, scores = np.empty(len(G), np.int64), np.empty(len(G), np.int64)
+        useless = np.empty(len(G), np.bool_)
+        guess_bounds(search.matrix, self.game.n_codes, G, S1, S2, ident, mark1, mark2, search.answer_of_guess,
+                     search.win, d, search.cb, lbs, scores, useless)
+        best = int(np.lexsort((scores, lbs))[0])
+        m = self.pair_count
+        return DordleSuggestion(self.game.guesses[int(G[best])], "heuristic", cands, m, _mean(int(lbs.min()), m),
+                                False, n, note + "; the guess is a heuristic's, the expected guesses a lower bound")
+
+    def _single_heuristic(self, S: np.ndarray) -> int:
+        """The guess leaving the least sum of squared class sizes on S (ties: a candidate first)."""
+        codes = self.matrix[:, S].astype(np.int64)
+        n_codes = self.game.n_codes
+        flat = codes + n_codes * np.arange(codes.shape[0])[:, None]
+        counts = np.bincount(flat.ravel(), minlength=codes.shape[0] * n_codes).reshape(codes.shape[0], n_codes)
+        score = (counts * counts).sum(axis=1) * 2 - np.isin(self.search.answer_of_guess, S)
+        return int(np.argmin(score))
+
+
+def _mean(total: int, count: int) -> float | None:
+    if total >= DINF:
+        return None
+    return round(total / count, 4) if count else 0.0
+
+
+def tree_total(position: DordlePosition, node: dict, S1, S2, ident: bool, d: int) -> int:
+    """The total the tree's subtree at `node` plays over the pairs of (S1, S2, ident, d): every pair
+    pays for each guess; a remainder is worth V1 of its answers (its tree is an optimal one). Each
+    branch is checked against the feedback rule on the way (TreeDisagrees)."""
+    search, game = position.search, position.game
+    m = pairs(len(S1), len(S2), ident)
+    if m == 0:
+        return 0
+    g = game.guess_index.get(node.get("guess")) if isinstance(node.get("guess"), str) else None
+    if g is None or d < 1:
+        raise TreeDisagrees(f"the tree's node {node.get('guess')!r} is not a guess of the game or past the cap")
+    branches = node.get("next", {})
+    total = m
+    win = position.win_text
+    for part in search.parts(S1, S2, ident, g):
+        if part[0] in ("single", "single1"):
+            board, code, C = (2, part[1], part[2]) if part[0] == "single" else (1, part[1], part[2])
+            key = f"{win}/{game.pattern_text(code)}" if board == 2 else f"{game.pattern_text(code)}/{win}"
+            child = branches.get(key)
+            if not isinstance(child, dict) or child.get("board") != board or child.get("guesses_left") != d - 1 or \
+                    sorted(child.get("answers", [])) != sorted(game.answers[a] for a in C):
+                raise TreeDisagrees(f"the tree's remainder {key} after {game.guesses[g]} does not match the feedback")
+            total += search.v1(C, d - 1)
+            continue
+        (code1, code2), C1, C2, sub_ident = part[1:]
+        if pairs(len(C1), len(C2), sub_ident) == 0:
+            continue
+        key = f"{game.pattern_text(code1)}/{game.pattern_text(code2)}"
+        child = branches.get(key)
+        if not isinstance(child, dict) or "board" in child:
+            raise TreeDisagrees(f"the tree has no branch {key} after {game.guesses[g]}")
+        total += tree_total(position, child, C1, C2, sub_ident, d - 1)
+    return min(total, DINF)
+
+
+def position_after(game, matrix, cap: int, doc: dict | None, steps: list[str],
+                   seconds: float | None = DEFAULT_SECONDS) -> DordlePosition:
+    """The position after `steps` (`GUESS:P1/P2` texts) along the tree `doc` (None: no tree)."""
+    position = DordlePosition(game, matrix, cap, doc, seconds)
+    for text in steps:
+        position.play(*parse_step(text))
+    return position
+
+
+# ------------------------------------------------------------------------------------------------
+# grading
+# ------------------------------------------------------------------------------------------------
+@dataclass
+class GradedMove:
+    number: int
+    guess: str
+    feedback: str
+    pairs: int  # pairs (or answers, once a board is solved) left before the move
+    expected: float | None  # the guess's expected guesses left, counting itself (None: no finish)
+    best: str | None  # a best guess there (None: not found within the limits)
+    best_expected: float | None
+    note: str | None = None  # why the move is not graded
+
+    @property
+    def loss(self) -> float | None:
+        if self.expected is None or self.best_expected is None:
+            return None
+        return round(self.expected - self.best_expected, 4)
+
+    def as_json(self) -> dict:
+        return {"move": self.number, "guess": self.guess, "feedback": self.feedback, "pairs": self.pairs,
+                "expected": self.expected, "best": self.best, "best_expected": self.best_expected,
+                "loss": self.loss, "note": self.note}
+
+
+def grade(position: DordlePosition, steps: list[str]) -> list[GradedMove]:
+    """Each move's exact expected guesses left (counting itself, averaged over the pairs left
+    before it, or over the answers left once a board is solved), a best guess's, and the loss.
+    Positions past the size caps or the time limit are not graded, and say so."""
+    moves = []
+    for number, text in enumerate(steps, 1):
+        guess, feedback = parse_step(text)
+        if position.won:
+            position.play(guess, feedback)  # refused with its one line
+        try:
+            g = position.game.guess_index[position.game.parse_guess(guess)]
+        except UserError as exc:
+            raise UserError(f"step {number} ({text}): {exc}") from None
+        d = position.cap - len(position.steps)
+        try:
+            move = _grade_move(position, g, d)
+        except OutOfTime:
+            move = (position.pair_count, None, None, None, f"not graded: not solved within {position.seconds:g} s")
+        finally:
+            position.search.deadline = None
+        position.play(guess, feedback)
+        moves.append(GradedMove(number, position.steps[-1][0], position.steps[-1][1], *move))
+    return moves
+
+
+def _grade_move(position: DordlePosition, g: int, d: int):
+    search = position.search
+    search.deadline = None if position.seconds is None else time.perf_counter() + position.seconds
+    game = position.game
+    if position.solved_at[0] or position.solved_at[1]:
+        S = position.sets[1 if position.solved_at[0] else 0]
+        k = len(S)
+        if k > SINGLE_LIMIT:
+            return k, None, None, None, f"not graded: {k} answers on one board (at most {SINGLE_LIMIT})"
+        classes, _ = search.classes(S, g)
+        played = k + sum(search.v1(C, d - 1) for _, C in classes)
+        value = search.v1(S, d)
+        best = search.solver.solve(S, d)[1] if value < DINF else -1
+        return k, _mean(min(played, DINF), k), None if best < 0 else game.guesses[best], _mean(value, k), None
+    S1, S2 = position.sets
+    ident = bool(np.array_equal(S1, S2))
+    m = position.pair_count
+    if max(len(S1), len(S2)) > SET_LIMIT:
+        return m, None, None, None, f"not graded: {len(S1)} and {len(S2)} answers (at most {SET_LIMIT} a board)"
+    played = search.evaluate(S1, S2, ident, d, g, DINF)
+    value, best = search.solve(S1, S2, ident, d)
+    return m, _mean(played, m), None if best < 0 else game.guesses[best], _mean(value, m), None
+
+
+# ------------------------------------------------------------------------------------------------
+# text output
+# ------------------------------------------------------------------------------------------------
+def guess_line(s: DordleSuggestion) -> str:
+    if s.source == "solved":
+        return f"solved in {s.step}"
+    open_boards = [len(c) for c in s.candidates if c]
+    if len(open_boards) == 2:
+        left = f"{open_boards[0]} and {open_boards[1]} candidates, {s.pairs} pair{'s' * (s.pairs != 1)} left"
+    else:
+        left = f"one board left, {open_boards[0]} candidate{'s' * (open_boards[0] != 1)}"
+    if s.expected is None:
+        expected = ""
+    elif s.exact:
+        expected = f", {s.expected:g} guesses expected"
+    else:
+        expected = f", at least {s.expected:g} guesses expected (a lower bound)"
+    return f"{s.guess}  ({s.source}: {left}{expected})"
+
+
+def candidate_lines(s: DordleSuggestion, every: bool = False, limit: int = 10) -> list[str]:
+    lines = []
+    for board, words in enumerate(s.candidates, 1):
+        if not words:
+            lines.append(f"board {board}: solved")
+        elif every or len(words) <= limit:
+            lines.append(f"board {board}: {' '.join(words)}")
+        else:
+            lines.append(f"board {board}: {len(words)} candidates ({' '.join(words[:limit])} ...)")
+    return lines
+
+
+def suggestion_lines(s: DordleSuggestion, every: bool = False) -> list[str]:
+    lines = [s.note] if s.note else []
+    lines.append(guess_line(s))
+    return lines if s.source == "solved" else lines + candidate_lines(s, every)
+
+
+def grade_lines(moves: list[GradedMove]) -> list[str]:
+    lines = []
+    for mv in moves:
+        head = f"{mv.number}. {mv.guess} {mv.feedback}  ({mv.pairs} left)"
+        if mv.note:
+            lines.append(f"{head}  {mv.note}")
+            continue
+        played = "no finish within the cap" if mv.expected is None else f"{mv.expected:g}"
+        best = "none" if mv.best_expected is None else f"{mv.best} {mv.best_expected:g}"
+        loss = "" if mv.loss is None else f"  loss {mv.loss:g}"
+        lines.append(f"{head}  expected {played}  best {best}{loss}")
+    known = [mv.loss for mv in moves if mv.loss is not None]
+    lines.append(f"total loss {round(sum(known), 4):g} guesses over {len(known)} graded move(s)")
+    return lines
+
+
+def interactive(position: DordlePosition, lines, say, tty: bool) -> int:
+    """The assistant: propose a guess, read what the game showed (P1/P2 for the guess proposed,
+    or WORD P1/P2 for one's own), repeat until both boards are solved. A bad line is asked again
+    on a terminal and is an error when the input is piped."""
+    suggestion = position.suggest()
+    while True:
+        say(f"guess {suggestion.step + 1}: {guess_line(suggestion)}")
+        if suggestion.note:
+            say(suggestion.note)
+        if tty:
+            say(f"colours as P1/P2 (e.g. BBYGB/GBBBB, {position.mark} for a solved board), or WORD P1/P2 for your "
+                f"own guess; q to quit:")
+        line = next(lines, None)
+        if line is None or line.strip().lower() in ("q", "quit", "exit"):
+            say(f"stopped after {len(position.steps)} guess(es)")
+            return 0
+        parts = line.split()
+        try:
+            if len(parts) == 1:
+                position.play(suggestion.guess, parts[0])
+            elif len(parts) == 2:
+                position.play(parts[0], parts[1])
+            else:
+                raise UserError(f"expected P1/P2 or WORD P1/P2, got {line.strip()!r}")
+            suggestion = position.suggest()
+        except UserError as exc:
+            if not tty or isinstance(exc, TreeDisagrees):
+                raise
+            say(f"wordtree: {exc}")
+            continue
+        if suggestion.source == "solved":
+            say(f"solved in {suggestion.step}")
+            return 0
+        for text in candidate_lines(suggestion):
+            say(text)

@@ -1,0 +1,299 @@
+"""Dordle lookups (dordle/player.py, `dordle next/play/grade`), the worst objective, and hostile
+files and feedback: checked against the tree itself and the brute force of reference_dordle.py."""
+
+import io
+import random
+
+import orjson
+import pytest
+from test_dordle import INF, instance
+
+import reference_dordle as ref
+from wordtree.dordle.player import DordlePosition, grade, position_after
+from wordtree.dordle.search import DordleSearch
+from wordtree.dordle.tree import build_document, smallest_cap_search
+from wordtree.errors import UserError
+
+
+def pattern(game, guess, answer, solved):
+    return "=" * game.length if solved else game.pattern_text(game.feedback(guess, answer))
+
+
+def step(game, guess, a, b, solved):
+    return f"{guess}:{pattern(game, guess, a, solved[0])}/{pattern(game, guess, b, solved[1])}"
+
+
+def feasible(seed):
+    game, cap = instance(seed, max_answers=7, max_guesses=12)
+    return (game, max(cap, 4)) if ref.dordle_total(game, max(cap, 4)) < INF else (None, None)
+
+
+def replay_tree(game, matrix, cap, doc, a, b):
+    """Play the pair (a, b) by the suggestions on the tree; every one must come from the tree."""
+    position = DordlePosition(game, matrix, cap, doc)
+    solved = [False, False]
+    while not position.won:
+        s = position.suggest()
+        assert s.source == "tree"
+        position.play(s.guess, step(game, s.guess, a, b, solved).split(":")[1])
+        solved = [a == s.guess or solved[0], b == s.guess or solved[1]]
+    return len(position.steps)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_next_on_the_tree_is_the_trees_move(seed):
+    from wordtree.dordle.tree import _replay
+    from wordtree.exact.solver import Solver
+
+    game, cap = feasible(seed)
+    if game is None:
+        return
+    matrix = game._compute_matrix()
+    doc = build_document(DordleSearch(game, matrix, cap))
+    root = DordlePosition(game, matrix, cap, doc).suggest()
+    assert root.guess == doc["tree"]["guess"] and root.exact
+    assert root.expected == round(doc["result"]["total"] / doc["result"]["pairs"], 4)
+    solver, win = Solver(game, matrix, cap), game.pattern_text(game.win_code)
+    total = 0
+    for a in game.answers:
+        for b in game.answers:
+            if a != b:  # the suggestions play each pair in as many guesses as the verify replay
+                used = replay_tree(game, matrix, cap, doc, a, b)
+                assert used == _replay(doc["tree"], a, b, game, solver, {}, win, cap)
+                total += used
+    assert total == doc["result"]["total"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_next_off_the_tree_is_the_brute_force_optimum(seed):
+    game, cap = instance(seed, max_answers=7, max_guesses=12)
+    cap = max(cap, 4)
+    matrix = game._compute_matrix()
+    rng = random.Random(seed)
+    for _ in range(3):
+        a, b = rng.sample(game.answers, 2)
+        first = rng.choice(game.guesses)
+        steps = [step(game, first, a, b, [False, False])]
+        if b == first:  # board 2 solved: the next step shows its mark
+            second = rng.choice(game.guesses)
+            steps.append(step(game, second, a, b, [False, True]))
+        position = position_after(game, matrix, cap, None, steps)
+        if position.won:
+            continue
+        S1 = [] if position.solved_at[0] else position.words(0)
+        S2 = [] if position.solved_at[1] else position.words(1)
+        pairs = ([(None, y) for y in S2] if not S1 else [(x, None) for x in S1] if not S2
+                 else ref.state_pairs(S1, S2))
+        d = cap - len(steps)
+        value = ref.position_value(game, game.guesses, pairs, d)
+        if value == INF:
+            with pytest.raises(UserError, match="no strategy"):
+                position.suggest()
+            continue
+        s = position.suggest()
+        assert s.source == "exact" and s.exact
+        assert round(value / len(pairs), 4) == s.expected
+        assert ref.guess_cost(game, game.guesses, pairs, s.guess, d) == value
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_worst_objective_matches_brute_force(seed):
+    game, cap = instance(seed, max_answers=7, max_guesses=12)
+    matrix = game._compute_matrix()
+    worst, total = ref.worst_total(game, cap)
+    search = smallest_cap_search(game, matrix, cap)
+    if worst == INF:
+        with pytest.raises(UserError, match="impossible"):
+            build_document(search, None, "worst", cap)
+        return
+    doc = build_document(search, None, "worst", cap)
+    assert (doc["max_guesses"], doc["result"]["total"]) == (worst, total)
+    assert doc["result"]["objective"] == "worst" and doc["result"]["cap_asked"] == cap
+    from wordtree.dordle.tree import verify_document
+
+    report = verify_document(doc, game, matrix)
+    assert report["worst"] == worst and report["total"] == total
+
+
+def test_grade_values_each_move_against_the_brute_force():
+    game, cap = instance(1, max_answers=7, max_guesses=12)
+    cap = max(cap, 4)
+    matrix = game._compute_matrix()
+    a, b = game.answers[0], game.answers[-1]
+    first, second = game.guesses[2], game.guesses[5]
+    steps = [step(game, first, a, b, [False, False])]
+    solved = [a == first, b == first]
+    steps.append(step(game, second, a, b, solved))
+    moves = grade(DordlePosition(game, matrix, cap), steps)
+    pairs = ref.state_pairs(game.answers, game.answers)
+    best = ref.position_value(game, game.guesses, pairs, cap)
+    played = ref.guess_cost(game, game.guesses, pairs, first, cap)
+    assert moves[0].expected == (None if played == INF else round(played / len(pairs), 4))
+    assert moves[0].best_expected == round(best / len(pairs), 4)
+    assert moves[0].loss is None or moves[0].loss >= 0
+
+
+# --- the command line ---------------------------------------------------------------------------
+@pytest.fixture
+def lists(tmp_path):
+    from wordtree.data import wordlists_dir
+
+    answers = [w.strip() for w in open(wordlists_dir() / "wordle-answers-2315.txt")][::150]
+    (tmp_path / "a.txt").write_text("\n".join(answers) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(answers + ["salet", "crony"]) + "\n")
+    return ["--answers", str(tmp_path / "a.txt"), "--guesses", str(tmp_path / "g.txt")]
+
+
+@pytest.fixture
+def tree(tmp_path, lists, capsys):
+    from wordtree.commands import main
+
+    out = tmp_path / "t.json"
+    assert main(["dordle", "build", *lists, "--max-guesses", "6", "-o", str(out)]) == 0
+    capsys.readouterr()
+    return out
+
+
+def run(argv, capsys, stdin=None, monkeypatch=None):
+    from wordtree.commands import main
+
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_next_and_play_follow_the_tree(tree, lists, capsys, monkeypatch):
+    from wordtree.games import get_game
+
+    doc = orjson.loads(tree.read_bytes())
+    game = get_game("wordle", lists[1], lists[3])
+    a, b = "cover", "purse"
+    code, out, _ = run(["dordle", "next", str(tree), *lists, "--json"], capsys)
+    assert code == 0 and orjson.loads(out)["guess"] == doc["tree"]["guess"]
+    first = doc["tree"]["guess"]
+    code, out, _ = run(["dordle", "next", str(tree), step(game, first, a, b, [False, False]), *lists], capsys)
+    key = f"{pattern(game, first, a, False)}/{pattern(game, first, b, False)}"
+    assert code == 0 and out.split()[0] == doc["tree"]["next"][key]["guess"]
+    # play: the proposals typed back with the pair's colours, until solved
+    solved, lines, guess = [False, False], [], first
+    position_guesses = []
+    for _ in range(6):
+        position_guesses.append(guess)
+        lines.append(step(game, guess, a, b, solved).split(":")[1])
+        solved = [solved[0] or guess == a, solved[1] or guess == b]
+        if all(solved):
+            break
+        code, out, _ = run(["dordle", "next", str(tree), *lists, "--json",
+                            *[f"{g}:{p}" for g, p in zip(position_guesses, lines)]], capsys)
+        guess = orjson.loads(out)["guess"]
+    code, out, err = run(["dordle", "play", str(tree), *lists], capsys, "\n".join(lines) + "\n", monkeypatch)
+    assert code == 0 and out.strip().endswith(f"solved in {len(lines)}"), out + err
+    # a guess of one's own takes it off the tree; the engine goes on
+    own = f"crony {pattern(game, 'crony', a, False)}/{pattern(game, 'crony', b, False)}"
+    code, out, err = run(["dordle", "play", str(tree), *lists], capsys, own + "\n", monkeypatch)
+    assert code == 0 and "guess 2: " in out and "(exact:" in out
+
+
+def test_cli_grade_and_build_worst(tree, lists, capsys, tmp_path):
+    code, out, _ = run(["dordle", "grade", str(tree), *lists, "crony:GGGGG/BBBBB"], capsys)
+    assert code == 1  # crony is no answer: it solves no board
+    from wordtree.games import get_game
+
+    game = get_game("wordle", lists[1], lists[3])
+    move = step(game, "crony", "cover", "purse", [False, False])
+    code, out, _ = run(["dordle", "grade", str(tree), *lists, move], capsys)
+    assert code == 0 and out.startswith("1. crony ") and "best " in out and "loss " in out
+    worst = tmp_path / "w.json"
+    code, out, _ = run(["dordle", "build", *lists, "--objective", "worst", "-o", str(worst)], capsys)
+    assert code == 0 and "least possible" in out
+    assert run(["dordle", "verify", str(worst), *lists], capsys)[0] == 0
+
+
+def test_build_help_shows_only_what_dordle_takes(capsys):
+    from wordtree.commands import main
+
+    with pytest.raises(SystemExit):
+        main(["dordle", "build", "--help"])
+    out = capsys.readouterr().out
+    assert "--objective" in out
+    for flag in ("--pegs", "--colours", "--digits", "--repeats"):
+        assert flag not in out
+
+
+@pytest.mark.parametrize("feedback", [
+    "BBBBB",  # one board only
+    "BBBBB/BBBBB/BBBBB",
+    "=====/BBBBB",  # a mark on an open board
+    "GGGGG/GGGGG",  # both boards by one guess
+    "BBXBB/BBBBB",  # not a pattern
+    "BBBB/BBBBB",
+])
+def test_malformed_feedback_is_one_line(tree, lists, capsys, feedback):
+    code, out, err = run(["dordle", "next", str(tree), *lists, f"crony:{feedback}"], capsys)
+    assert code == 1 and out == "" and err.count("\n") == 1 and "step" in err
+
+
+def test_contradictory_steps_are_one_line(tree, lists, capsys):
+    from wordtree.games import get_game
+
+    game = get_game("wordle", lists[1], lists[3])
+    a, b = "cover", "purse"
+    win = step(game, "cover", a, b, [False, False])  # solves board 1
+    cases = [
+        [win, "crony:" + pattern(game, "crony", a, False) + "/" + pattern(game, "crony", b, False)],  # colours, solved
+        [win, step(game, "purse", a, b, [True, False]), step(game, "crony", a, b, [True, True])],  # after the win
+        [step(game, "crony", a, b, [False, False])] * 7,  # past the cap
+        ["notaword:BBBBB/BBBBB"],
+        ["crony"],
+    ]
+    for steps in cases:
+        code, out, err = run(["dordle", "next", str(tree), *lists, *steps], capsys)
+        assert code in (1, 2) and err.count("\n") == 1 and "Traceback" not in err, (steps, err)
+
+
+@pytest.mark.parametrize("content", [
+    b"", b"not json", b"[]", b'{"format": "wordtree/1"}',
+    b'{"format": "wordtree-dordle/1", "game": {}, "max_guesses": 6, "result": {"total": 1}, "tree": {}}',
+])
+def test_hostile_tree_files_are_one_line(tmp_path, lists, capsys, content):
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    for argv in (["dordle", "next", str(bad), *lists], ["dordle", "verify", str(bad), *lists]):
+        code, out, err = run(argv, capsys)
+        assert code == 1 and err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+
+
+def test_malformed_nodes_and_non_regular_files(tree, tmp_path, lists, capsys):
+    doc = orjson.loads(tree.read_bytes())
+    key = next(iter(doc["tree"]["next"]))
+    for broken in ([1, 2], {"guess": 5}, {"board": 3, "answers": [], "guesses_left": 1}):
+        doc["tree"]["next"][key] = broken
+        bad = tmp_path / "bad.json"
+        bad.write_bytes(orjson.dumps(doc))
+        for action in ("next", "verify"):
+            code, _, err = run(["dordle", action, str(bad), *lists], capsys)
+            assert code == 1 and err.count("\n") == 1 and "malformed" in err, err
+    for path in (str(tmp_path), "/dev/null"):
+        code, _, err = run(["dordle", "verify", path, *lists], capsys)
+        assert code == 1 and "not a regular file" in err and err.count("\n") == 1
+
+
+def test_tree_that_disagrees_with_the_feedback_gives_no_advice(tree, lists, capsys):
+    doc = orjson.loads(tree.read_bytes())
+    branches = doc["tree"]["next"]
+    keys = [k for k in branches if "board" not in branches[k]]
+    branches[keys[0]], branches[keys[1]] = branches[keys[1]], branches[keys[0]]
+    tree.write_bytes(orjson.dumps(doc))
+    code, _, err = run(["dordle", "next", str(tree), *lists], capsys)
+    assert code == 1 and "tree" in err and err.count("\n") == 1
+
+
+def test_time_limit_gives_a_labelled_bound(lists, capsys):
+    code, out, err = run(["dordle", "next", *lists, "--seconds", "0.000001", "--json"], capsys)
+    s = orjson.loads(out)
+    assert code == 0 and s["source"] == "heuristic" and not s["expected_exact"] and "lower bound" in s["note"]
+    code, out, _ = run(["dordle", "next", *lists, "--json"], capsys)
+    exact = orjson.loads(out)
+    assert exact["source"] == "exact" and exact["expected_exact"] and exact["expected_guesses"] >= s["expected_guesses"]
