@@ -39,7 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "boggle": ("puzzles", "word grids: every word on a board, random boards, the best boards"),
     "hangman-server": ("hangman", "serve Hangman games: POST JSON to /game/on, sessions in SQLite"),
     "hangman-bot": ("hangman", "play a whole Hangman game against a server with the trees"),
-    "dordle": ("dordle", "Dordle solved exactly on small lists: build, verify, next, play, grade"),
+    "dordle": ("dordle", "Dordle: exact on small lists (build, verify, next, play, grade), bounds on large ones (bound, heuristic)"),
 }
 
 

@@ -5,6 +5,8 @@
     wordtree dordle next [T] GUESS:P1/P2 ...      the best next guess (===== marks a solved board)
     wordtree dordle play [T]                      an assistant for a real game (reads P1/P2 from stdin)
     wordtree dordle grade [T] GUESS:P1/P2 ...     each move's expected guesses against the best's
+    wordtree dordle bound [--first WORD ...]      proven lower bounds, full lists too
+    wordtree dordle heuristic --first salet [--checkpoint F]   a heuristic strategy's exact total
 """
 
 from __future__ import annotations
@@ -107,6 +109,20 @@ def add_dordle(sub) -> None:
                                            "and the loss"))
     _lookup_options(g)
     g.add_argument("--json", action="store_true", help="print the moves as JSON")
+    lb = actions.add_parser("bound", help="proven lower bounds on the optimum: over every opener (depth 1), and "
+                                          "for given openers (depth 2)")
+    _lists(lb)
+    lb.add_argument("--max-guesses", type=int, default=7, metavar="N", help="guess cap for both boards (default 7)")
+    lb.add_argument("--first", nargs="*", default=[], metavar="WORD", help="openers to bound at depth 2")
+    h = actions.add_parser("heuristic", help="a heuristic strategy (not optimal) from an opener, its exact total "
+                                             "over every ordered pair, and the opener's depth-2 bound")
+    _lists(h)
+    h.add_argument("--max-guesses", type=int, default=7, metavar="N", help="guess cap for both boards (default 7)")
+    h.add_argument("--first", default="salet", metavar="WORD", help="the opener (default salet)")
+    h.add_argument("--checkpoint", metavar="FILE", help="save the progress here every minute")
+    h.add_argument("--resume", action="store_true", help="go on from --checkpoint")
+    h.add_argument("-o", "--output", metavar="FILE", help="write the strategy as a wordtree-dordle/1 tree "
+                                                          "(small games only)")
 
 
 def _game(name, answers, guesses, cache_dir):
@@ -124,12 +140,16 @@ def _game(name, answers, guesses, cache_dir):
 def run_dordle(args) -> int:
     action = args.dordle_action
     if action is None:
-        raise UsageError("dordle needs an action: build, verify, next, play or grade")
+        raise UsageError("dordle needs an action: build, verify, next, play, grade, bound or heuristic")
     if action in ("next", "play", "grade"):
         return _run_lookup(args)
     game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
     if action == "build":
         return _build(args, game, matrix)
+    if action == "bound":
+        return run_bound(args, game, matrix)
+    if action == "heuristic":
+        return run_heuristic(args, game, matrix)
     from ..dordle.tree import read_document, verify_document
 
     report = verify_document(read_document(args.tree), game, matrix)
@@ -226,4 +246,69 @@ def _run_lookup(args) -> int:
         sys.stdout.write(orjson.dumps(suggestion.as_json()).decode() + "\n")
     else:
         print("\n".join(player.suggestion_lines(suggestion, args.all)))
+    return 0
+
+
+def run_bound(args, game, matrix) -> int:
+    from ..dordle.heuristic import root_parts
+    from ..dordle.lower import opener_bound, root_bounds
+    from ..dordle.search import DordleSearch
+    from ..progress import progress_bar
+
+    search = DordleSearch(game, matrix, args.max_guesses)
+    n = len(game.answers)
+    pairs = n * (n - 1)
+    lbs = root_bounds(search)
+    g = int(lbs.argmin())
+    print(f"proven lower bound (depth 1, every opener): {int(lbs.min())} over {pairs} ordered pairs, "
+          f"mean {int(lbs.min()) / pairs:.4f} (least at {game.guesses[g]})")
+    for word in args.first:
+        first = game.guess_index[game.parse_guess(word)]
+        bar = progress_bar(len(root_parts(search, first)[1]), desc=f"bound {word}", unit="child states")
+        value = opener_bound(search, first, bar)
+        bar.close()
+        print(f"{word}: proven lower bound (depth 2) {value}, mean {value / pairs:.4f}")
+    return 0
+
+
+def run_heuristic(args, game, matrix) -> int:
+    import orjson
+
+    from ..dordle.heuristic import HeuristicStrategy, evaluate_opener, root_parts, strategy_document
+    from ..dordle.search import DordleSearch
+    from ..files import ThrottledSave, open_checkpoint, read_checkpoint, write_atomic
+    from ..progress import progress_bar
+
+    search = DordleSearch(game, matrix, args.max_guesses)
+    strategy = HeuristicStrategy(search)
+    first = game.guess_index[game.parse_guess(args.first)]
+    header = {"format": "wordtree-dordle-heuristic/1", "answers_sha256": game.identity().get("answers_sha256"),
+              "guesses_sha256": game.identity().get("guesses_sha256"), "first": game.guesses[first],
+              "max_guesses": search.cap, "alpha": strategy.alpha}
+    if args.resume and not args.checkpoint:
+        raise UsageError("--resume needs --checkpoint")
+    with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=False):
+        saved = read_checkpoint(args.checkpoint, header, "Dordle heuristic") if args.checkpoint else None
+        state = dict(saved["state"]) if saved else None
+        box: dict = {"state": state}
+        saver = ThrottledSave(args.checkpoint, lambda: orjson.dumps({**header, "state": box["state"]})) \
+            if args.checkpoint else None
+
+        def save(current):
+            box["state"] = current
+            saver(every=60.0)
+
+        children = len(root_parts(search, first)[1])
+        bar = progress_bar(children, desc=f"heuristic {args.first}", unit="child states",
+                           initial=(state or {}).get("done", 0))
+        result = evaluate_opener(strategy, first, progress=bar, state=state, save=save if saver else None)
+        bar.close()
+        if saver and box["state"] is not None:
+            saver(last=True)
+    status = "" if not result["failed"] else f", FAILS {result['failed']} pairs within the cap (no valid total)"
+    print(f"heuristic strategy (not proven optimal) opening with {result['first']}: total {result['total']} over "
+          f"{result['pairs']} ordered pairs, mean {result['mean']:.4f}{status}; proven lower bound for this opener "
+          f"(depth 2) {result['lower_bound']}; {result['states']} states, {result['seconds']} s")
+    if args.output:
+        write_atomic(args.output, orjson.dumps(strategy_document(strategy, first)))
     return 0

@@ -251,3 +251,351 @@ def prune_guesses(matrix, n_codes, guesses, S1, S2, ident, in_union, answer_of_g
                     break
             slot = (slot + 1) & (size - 1)
     return keep
+
+
+# --- the heuristic strategy (heuristic.py) and the depth-2 bound (lower.py) ---
+
+@njit(cache=True, nogil=True)
+def _xlog(c):
+    """c log2 c (0 for c <= 1)."""
+    return c * np.log2(c) if c > 1 else 0.0
+
+
+@njit(cache=True, nogil=True)
+def guess_estimates(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_of_guess, win, d, cb, alpha, lbs,
+                    scores, useless, ests):
+    """guess_bounds, and ests[i]: the heuristic estimate of the cost of opening with guesses[i],
+    lbs[i] + alpha * (the sum over child states of pairs * (log2 |C1| + log2 |C2|) + the sum over
+    single-board classes of |C| log2 |C|). The counting bound is nearly exact on small children
+    and blind to the size of large ones; the log term charges a child for what is still unknown.
+    Only an ordering: no claim is made about it (DINF when the bound is DINF)."""
+    guess_bounds(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_of_guess, win, d, cb, lbs, scores,
+                 useless)
+    cnt1 = np.zeros(n_codes, np.int64)
+    cnt2 = np.zeros(n_codes, np.int64)
+    for i in range(guesses.size):
+        if lbs[i] >= DINF:
+            ests[i] = np.inf
+            continue
+        row = matrix[guesses[i]]
+        in1 = False
+        in2 = False
+        for a in S1:
+            c = row[a]
+            if c == win:
+                in1 = True
+            else:
+                cnt1[c] += 1
+        if not ident:
+            for a in S2:
+                c = row[a]
+                if c == win:
+                    in2 = True
+                else:
+                    cnt2[c] += 1
+        sa = 0.0
+        la = 0.0
+        sq_log = 0.0
+        dg = 0.0
+        for a in S1:
+            c = row[a]
+            if c != win and cnt1[c] > 0:
+                s = cnt1[c]
+                sa += s
+                la += _xlog(s)
+                sq_log += s * _xlog(s)
+                dg += 2.0 * (s - 1) * _xlog(s)
+                cnt1[c] = 0
+        if ident:
+            # p != q: sum s_p s_q (log s_p + log s_q) = 2 (la sa - sum s_p^2 log s_p); p = q: s (s - 1) 2 log s
+            extra = 2.0 * (la * sa - sq_log) + dg
+            if in1:
+                extra += 2.0 * la
+        else:
+            sb = 0.0
+            lb2 = 0.0
+            for a in S2:
+                c = row[a]
+                if c != win and cnt2[c] > 0:
+                    s = cnt2[c]
+                    sb += s
+                    lb2 += _xlog(s)
+                    cnt2[c] = 0
+            extra = la * sb + lb2 * sa
+            if in1:
+                extra += lb2
+            if in2:
+                extra += la
+        ests[i] = lbs[i] + alpha * extra
+
+
+@njit(cache=True, nogil=True)
+def _pick(lbs, scores, ests):
+    """The index of the least estimate (ties: the least score, then the first); -1 when every
+    bound is DINF."""
+    best = -1
+    for i in range(lbs.size):
+        if lbs[i] >= DINF:
+            continue
+        if best < 0 or ests[i] < ests[best] or (ests[i] == ests[best] and scores[i] < scores[best]):
+            best = i
+    return best
+
+
+@njit(cache=True, nogil=True)
+def choose_guess(matrix, n_codes, guesses, S1, S2, ident, answer_of_guess, win, d, cb, alpha, n_answers):
+    """(the heuristic's guess at the state (S1, S2, d), or -1; the least counting bound over
+    every guess, a lower bound on W by bounds.guess_bound)."""
+    n = guesses.size
+    lbs = np.empty(n, np.int64)
+    scores = np.empty(n, np.int64)
+    useless = np.empty(n, np.bool_)
+    ests = np.empty(n, np.float64)
+    mark1 = np.zeros(n_answers, np.bool_)
+    mark2 = np.zeros(n_answers, np.bool_)
+    for a in S1:
+        mark1[a] = True
+    for a in S2:
+        mark2[a] = True
+    guess_estimates(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_of_guess, win, d, cb, alpha, lbs,
+                    scores, useless, ests)
+    i = _pick(lbs, scores, ests)
+    least = DINF
+    for j in range(n):
+        if lbs[j] < least:
+            least = lbs[j]
+    return (-1 if i < 0 else guesses[i]), least
+
+
+@njit(cache=True, nogil=True)
+def _group(row, S, win, n_codes, cnt, out, starts, codes):
+    """Sort S into out by code (counting sort); starts[j], codes[j] for each non-winning class j
+    (starts[k] = the end); returns (k, whether a code was the win). The winning class is left out."""
+    for a in S:
+        cnt[row[a]] += 1
+    k = 0
+    pos = 0
+    hit = False
+    for c in range(n_codes):
+        if cnt[c] > 0:
+            if c == win:
+                hit = True
+            else:
+                starts[k] = pos
+                codes[k] = c
+                k += 1
+                pos += cnt[c]
+            cnt[c] = 0
+    starts[k] = pos
+    # second pass: place (cnt now counts placed answers per class, through a code -> class map)
+    for j in range(k):
+        cnt[codes[j]] = starts[j]
+    for a in S:
+        c = row[a]
+        if c != win:
+            out[cnt[c]] = a
+            cnt[c] += 1
+    for j in range(k):
+        cnt[codes[j]] = 0
+    return k, hit
+
+
+@njit(cache=True, nogil=True)
+def strategy_walk(matrix, n_codes, guesses, S1, S2, ident, d, first, answer_of_guess, guess_of_answer, win, cb, alpha,
+                  n_answers, short, small, single_ids, single_meta, stats):
+    """Play the heuristic strategy from the state (S1, S2, d) (opening with `first` when >= 0)
+    over every pair below it, without recursion (an explicit stack of pending states).
+
+    The strategy's total is the sum over the two-board states it visits of their pair counts
+    (every unfinished pair pays each guess) plus, for each single-board remainder, its exact
+    single-board value. This adds the first part to stats[0] and writes the remainders of three
+    or more answers to single_ids / single_meta (rows: offset, size, guesses left, multiplicity)
+    for the caller to value exactly; remainders of one and two answers (1, and 3 within two
+    guesses) and states of one or two pairs (search.DordleSearch.shortcut's values, which the
+    strategy plays) are added here. stats: [0] total so far, [1] pairs the strategy fails (no
+    guess passes the counting bound's feasibility, or a remainder out of guesses), [2] states,
+    [3] the least counting bound at the first state, [4] remainders written, [5] single_ids used,
+    [6] 1 if a buffer overflowed (the run is void).
+
+    Below the first state, a state of at most `small` answers on its two boards together scans
+    only the guesses of `short` and the guesses of its own answers (the strategy's rule; the
+    first state always scans every guess, so stats[3] is a bound)."""
+    cap = 1 << 20
+    st_off = np.empty(cap, np.int64)
+    st_n1 = np.empty(cap, np.int64)
+    st_n2 = np.empty(cap, np.int64)
+    st_d = np.empty(cap, np.int64)
+    st_id = np.empty(cap, np.bool_)
+    buf = np.empty(1 << 24, np.int32)
+    n1 = S1.size
+    n2 = 0 if ident else S2.size
+    buf[:n1] = S1
+    if not ident:
+        buf[n1:n1 + n2] = S2
+    st_off[0] = 0
+    st_n1[0] = n1
+    st_n2[0] = n2
+    st_d[0] = d
+    st_id[0] = ident
+    top = 1
+    ng = guesses.size
+    lbs = np.empty(ng, np.int64)
+    scores = np.empty(ng, np.int64)
+    useless = np.empty(ng, np.bool_)
+    ests = np.empty(ng, np.float64)
+    mark1 = np.zeros(n_answers, np.bool_)
+    mark2 = np.zeros(n_answers, np.bool_)
+    cand = np.empty(short.size + 2 * n_answers, np.int32)
+    cand[:short.size] = short
+    cnt = np.zeros(n_codes, np.int64)
+    out1 = np.empty(n_answers, np.int32)
+    out2 = np.empty(n_answers, np.int32)
+    st1 = np.empty(n_codes + 1, np.int64)
+    st2 = np.empty(n_codes + 1, np.int64)
+    cd1 = np.empty(n_codes, np.int64)
+    cd2 = np.empty(n_codes, np.int64)
+    first_state = True
+    while top > 0:
+        top -= 1
+        off = st_off[top]
+        n1 = st_n1[top]
+        n2 = st_n2[top]
+        dd = st_d[top]
+        idt = st_id[top]
+        A = buf[off:off + n1].copy()
+        B = A if idt else buf[off + n1:off + n1 + n2].copy()
+        nb = B.size
+        end = off  # the children's sets go where this state's were
+        m = n1 * (n1 - 1) if idt else n1 * nb
+        stats[0] += m
+        stats[2] += 1
+        if first_state and first >= 0:
+            h = first
+        else:
+            if dd <= 1:
+                stats[1] += m
+                continue
+            for a in A:
+                mark1[a] = True
+            for a in B:
+                mark2[a] = True
+            G = guesses
+            if not first_state and n1 + (0 if idt else nb) <= small:
+                k = short.size
+                for a in A:
+                    cand[k] = guess_of_answer[a]
+                    k += 1
+                if not idt:
+                    for a in B:
+                        cand[k] = guess_of_answer[a]
+                        k += 1
+                G = cand[:k]
+            kg = G.size
+            guess_estimates(matrix, n_codes, G, A, B, idt, mark1, mark2, answer_of_guess, win, dd, cb, alpha,
+                            lbs[:kg], scores[:kg], useless[:kg], ests[:kg])
+            for a in A:
+                mark1[a] = False
+            for a in B:
+                mark2[a] = False
+            i = _pick(lbs[:kg], scores[:kg], ests[:kg])
+            if first_state:
+                least = DINF
+                for j in range(ng):
+                    if lbs[j] < least:
+                        least = lbs[j]
+                stats[3] = least
+            if i < 0:
+                stats[1] += m
+                first_state = False
+                continue
+            h = G[i]
+        first_state = False
+        row = matrix[h]
+        dl = dd - 1
+        k1, hit1 = _group(row, A, win, n_codes, cnt, out1, st1, cd1)
+        if idt:
+            k2, hit2 = k1, hit1
+            out2[:n1] = out1[:n1]
+            st2[:k1 + 1] = st1[:k1 + 1]
+        else:
+            k2, hit2 = _group(row, B, win, n_codes, cnt, out2, st2, cd2)
+        # single-board remainders: board 1 solved (hit1) leaves board 2's classes, and vice versa
+        for side in range(2):
+            if side == 0 and not hit1:
+                continue
+            if side == 1 and not hit2:
+                continue
+            if idt and side == 1:
+                continue  # counted with multiplicity 2 below
+            mult = 2 if idt else 1
+            ko = k2 if side == 0 else k1
+            so = st2 if side == 0 else st1
+            oo = out2 if side == 0 else out1
+            for q in range(ko):
+                c = so[q + 1] - so[q]
+                if c == 1 and dl >= 1:
+                    stats[0] += mult
+                elif c == 2 and dl >= 2:
+                    stats[0] += 3 * mult
+                elif c <= 2 or dl <= 1:
+                    stats[1] += c * mult
+                else:
+                    r = stats[4]
+                    u = stats[5]
+                    if r >= single_meta.shape[0] or u + c > single_ids.size:
+                        stats[6] = 1
+                        return
+                    single_ids[u:u + c] = oo[so[q]:so[q + 1]]
+                    single_meta[r, 0] = u
+                    single_meta[r, 1] = c
+                    single_meta[r, 2] = dl
+                    single_meta[r, 3] = mult
+                    stats[4] = r + 1
+                    stats[5] = u + c
+        # the child states
+        for p in range(k1):
+            a = st1[p + 1] - st1[p]
+            for q in range(k2):
+                b = st2[q + 1] - st2[q]
+                cid = idt and p == q
+                mm = a * (a - 1) if cid else a * b
+                if mm == 0:
+                    continue
+                if dl <= 1:
+                    stats[1] += mm
+                    continue
+                if mm <= 2:
+                    stats[2] += 1
+                    if mm == 1 or cid:
+                        stats[0] += 2 * mm
+                        continue
+                    if a == 1:
+                        x = out1[st1[p]]
+                        y0 = out2[st2[q]]
+                        y1 = out2[st2[q] + 1]
+                    else:
+                        x = out2[st2[q]]
+                        y0 = out1[st1[p]]
+                        y1 = out1[st1[p] + 1]
+                    gx = matrix[guess_of_answer[x]]
+                    if gx[y0] != gx[y1]:
+                        stats[0] += 4
+                    elif dl >= 3:
+                        stats[0] += 5
+                    else:
+                        stats[1] += 2
+                    continue
+                size = a + (0 if cid else b)
+                if top >= cap or end + size > buf.size:
+                    stats[6] = 1
+                    return
+                buf[end:end + a] = out1[st1[p]:st1[p + 1]]
+                if not cid:
+                    buf[end + a:end + a + b] = out2[st2[q]:st2[q + 1]]
+                st_off[top] = end
+                st_n1[top] = a
+                st_n2[top] = 0 if cid else b
+                st_d[top] = dl
+                st_id[top] = cid
+                top += 1
+                end += size

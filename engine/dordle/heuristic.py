@@ -1,0 +1,191 @@
+"""A heuristic Dordle strategy, evaluated exactly over every ordered pair: an upper bound on the
+optimum where the exact search (search.py) is out of reach (the full lists).
+
+The strategy. A fixed opener; then at every two-board state the guess of least estimate
+(kernels.guess_estimates: the counting bound of bounds.guess_bound plus `alpha` times a log-size
+charge for what each child state still has to tell apart, over all the allowed guesses); the
+states of one or two pairs are played as search.DordleSearch.shortcut plays them (optimally);
+and once a board is solved, the exact single-board engine (exact.Solver) plays the other board
+with the guesses left. It is a heuristic strategy: nothing says its choices are the best.
+
+The evaluation is exact, not an estimate: the total is the sum over the two-board states the
+strategy visits of their pair counts (each unfinished pair pays every guess) plus the exact
+single-board value of every remainder (kernels.strategy_walk walks the states; the remainders of
+three or more answers come back here for exact.Solver). A pair the strategy cannot finish within
+the cap is counted in `failed` (the total is then no strategy's total, and the caller says so).
+
+The same walk yields a lower bound for free: at each child state of the opener it scans every
+guess's counting bound, whose least is a lower bound on W(child) (lower.py's depth-2 bound).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..errors import UserError
+from . import bounds
+from .kernels import DINF, choose_guess, strategy_walk
+
+ALPHA = 0.1  # the weight of the log-size charge (tuned on reduced lists against their exact values)
+SHORTLIST = 400  # the guesses a small state scans besides its own answers
+SMALL = 1 << 30  # below the first state, a state of at most this many answers (both boards) scans the shortlist only
+SINGLE_ROWS = 1 << 20
+SINGLE_IDS = 1 << 24
+
+
+class HeuristicStrategy:
+    """The heuristic strategy over a DordleSearch's game (its single-board values, its shortcuts)."""
+
+    def __init__(self, search, alpha: float = ALPHA, shortlist: int = SHORTLIST, small: int = SMALL):
+        self.search = search
+        self.alpha = float(alpha)
+        self.small = int(small)
+        self.short = shortlist_guesses(search, shortlist)
+        game = search.game
+        self.guess_of_answer = np.ascontiguousarray(game.answer_guess_ids, dtype=np.int32)
+        self.single_ids = np.empty(SINGLE_IDS, np.int32)
+        self.single_meta = np.empty((SINGLE_ROWS, 4), np.int64)
+
+    def choose(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, below_first: bool = True) -> int:
+        """The strategy's guess at a state of three or more pairs (-1: none passes the bound), as
+        kernels.strategy_walk chooses it (`below_first`: not the state the walk starts from)."""
+        s = self.search
+        G = s.all_guesses
+        if below_first and len(S1) + (0 if ident else len(S2)) <= self.small:
+            own = [self.guess_of_answer[S1]] + ([] if ident else [self.guess_of_answer[S2]])
+            G = np.concatenate([self.short, *own]).astype(np.int32)
+        guess, _ = choose_guess(s.matrix, s.game.n_codes, G, S1, S2, ident, s.answer_of_guess, s.win, d,
+                                s.cb, self.alpha, s.n_answers)
+        return int(guess)
+
+    def walk(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, first: int = -1) -> dict:
+        """The strategy's total over the pairs of the state (opening with `first` when >= 0), its
+        failed pairs, the states it visited, and the least counting bound over every guess at the
+        state (DINF when `first` was given)."""
+        s = self.search
+        if bounds.pairs(len(S1), len(S2), ident) <= 2 and first < 0:
+            value, _ = s.shortcut(S1, S2, ident, d) if d >= 2 else (DINF, -1)
+            failed = bounds.pairs(len(S1), len(S2), ident) if value >= DINF else 0
+            return {"total": 0 if failed else value, "failed": failed, "states": 1, "least": value}
+        stats = np.zeros(8, np.int64)
+        stats[3] = DINF
+        strategy_walk(s.matrix, s.game.n_codes, s.all_guesses, np.ascontiguousarray(S1, np.int32),
+                      np.ascontiguousarray(S2, np.int32), ident, d, first, s.answer_of_guess, self.guess_of_answer,
+                      s.win, s.cb, self.alpha, s.n_answers, self.short, self.small, self.single_ids, self.single_meta, stats)
+        if stats[6]:
+            raise UserError("a state is too large for the strategy walk's buffers")  # pragma: no cover
+        total, failed = int(stats[0]), int(stats[1])
+        for offset, size, left, mult in self.single_meta[: stats[4]]:
+            value = s.v1(self.single_ids[offset: offset + size].copy(), int(left))
+            if value >= DINF:
+                failed += int(size * mult)
+            else:
+                total += int(value * mult)
+        return {"total": total, "failed": failed, "states": int(stats[2]), "least": int(stats[3])}
+
+
+def shortlist_guesses(search, count: int) -> np.ndarray:
+    """The `count` guesses that split the whole answer list best (least sum of squared class
+    sizes), in guess order: the candidates a small state scans besides its own answers."""
+    n_codes = search.game.n_codes
+    score = np.array([int((np.bincount(row, minlength=n_codes).astype(np.int64) ** 2).sum())
+                      for row in search.matrix])
+    return np.sort(np.argsort(score, kind="stable")[:count]).astype(np.int32)
+
+
+def root_parts(search, first: int) -> tuple[int, list[tuple[np.ndarray, np.ndarray, bool]], list[np.ndarray]]:
+    """Opening the whole game with `first`: (its pairs, the child states (C1, C2, ident), the
+    single-board classes each counted twice (pairs (first, b) and (a, first)))."""
+    A, _, _, _ = search.root()
+    classes, hit = search.classes(A, first)
+    n = len(A)
+    children = []
+    for p, (_, C1) in enumerate(classes):
+        for q, (_, C2) in enumerate(classes):
+            if p == q and len(C1) < 2:
+                continue
+            children.append((C1, C2, p == q))
+    return n * (n - 1), children, [C for _, C in classes] if hit else []
+
+
+def evaluate_opener(strategy: HeuristicStrategy, first: int, *, progress=None, state: dict | None = None,
+                    save=None) -> dict:
+    """The strategy's exact total over every ordered pair opening with `first`, and the depth-2
+    lower bound of that opener (lower.py) from the same scans. `state` (a checkpoint's dict)
+    resumes: child states before state["done"] are not walked again; `save(state)` is called
+    after each child state; `progress` (a bar) is advanced per child state."""
+    search = strategy.search
+    d = search.cap
+    m, children, singles = root_parts(search, first)
+    if state is None or not state:
+        state = {"done": 0, "total": m, "failed": 0, "states": 1, "bound": m, "seconds": 0.0}
+        for C in singles:
+            v = search.v1(C, d - 1)
+            state["total"] += 2 * v if v < DINF else 0
+            state["failed"] += 2 * len(C) if v >= DINF else 0
+            state["bound"] += 2 * int(search.cb[d - 1, len(C)])
+    t0 = time.perf_counter() - state["seconds"]
+    for i in range(state["done"], len(children)):
+        C1, C2, ident = children[i]
+        r = strategy.walk(C1, C2, ident, d - 1)
+        state["total"] += r["total"]
+        state["failed"] += r["failed"]
+        state["states"] += r["states"]
+        state["bound"] = min(DINF, state["bound"] + max(r["least"], bounds.child_bound(len(C1), len(C2), ident, d - 1)))
+        state["done"] = i + 1
+        state["seconds"] = time.perf_counter() - t0
+        if progress is not None:
+            progress.update(1)
+        if save is not None:
+            save(state)
+    n = search.n_answers
+    return {"first": search.game.guesses[first], "total": state["total"], "failed": state["failed"],
+            "pairs": n * (n - 1), "mean": state["total"] / (n * (n - 1)), "states": state["states"],
+            "lower_bound": state["bound"], "children": len(children), "seconds": round(state["seconds"], 1)}
+
+
+def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:
+    """The strategy opening with `first` as a wordtree-dordle/1 document (tree.verify_document
+    replays it), labelled a heuristic strategy (result.optimal false, result.strategy
+    "heuristic"). For small games: the full lists' tree has millions of nodes."""
+    from .tree import FORMAT, remainder, solved_mark
+
+    search = strategy.search
+    game = search.game
+    win = game.pattern_text(game.win_code)
+
+    def node(S1, S2, ident, d, guess, depth):
+        if guess is None:
+            if bounds.pairs(len(S1), len(S2), ident) <= 2:
+                guess = search.shortcut(S1, S2, ident, d)[1]
+            else:
+                guess = strategy.choose(S1, S2, ident, d, below_first=depth > 1)
+            if guess < 0:
+                raise UserError("the heuristic strategy finds no guess within the cap here")
+        out = {"guess": game.guesses[guess]}
+        children = {}
+        for part in search.parts(S1, S2, ident, guess):
+            if part[0] == "single":
+                children[f"{win}/{game.pattern_text(part[1])}"] = remainder(game, 2, part[2], d - 1)
+            elif part[0] == "single1":
+                children[f"{game.pattern_text(part[1])}/{win}"] = remainder(game, 1, part[2], d - 1)
+            else:
+                (code1, code2), C1, C2, sub_ident = part[1:]
+                if bounds.pairs(len(C1), len(C2), sub_ident):
+                    children[f"{game.pattern_text(code1)}/{game.pattern_text(code2)}"] = node(
+                        C1, C2, sub_ident, d - 1, None, depth + 1)
+        if children:
+            out["next"] = children
+        return out
+
+    S1, S2, ident, d = search.root()
+    result = evaluate_opener(strategy, first)
+    n = search.n_answers
+    return {"format": FORMAT, "game": {"kind": game.kind, **game.identity()}, "max_guesses": search.cap,
+            "solved_mark": solved_mark(game),
+            "result": {"total": result["total"], "pairs": n * (n - 1), "mean": round(result["mean"], 6),
+                       "optimal": False, "strategy": "heuristic", "first": game.guesses[first],
+                       "lower_bound": result["lower_bound"]},
+            "tree": node(S1, S2, ident, d, first, 0)}
