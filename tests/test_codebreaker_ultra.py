@@ -153,8 +153,8 @@ def test_legal_and_best_guess_follow_the_history():
     # the live answer needs no history: the candidates are the legal guesses
     word, total = best_guess(game, S, 4, "ultra", matrix)
     assert game.guess_index[word] in S
-    sub = rc.ultra_optimal_total  # the value of the position, by brute force on the candidates
-    assert total == sub([game.codes[a] for a in S], 4, literal=False)
+    # the value of the position, by brute force on the candidates
+    assert total == rc.ultra_optimal_total([game.codes[a] for a in S], 4, literal=False)
 
 
 def test_recorded_openers_are_proven_per_mode():
