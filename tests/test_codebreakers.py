@@ -653,7 +653,8 @@ def test_each_game_has_its_own_default_cap(tmp_path):
         assert orjson.loads(out.read_bytes())["game"]["max_guesses"] == cap
 
 
-SHIPPED_TOTALS = {"mastermind-4x6.json": 5625, "bulls-cows-4.json": 26274, "bulls-cows-4-repeats.json": 55632}
+SHIPPED_TOTALS = {"mastermind-4x6.json": 5625, "bulls-cows-4.json": 26274, "bulls-cows-4-repeats.json": 55632,
+                  "mastermind-4x6-ultra.json": 5660, "bulls-cows-4-ultra.json": 26688}
 
 
 @pytest.mark.parametrize("name", SHIPPED_TOTALS)

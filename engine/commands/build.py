@@ -69,7 +69,7 @@ def run_build(args) -> int:
         matrix = pattern_matrix(game, args.cache_dir).matrix
         print("\n".join(checkpoint_status(game, matrix, args.checkpoint, args.max_guesses, args.mode)))
         return 0
-    recorded = None if history or args.strategy != "exact" else game.default_first
+    recorded = None if history or args.strategy != "exact" else game.proven_first(args.mode)
     first = args.first or recorded or "auto"
     if first != "auto":
         first = game.parse_guess(first)
@@ -245,6 +245,7 @@ def run_rank(args) -> int:
 def _rank(args) -> int:
     """The rank itself and its table, with its checkpoint held (run_rank)."""
     from ..exact.rank import rank
+    from ..exact.symmetric import uses_symmetry
     from ..files import write_atomic
     from ..numba_cache import compile_note, compile_seconds
     from ..patterns import pattern_matrix
@@ -278,7 +279,7 @@ def _rank(args) -> int:
         + (" (interrupted: only these are proven)" if result.interrupted else "")
         + f"; {seconds:.1f} s{compile_note(compiling)}"
         + (f" ({result.earlier_seconds + seconds:.0f} s with the runs before)" if result.earlier_seconds else "")
-        + ("; one per symmetry class (codes of the same shape cost the same)" if game.symmetric and args.mode == "normal"
+        + ("; one per symmetry class (codes of the same shape cost the same)" if uses_symmetry(game, args.mode)
            else ""),
         "# word\tvalue\texact | word\tbound\tlower-bound | word\tinf\timpossible (no tree within the cap, proven)",
     ]

@@ -139,6 +139,11 @@ PAIR_BYTES = 22  # up to here the counts fit a byte (231 pairs), twice as many p
 HARD_MODE = 16  # not a pruning rule: the NYT hard-mode constraint on guesses
 ULTRA_MODE = 32  # not a pruning rule: every guess consistent with all the feedback so far
 NO_STEP = np.int32(2**31 - 1)  # pads an ultra-mode history (kept sorted, so it sorts last)
+# Not a pruning rule: ultra mode where the guesses are the answers (the code-breaking games). A
+# guess consistent with all the feedback is then exactly a candidate left, so a node may guess
+# only its own answers S (at the start S is every code: all of them are consistent). The value
+# of a node then depends on S alone, whatever history led to it: no constraint in the memo key.
+CANDIDATE_GUESSES = 512
 
 # stats slots
 ST_NODES, ST_MEMO_HITS, ST_MEMO_STORES, ST_MEMO_CLEARS, ST_GUESSES_EVALUATED = 0, 1, 2, 3, 4
@@ -629,6 +634,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     hard = (rules & HARD_MODE) != 0
     ultra = (rules & ULTRA_MODE) != 0
     keep_codes = hard or ultra
+    candidates_only = (rules & CANDIDATE_GUESSES) != 0
     # Hard and ultra modes: only guesses meeting this node's constraint (ultra: the sorted
     # history) are legal (candidates always are); the constraint is part of the memo key, and
     # guesses with equal partitions are not interchangeable (they leave different constraints),
@@ -713,11 +719,13 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                     result_guess = pair_guess
                 elif use_bounds and beta <= 2 * n:
                     return 2 * n
-            use_cores = (rules & USE_CORES) != 0 and not keep_codes
+            # (guessing only candidates, the loop above tried every legal guess: with 2 guesses
+            # left a set without a candidate splitting it is infeasible, and no core is kept)
+            use_cores = (rules & USE_CORES) != 0 and not keep_codes and not candidates_only
             known_core = False
             if result_guess < 0 and d == 2 and use_cores:
                 known_core = _holds_a_core(S, cores, core_len, core_count, mark, epoch)
-            if result_guess < 0 and d == 2 and not known_core:
+            if result_guess < 0 and d == 2 and not known_core and not candidates_only:
                 # Each guess that fails makes two answers collide; the answers of those pairs
                 # (marked with `core_epoch`) are a subset no guess splits either: the core kept.
                 core_epoch = epoch[0] + 1
@@ -740,6 +748,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                     _remember_core(S, mark, core_epoch, cores, core_len, core_count)
         # (past PAIR_BYTES answers only under a budget: without one the counts rarely settle a set)
         use_pairs = ((rules & USE_PAIRS) != 0 and use_bounds and use_shortcuts and use_filter and not keep_codes
+                     and not candidates_only
                      and (n <= PAIR_BYTES or (n <= PAIR_LIMIT and beta < INF)) and LT.shape[0] > 0
                      and bounds[d - 1, n] == 2 * n - 1)
         if result_guess < 0 and d > 2 and use_pairs:
@@ -841,6 +850,8 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 in_s = 1 if win_at >= 0 else 0
                 if use_filter and k == 1 and in_s == 0:
                     continue
+                if candidates_only and in_s == 0:
+                    continue  # not a candidate: not consistent with the feedback (children never see it)
                 if use_filter and not keep_codes:
                     # identical partition already kept? (hash to find, then compare codes to be sure)
                     slot = np.int64(ph & np.uint64(dmask))
@@ -878,7 +889,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                     min_lb = lb
             C_rows = m
             CT = np.empty((0, 0), dtype=L.dtype)  # none, unless the children can use it:
-            if result_guess < 0 and d > 3 and (rules & USE_PAIRS) != 0 and not keep_codes:
+            if result_guess < 0 and d > 3 and (rules & USE_PAIRS) != 0 and not keep_codes and not candidates_only:
                 CT = np.empty((n, m), dtype=L.dtype)
                 for i in range(n):
                     for r in range(m):

@@ -30,7 +30,7 @@ from .checkpoint import checkpoint_bytes, read_rank
 from .context import default_threads, memo_mb_per_thread
 from .heuristics import heuristic_order
 from .solver import INF, Solver
-from .symmetric import ProvenProgress
+from .symmetric import ProvenProgress, uses_symmetry
 
 
 @dataclass
@@ -78,7 +78,7 @@ def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, check
     than the `top`-th exact value among the considered ones, is valued again, so a larger `top`
     gets the exact values it lacks and every bound shown stays at least the `top`-th value."""
     order = heuristic_order(game, matrix, np.arange(len(game.answers), dtype=np.int32))
-    symmetric = game.symmetric and mode == "normal"
+    symmetric = uses_symmetry(game, mode)
     if symmetric:  # one opener per orbit: the others cost the same
         keep = np.zeros(len(game.guesses), dtype=bool)
         keep[orbit_representatives(game, [])] = True

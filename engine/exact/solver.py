@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import CapOutOfRange, UserError
 from . import kernels
 from .context import Context, Counters
-from .symmetric import SOLVE_FIRST_FRACTION, OrbitSearch
+from .symmetric import SOLVE_FIRST_FRACTION, OrbitSearch, uses_symmetry
 
 INF = kernels.INF
 NO_CAP = 32  # the cap a Solver uses for "no cap" (None): deeper than any optimal tree of these games can go
@@ -49,9 +49,16 @@ class Solver(OrbitSearch):
             raise UserError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
         self.mode = mode
         # codes closed under position and symbol maps: one guess per orbit near the top (symmetry.py)
-        self.symmetric = game.symmetric and mode == "normal"
+        self.symmetric = uses_symmetry(game, mode)
+        # ultra mode where the guesses are the answers (the code-breaking games): a consistent
+        # guess is exactly a candidate left, so the kernel guesses only its own answers
+        self.candidate_guesses = candidate_guesses(game, mode)
         self.rules = rules | {"normal": 0, "hard": kernels.HARD_MODE, "ultra": kernels.ULTRA_MODE}[mode]
-        if mode != "normal":
+        if self.candidate_guesses:
+            self.rules = rules | kernels.CANDIDATE_GUESSES
+            self.letters = np.zeros((len(game.guesses), 1), np.uint8)
+            self.state_size = self.cap  # the history, for `legal` (the kernel does not read it)
+        elif mode != "normal":
             if game.kind != "wordle":
                 raise UserError(f"{mode} mode is a Wordle rule")
             from ..games.wordle import letters_array
@@ -123,6 +130,10 @@ class Solver(OrbitSearch):
     def legal(self, req: np.ndarray, guess: int) -> bool:
         if self.mode == "normal":
             return True
+        if self.candidate_guesses:  # would the guess, as the answer, have got every code so far?
+            steps = req[req != kernels.NO_STEP].astype(np.int64)
+            n_codes = self.game.n_codes
+            return bool(np.all(self.matrix[steps // n_codes, self.answer_gid[guess]] == steps % n_codes))
         if self.mode == "ultra":
             return bool(kernels._consistent(guess, req, self.letters, self.game.n_codes))
         n = self.game.length
@@ -270,6 +281,13 @@ class Solver(OrbitSearch):
         return node
 
 
+def candidate_guesses(game, mode: str) -> bool:
+    """Whether `mode` is ultra mode in a game whose guesses are its answers (the code-breaking
+    games): a guess consistent with all the feedback so far is then exactly a candidate left,
+    and the search guesses only those (kernels.CANDIDATE_GUESSES)."""
+    return mode == "ultra" and game.kind != "wordle" and tuple(game.guesses) == tuple(game.answers)
+
+
 def tree_depth(node: dict) -> int:
     """The worst case of a tree: the guesses its deepest answer takes."""
     return 1 + max((tree_depth(child) for child in node.get("next", {}).values()), default=0)
@@ -278,12 +296,13 @@ def tree_depth(node: dict) -> int:
 def best_guess(game, candidate_ids_: list[int], guesses_left: int | None = None, mode: str = "normal",
                matrix: np.ndarray | None = None) -> tuple[str, int]:
     """The exact best guess for a set of candidate answers (by answer index) and its total, with
-    `guesses_left` (None: no cap). Normal mode only: the other modes need the history itself."""
+    `guesses_left` (None: no cap). Normal mode, and ultra mode where the guesses are the answers
+    (the candidates are then the legal guesses); the other modes need the history itself."""
     if matrix is None:
         from ..patterns import pattern_matrix
 
         matrix = pattern_matrix(game).matrix
-    if mode != "normal":
+    if mode != "normal" and not candidate_guesses(game, mode):
         raise UserError(f"the live exact answer needs the game's history in {mode} mode")
     solver = Solver(game, matrix, guesses_left, memo_mb=32, mode=mode)
     value, g = solver.solve(np.sort(np.asarray(candidate_ids_, dtype=np.int32)), solver.cap)

@@ -41,6 +41,20 @@ def _orbit_pool(threads: int) -> ThreadPoolExecutor:
         return _ORBIT_POOLS[threads]
 
 
+def uses_symmetry(game, mode: str) -> bool:
+    """Whether a search of `game` in `mode` tries one guess per orbit near the top.
+
+    Normal mode: engine/games/symmetry.py. Ultra mode (every guess a candidate left, as the
+    code-breaking games have it): a map fixing every guess played so far keeps each of their
+    scores, so it maps the candidates S onto themselves, and with them the legal guesses (S
+    itself; every code at the start). It maps an ultra tree for S opening with g onto an ultra
+    tree opening with its image, of equal cost (each node's candidates, and the guess played
+    there among them, go to the candidates of the image's history and a guess among those). So
+    an orbit lies wholly inside S or outside it, and one guess per orbit inside S is enough
+    (`_orbit_bounds`). Hard mode: never (a Wordle rule)."""
+    return game.symmetric and mode in ("normal", "ultra")
+
+
 def proven_key(S: np.ndarray, d: int) -> tuple[int, bytes]:
     """The key of Solver.proven for the set S (sorted answer ids) with d guesses left."""
     return d, np.ascontiguousarray(S, dtype=np.int32).tobytes()
@@ -218,6 +232,8 @@ class OrbitSearch:
             from ..games.symmetry import orbit_representatives
 
             guesses = self._orbits[key] = orbit_representatives(self.game, history)
+        if self.candidate_guesses:  # ultra mode: the orbits inside S (see uses_symmetry)
+            guesses = guesses[np.isin(guesses, self.answer_gid[S])]
         n_codes = self.game.n_codes
         codes = self.matrix[np.ix_(guesses, S)].astype(np.int64)
         sizes = np.bincount((np.arange(len(guesses))[:, None] * n_codes + codes).ravel(),

@@ -48,6 +48,11 @@ class Game:
     def parse_pattern(self, text: str) -> int:
         raise NotImplementedError
 
+    def proven_first(self, mode: str) -> str | None:
+        """The proven best first guess in `mode` (normal, hard, ultra), if known: a build with no
+        opener given takes it instead of ranking the openers."""
+        return self.default_first
+
     def parse_guess(self, word: str) -> str:
         """Normalize a guess typed by a user; an unknown guess is a UserError."""
         w = word.strip().lower()

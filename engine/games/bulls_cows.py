@@ -36,6 +36,7 @@ class BullsCows(CodeBreaker):
         # distinct digits: every code is one orbit of the symmetries, so any opener is a best one;
         # 4 digits with repeats: 0123, proven by this engine (README, runs/bulls-cows-repeats.ck)
         self.default_first = "0123" if self.repeats and digits == 4 else None if self.repeats else self.codes[0]
+        self.one_orbit = not self.repeats
         # the optimum for 4 distinct digits needs 7 guesses for some codes; with repeats no cap
         # (its optimum needs 8, and none is assumed for other sizes)
         self.default_cap = None if self.repeats else 7

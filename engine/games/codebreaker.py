@@ -64,6 +64,7 @@ class CodeBreaker(Game):
     score_letters = ""
     position_name = ""
     symbol_name = ""  # what one symbol is called: "colour", "digit"
+    one_orbit = False  # every code is the image of every other under the symmetries (symmetry.py)
 
     def _set_codes(self, codes, positions: int) -> None:
         self.positions = positions
@@ -75,6 +76,15 @@ class CodeBreaker(Game):
     @property
     def list_name(self) -> str:
         raise NotImplementedError
+
+    def proven_first(self, mode: str) -> str | None:
+        """`default_first` was proven in normal mode. In ultra mode every code may open too, and
+        the symmetries keep the rule (engine/exact/symmetric.py, uses_symmetry), so where every
+        code is one orbit any opener is a best one; otherwise none is recorded (a build ranks
+        the openers)."""
+        if mode == "normal":
+            return self.default_first
+        return self.codes[0] if self.one_orbit and mode == "ultra" else None
 
     def parameters(self) -> dict:
         raise NotImplementedError
