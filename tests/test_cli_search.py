@@ -36,6 +36,22 @@ def test_build_twice_same_tree_and_cached_kernels(lists, tmp_path):
     assert verified.returncode == 0, verified.stderr
 
 
+def test_an_opener_proven_in_normal_mode_only_is_a_given_one_in_hard_and_ultra():
+    """SALET is proven the best opener in normal mode; a hard or ultra build opens with it too,
+    and its tree (the shipped ones included) says it is the best given that opener."""
+    from wordtree.data import trees_dir
+    from wordtree.games import get_game
+
+    game = get_game("wordle")
+    assert game.proven_first("normal") == game.default_opener("normal") == "salet"
+    for mode in ("hard", "ultra"):
+        assert game.proven_first(mode) is None and game.default_opener(mode) == "salet"
+        stats = orjson.loads((trees_dir() / f"wordle-salet-{mode}.json").read_bytes())["stats"]
+        assert stats["optimal"] is True and stats["first_guess"] == "given"
+    normal = orjson.loads((trees_dir() / "wordle-salet-normal.json").read_bytes())["stats"]
+    assert "first_guess" not in normal
+
+
 def test_rank_top_equals_build_auto_and_resumes(lists, tmp_path):
     answers, guesses = lists
     ck = tmp_path / "rank.ck"

@@ -69,8 +69,9 @@ def run_build(args) -> int:
         matrix = pattern_matrix(game, args.cache_dir).matrix
         print("\n".join(checkpoint_status(game, matrix, args.checkpoint, args.max_guesses, args.mode)))
         return 0
-    recorded = None if history or args.strategy != "exact" else game.proven_first(args.mode)
-    first = args.first or recorded or "auto"
+    plain = not history and args.strategy == "exact"
+    recorded = game.proven_first(args.mode) if plain else None  # an opener proven the best
+    first = args.first or (game.default_opener(args.mode) if plain else None) or "auto"
     if first != "auto":
         first = game.parse_guess(first)
     # with the opener found exactly, the openers' rank is kept beside the checkpoint

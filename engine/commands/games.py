@@ -36,7 +36,7 @@ def run_info(args) -> int:
           f"{pm.source} in {pm.seconds * 1000:.1f} ms{compile_note(pm.compile_seconds)}"
           + (f" ({pm.path})" if pm.path else ""))
     if game.default_first:
-        print(f"proven best first guess: {game.default_first}")
+        print(f"proven best first guess (normal mode): {game.default_first}")
     return 0
 
 

@@ -50,8 +50,15 @@ class Game:
 
     def proven_first(self, mode: str) -> str | None:
         """The proven best first guess in `mode` (normal, hard, ultra), if known: a build with no
-        opener given takes it instead of ranking the openers."""
-        return self.default_first
+        opener given takes it instead of ranking the openers. `default_first` was proven in
+        normal mode only."""
+        return self.default_first if mode == "normal" else None
+
+    def default_opener(self, mode: str) -> str | None:
+        """The opener a build takes when none is given: the proven best one, else None (the
+        build ranks the openers). A tree built from an opener that is not `proven_first` is
+        labelled the best given that opener."""
+        return self.proven_first(mode)
 
     def parse_guess(self, word: str) -> str:
         """Normalize a guess typed by a user; an unknown guess is a UserError."""

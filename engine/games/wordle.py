@@ -62,6 +62,11 @@ class Wordle(Game):
         self.win_code = self.n_codes - 1
         self.default_first = default_first
 
+    def default_opener(self, mode: str) -> str | None:
+        """Ranking the 12972 openers in hard or ultra mode takes hours, so a build there opens
+        with the normal mode's proven best, and its tree says it is the best given that opener."""
+        return self.proven_first(mode) or self.default_first
+
     def feedback(self, guess: str, answer: str) -> int:
         return wordle_feedback(guess, answer)
 
