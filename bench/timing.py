@@ -8,7 +8,8 @@ It prints the median wall and CPU seconds of --runs whole processes of
 then the median of --breakdowns runs of where one such process spends its time: Python's own
 start, the imports, the game and its pattern matrix, loading the compiled kernels from numba's
 cache (the first load of a process also sets up numba's registries), the rest of the solver's
-setup, the search, the document's stats, writing the file and the rest (argparse, the report).
+setup, the search, the document's stats, writing the file, the rest (argparse, the report) and
+the interpreter's exit.
 "Before the search" adds up everything before the search. The numba cache must be warm (one
 build first); the load average is printed, since other work on the machine slows every figure.
 """
@@ -28,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PARTS = ("python start", "imports", "game+matrix", "kernel load", "solver setup", "search", "document", "write",
-         "other")
+         "other", "exit")
 
 
 def median_seconds(fn, runs: int, clock=time.perf_counter) -> float:
@@ -57,7 +58,10 @@ def breakdown(options: list[str], output: str) -> dict:
     env = dict(os.environ, WORDTREE_SPAWNED=repr(time.time()))
     text = subprocess.run([sys.executable, __file__, "--child", output, "--", *options], check=True,
                           capture_output=True, text=True, env=env).stdout
-    return json.loads(text.strip().splitlines()[-1])
+    ended = time.time()
+    parts = json.loads(text.strip().splitlines()[-1])
+    parts["exit"] = [ended - parts.pop("finished"), 0.0]  # the interpreter's exit (its CPU is not measured)
+    return parts
 
 
 def child(output: str, options: list[str]) -> None:
@@ -112,7 +116,9 @@ def child(output: str, options: list[str]) -> None:
         raise SystemExit(f"the build failed (exit {code})")
     wall["other"] = clock() - t1 - sum(wall[p] for p in PARTS[2:8])
     cpu["other"] = time.process_time() - used - sum(cpu[p] for p in PARTS[2:8])
-    print(json.dumps({part: [wall[part], cpu[part]] for part in PARTS}))
+    parts = {part: [wall[part], cpu[part]] for part in PARTS[:-1]}
+    print(json.dumps(parts), flush=True)
+    print(json.dumps({**parts, "finished": time.time()}), flush=True)
 
 
 def main() -> None:
