@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
 def _before_exit() -> None:
     """The process ends next: freeze what it holds out of the garbage collector's reach. The
     interpreter's exit would otherwise walk every object once more, numba's hundred thousand
-    included (0.2 s of CPU, a sixth of a SALET build's), to free what the OS frees anyway."""
+    included, to free what the OS frees anyway (docs/performance.md: a build's start)."""
     import gc
 
     gc.freeze()

@@ -48,7 +48,7 @@ class BuildResult:
     earlier_seconds: float = 0.0  # spent by the runs before a resume (from the checkpoint)
     checkpoint_error: str | None = None  # why the checkpoint could not be saved at the end (None: it was)
     job_seconds: list[float] = field(default_factory=list)  # the CPU seconds of each job below the opener
-    depths: list[int] = field(default_factory=list)  # the guesses each answer of the position takes in root, by id
+    depths: list[int] = field(default_factory=list)  # the guesses each answer left takes in root, in id order
 
 
 def candidate_ids(game, history: list[tuple[str, int]]) -> np.ndarray:
@@ -87,9 +87,9 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
 
 def answer_depths(game, matrix: np.ndarray, root: dict, answers) -> list[int]:
     """The guesses each answer (by id) takes in the tree `root`, read off the tree with the
-    pattern matrix: the replay of tree.replay without its feedback function, a few ms for
-    Wordle instead of a tenth of a second (tests check both agree). A tree the builder made
-    has every branch; one missing is an internal error."""
+    pattern matrix: tree.replay's walk without its feedback function, which is most of a
+    replay's cost (tests check that both agree). A tree the builder made has every branch; one
+    missing is an internal error."""
     texts: dict[int, str] = {}  # code -> pattern text, for the codes met
     index, win = game.guess_index, game.win_code
     depths = []
