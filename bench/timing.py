@@ -56,11 +56,14 @@ def whole_process(options: list[str], output: str) -> tuple[float, float]:
 def breakdown(options: list[str], output: str) -> dict:
     """The parts of one build process, each in seconds (a child process runs `child`)."""
     env = dict(os.environ, WORDTREE_SPAWNED=repr(time.time()))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     text = subprocess.run([sys.executable, __file__, "--child", output, "--", *options], check=True,
                           capture_output=True, text=True, env=env).stdout
-    ended = time.time()
+    ended, after = time.time(), resource.getrusage(resource.RUSAGE_CHILDREN)
     parts = json.loads(text.strip().splitlines()[-1])
-    parts["exit"] = [ended - parts.pop("finished"), 0.0]  # the interpreter's exit (its CPU is not measured)
+    finished, used = parts.pop("finished")  # the time and the CPU when the command was done
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    parts["exit"] = [ended - finished, cpu - used]  # the interpreter's exit
     return parts
 
 
@@ -86,7 +89,9 @@ def child(output: str, options: list[str]) -> None:
     def timed(owner, name: str, part: str, inside=()):
         """Time each call of owner.name as `part`, less the parts `inside` it (counted apart,
         whichever thread ran them: the kernels load in the search's threads)."""
-        inner = getattr(owner, name)
+        inner = getattr(owner, name, None)
+        if inner is None:  # an older version without it (to time a version before, run its own copy)
+            return
 
         def wrapper(*args, **kwargs):
             start, used = clock(), time.process_time()
@@ -109,7 +114,8 @@ def child(output: str, options: list[str]) -> None:
     t1, used = clock(), time.process_time()
     stdout, sys.stdout = sys.stdout, open(os.devnull, "w")
     try:
-        code = wordtree.commands.main(["build", "--quiet", "-o", output, *options])
+        sys.argv = ["wordtree", "build", "--quiet", "-o", output, *options]
+        code = wordtree.commands.main()  # as the command's own process runs it
     finally:
         sys.stdout = stdout
     if code:
@@ -118,7 +124,7 @@ def child(output: str, options: list[str]) -> None:
     cpu["other"] = time.process_time() - used - sum(cpu[p] for p in PARTS[2:8])
     parts = {part: [wall[part], cpu[part]] for part in PARTS[:-1]}
     print(json.dumps(parts), flush=True)
-    print(json.dumps({**parts, "finished": time.time()}), flush=True)
+    print(json.dumps({**parts, "finished": [time.time(), time.process_time()]}), flush=True)
 
 
 def main() -> None:
