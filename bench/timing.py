@@ -10,8 +10,8 @@ start, the imports, the game and its pattern matrix, loading the compiled kernel
 cache (the first load of a process also sets up numba's registries), the rest of the solver's
 setup, the search, the document's stats, writing the file, the rest (argparse, the report) and
 the interpreter's exit.
-"Before the search" adds up everything before the search. The numba cache must be warm (one
-build first); the load average is printed, since other work on the machine slows every figure.
+"Before the search" adds up everything before the search. A first run, not counted, warms the
+caches; the load average is printed, since other work on the machine slows every figure.
 """
 
 from __future__ import annotations
