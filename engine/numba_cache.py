@@ -22,6 +22,9 @@ for COMPILE_QUIET seconds (a burst: a command's kernels compile one after anothe
 first call) a second line says how long the burst took. `compile_seconds()` is the time spent
 compiling so far in this process, which commands that report a time leave out of it and say
 apart (`compile_note`).
+
+`freeze_numba_objects()` (a command's process only) keeps numba's own objects out of the
+garbage collector's walks once they exist: they live as long as the process.
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ def guard_cache() -> None:
         except Exception as exc:  # noqa: BLE001 (whatever an unreadable entry raises, it is a miss)
             _forget(self, exc)
             return None  # numba compiles the function and saves a fresh entry
+        finally:
+            if not _frozen_after_load:
+                _freeze_now(after_load=True)
 
     def save_overload(self, sig, data):
         try:
@@ -71,6 +77,35 @@ def guard_cache() -> None:
     caching.Cache.save_overload = save_overload
     _watch_compiles()
     _installed = True
+    _freeze_now()
+
+
+_freezing = False  # freeze numba's objects out of the collector's reach (`freeze_numba_objects`)
+_frozen_after_load = False
+
+
+def freeze_numba_objects() -> None:
+    """From now on, freeze numba's objects out of the garbage collector's reach as they come:
+    once numba is imported, and once its first kernel load has set up its registries. They are
+    about a hundred thousand (types, typing templates, registries) and live as long as the
+    process, yet every full collection would walk them again. For a command's process only
+    (commands.main): a frozen object is never freed, so a program that imports the engine for
+    itself keeps Python's usual collector."""
+    global _freezing
+    _freezing = True
+    if _installed:
+        _freeze_now()
+
+
+def _freeze_now(after_load: bool = False) -> None:
+    """Freeze what the process holds (numba's objects, now imported or set up), if asked to."""
+    global _frozen_after_load
+    if not _freezing:
+        return
+    import gc
+
+    _frozen_after_load = _frozen_after_load or after_load
+    gc.freeze()
 
 
 def _forget(cache, exc: Exception) -> None:

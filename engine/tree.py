@@ -1,9 +1,11 @@
 """Decision trees as files: the wordtree/1 JSON document, its stats, and the game it was made for.
 
 A node is {"guess": WORD, "next": {PATTERN_TEXT: node}}; the win pattern never appears in
-"next", and a node whose guess is the last answer left has no "next". The stats are always
-recomputed by replaying every answer, never taken from the caller, so a written file is
-consistent with its own tree. Pure Python (no numpy): the lookup player reads trees through here.
+"next", and a node whose guess is the last answer left has no "next". The stats are computed
+from the tree itself: by replaying every answer, or from the depths the exact builder read off
+the finished tree with its pattern matrix (`exact.build.answer_depths`, the same walk without the
+feedback function), so a written file is consistent with its own tree. Pure Python (no numpy):
+the lookup player reads trees through here.
 
 A tree file may come from anywhere, so nothing read out of it is opened as a path: the lists it
 names are looked up by bare file name among the shipped word lists (`data.wordlists_dir()`) and
@@ -69,13 +71,19 @@ def depth_stats(depths) -> dict:
 
 
 def make_document(game, root, *, mode="normal", max_guesses=6, objective="total", optimal=True,
-                  proof="exhaustive", seconds=0.0, extra=None) -> dict:
-    """A wordtree/1 document for `root` on `game`; stats come from replaying every answer
-    (`max_guesses=None` means no cap and is written as null)."""
+                  proof="exhaustive", seconds=0.0, extra=None, depths=None) -> dict:
+    """A wordtree/1 document for `root` on `game` (`max_guesses=None` means no cap and is written
+    as null). The stats come from `depths`, each answer's number of guesses in this tree as the
+    exact builder read them off it (BuildResult.depths), else from replaying every answer."""
     from . import ENGINE
 
     max_guesses = None if max_guesses is None else int(max_guesses)
-    depths = [len(replay(game, root, answer, max_guesses)) for answer in game.answers]
+    if depths is None:
+        depths = [len(replay(game, root, answer, max_guesses)) for answer in game.answers]
+    elif len(depths) != len(game.answers):
+        raise ValueError(f"{len(depths)} depths for {len(game.answers)} answers")
+    elif max_guesses is not None and max(depths) > max_guesses:
+        raise UserError(f"an answer takes {max(depths)} guesses, past the cap of {max_guesses}")
     stats = depth_stats(depths)
     stats.update(objective=objective, optimal=bool(optimal), proof=proof,
                  seconds=round(float(seconds), 3), engine=ENGINE)

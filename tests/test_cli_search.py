@@ -243,3 +243,30 @@ def test_build_without_output_says_the_tree_is_not_kept_and_help_lists_the_games
                            ("info", ("wordle", "wordle-nyt2023", "mastermind", "bulls-cows"))):
         shown = run(command, "--help").stdout
         assert all(f"\n  {game} " in shown for game in games), shown
+
+
+def test_a_commands_process_freezes_numbas_objects_and_an_in_process_call_does_not(capsys):
+    """commands.main() (the process's own command) freezes numba's objects out of the garbage
+    collector's reach once numba is imported, and everything before the interpreter's exit; a
+    caller's main([...]) keeps Python's usual collector."""
+    import gc
+
+    from wordtree import numba_cache
+    from wordtree.commands import main
+
+    frozen = gc.get_freeze_count()
+    assert main(["feedback", "salet", "crane"]) == 0 and capsys.readouterr().out.strip() == "BYBYB"
+    assert gc.get_freeze_count() == frozen and not numba_cache._freezing
+    script = ("import gc, sys\n"
+              "from wordtree import numba_cache\n"
+              "numba_cache.freeze_numba_objects()\n"
+              "before = gc.get_freeze_count()\n"
+              "import wordtree.exact.kernels\n"
+              "after_import = gc.get_freeze_count()\n"
+              "sys.argv = ['wordtree', 'feedback', 'salet', 'crane']\n"
+              "from wordtree.commands import main\n"
+              "main()\n"
+              "print(before, after_import, gc.get_freeze_count())\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    before, after_import, at_exit = map(int, out.split()[-3:])
+    assert before == 0 and after_import > 50_000 and at_exit >= after_import

@@ -264,6 +264,47 @@ def test_build_tree_total_equals_replay(real_lists):
     assert total == result.total == engine_value(game, 6)
 
 
+@pytest.mark.parametrize("seed, mode, cap", [(3, "normal", 6), (4, "normal", 4), (5, "hard", 6), (6, "ultra", 8),
+                                             (7, "normal", None)])
+def test_build_depths_equal_a_replay(real_lists, seed, mode, cap):
+    """The depths the builder reads off its tree with the pattern matrix (what the document's
+    stats come from) are those a replay with the feedback function finds, on random games."""
+    from wordtree.tree import make_document, replay
+
+    game = small_game(real_lists, seed, n_answers=60, n_guesses=150)
+    result = build(game, game._compute_matrix(), first=None, max_guesses=cap, progress=False, mode=mode)
+    replayed = [len(replay(game, result.root, answer)) for answer in game.answers]
+    assert result.depths == replayed and sum(replayed) == result.total
+    given = make_document(game, result.root, mode=mode, max_guesses=cap, depths=result.depths)
+    assert given == make_document(game, result.root, mode=mode, max_guesses=cap)
+
+
+@pytest.mark.parametrize("name", ["wordle-salet-normal", "wordle-salet-hard", "wordle-salet-ultra",
+                                  "wordle-nyt2023-tarse-normal", "mastermind-4x6"])
+def test_answer_depths_equal_a_replay_on_the_shipped_trees(name):
+    from wordtree.data import trees_dir
+    from wordtree.exact.build import answer_depths
+    from wordtree.patterns import pattern_matrix
+    from wordtree.tree import depth_stats, named_game, read_tree, replay
+
+    doc = read_tree(trees_dir() / f"{name}.json")
+    game = named_game(doc)
+    depths = answer_depths(game, pattern_matrix(game).matrix, doc["root"], range(len(game.answers)))
+    assert depths == [len(replay(game, doc["root"], answer)) for answer in game.answers]
+    assert depth_stats(depths) == {k: doc["stats"][k] for k in ("total", "mean", "worst", "histogram")}
+
+
+def test_answer_depths_refuse_a_missing_branch(real_lists):
+    from wordtree.exact.build import answer_depths
+
+    game = small_game(real_lists, 11, n_answers=30, n_guesses=60)
+    matrix = game._compute_matrix()
+    root = build(game, matrix, first=None, progress=False).root
+    del root["next"][sorted(root["next"])[0]]
+    with pytest.raises(RuntimeError, match="internal error: the tree has no branch"):
+        answer_depths(game, matrix, root, range(len(game.answers)))
+
+
 def tree_worst(node, depth=1):
     return max([depth] + [tree_worst(child, depth + 1) for child in node.get("next", {}).values()])
 

@@ -85,6 +85,19 @@ def test_make_document_rejects_an_incomplete_tree(setup):
         make_document(game, root, max_guesses=worst - 1)
 
 
+def test_make_document_takes_given_depths(setup):
+    """Depths from the builder give the replay's document; a cap they break is refused as the
+    replay refuses it, and a list of the wrong length is a caller's bug."""
+    _, game, root = setup
+    depths = [rt.depths(root, game.answers)[a] for a in game.answers]
+    assert make_document(game, root, seconds=1.5, depths=depths) == make_document(game, root, seconds=1.5)
+    worst = max(depths)
+    with pytest.raises(UserError, match=f"takes {worst} guesses, past the cap of {worst - 1}"):
+        make_document(game, root, max_guesses=worst - 1, depths=depths)
+    with pytest.raises(ValueError, match="depths for"):
+        make_document(game, root, depths=depths[1:])
+
+
 @pytest.mark.parametrize(
     "content, message",
     [

@@ -83,7 +83,29 @@ def one_line(message: str, cap: int = MESSAGE_CAP) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
+    """Run the command in `argv` (None: the process's own arguments, and the process ends after:
+    see `_before_exit`) and return its exit status."""
+    if argv is None:
+        from ..numba_cache import freeze_numba_objects
+
+        freeze_numba_objects()  # numba's objects out of the collector's way, as they come (a command's process only)
+        try:
+            return _main(sys.argv[1:])
+        finally:
+            _before_exit()
+    return _main(list(argv))
+
+
+def _before_exit() -> None:
+    """The process ends next: freeze what it holds out of the garbage collector's reach. The
+    interpreter's exit would otherwise walk every object once more, numba's hundred thousand
+    included, to free what the OS frees anyway (docs/performance.md: a build's start)."""
+    import gc
+
+    gc.freeze()
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)  # an option's type may refuse its value with a UsageError

@@ -100,14 +100,14 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
 
     opener = None if first == "auto" else first
     cap = args.max_guesses
-    total, earlier, checkpoint_error = None, 0.0, None
+    total, earlier, checkpoint_error, depths = None, 0.0, None, None
     if args.strategy != "exact":
         if args.mode != "normal":
             raise UsageError("the greedy baselines play normal mode only")
         root = greedy_build(game, matrix, args.strategy, history, opener)
     else:
         result = _exact_tree(args, game, matrix, opener, history)
-        root, total, earlier = result.root, result.total, result.earlier_seconds
+        root, total, earlier, depths = result.root, result.total, result.earlier_seconds, result.depths
         checkpoint_error = result.checkpoint_error
     optimal, proof = total is not None, "exhaustive" if total is not None else "heuristic"
     compiling = compile_seconds() - compiled
@@ -126,7 +126,7 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
         extra["first_guess"] = "given"
     try:
         doc = make_document(game, root, mode=args.mode, max_guesses=cap, optimal=optimal, proof=proof,
-                            seconds=earlier + seconds, extra=extra, objective=args.objective)
+                            seconds=earlier + seconds, extra=extra, objective=args.objective, depths=depths)
     except UserError as exc:
         if optimal:
             raise

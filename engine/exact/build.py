@@ -48,6 +48,7 @@ class BuildResult:
     earlier_seconds: float = 0.0  # spent by the runs before a resume (from the checkpoint)
     checkpoint_error: str | None = None  # why the checkpoint could not be saved at the end (None: it was)
     job_seconds: list[float] = field(default_factory=list)  # the CPU seconds of each job below the opener
+    depths: list[int] = field(default_factory=list)  # the guesses each answer left takes in root, in id order
 
 
 def candidate_ids(game, history: list[tuple[str, int]]) -> np.ndarray:
@@ -81,7 +82,29 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
         position.save(last=True)  # what the last searches proved, and a last try if a save failed on the way
     return BuildResult(root, total, time.perf_counter() - start, solver.counters(), game.guesses[g], len(position.S),
                        earlier_seconds=position.earlier, checkpoint_error=position.save.error if checkpoint else None,
-                       job_seconds=position.job_seconds)
+                       job_seconds=position.job_seconds, depths=answer_depths(game, matrix, root, position.S))
+
+
+def answer_depths(game, matrix: np.ndarray, root: dict, answers) -> list[int]:
+    """The guesses each answer (by id) takes in the tree `root`, read off the tree with the
+    pattern matrix: tree.replay's walk without its feedback function, which is most of a
+    replay's cost (tests check that both agree). A tree the builder made has every branch; one
+    missing is an internal error."""
+    texts: dict[int, str] = {}  # code -> pattern text, for the codes met
+    index, win = game.guess_index, game.win_code
+    depths = []
+    for a in answers:
+        a, node, depth = int(a), root, 1
+        while (code := matrix.item(index[node["guess"]], a)) != win:
+            text = texts.get(code)
+            if text is None:
+                text = texts[code] = game.pattern_text(code)
+            node = node.get("next", {}).get(text)
+            if node is None:
+                raise RuntimeError(f"internal error: the tree has no branch for answer {game.answers[a]!r}")
+            depth += 1
+        depths.append(depth)
+    return depths
 
 
 class _Build:

@@ -550,32 +550,26 @@ def _partition(S, pos, codes_row, colpos, out_S, out_pos, class_start, class_siz
     return k
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _codes_present(matrix, n_codes):
-    """Which pattern codes occur anywhere in the matrix (one flag array per thread, then merged)."""
-    n_threads = 8
-    seen = np.zeros((n_threads, n_codes), dtype=np.bool_)
-    rows = matrix.shape[0]
-    for t in prange(n_threads):
-        for g in range(t, rows, n_threads):
-            row = matrix[g]
-            for a in range(row.size):
-                seen[t, row[a]] = True
+    """Which pattern codes occur anywhere in the matrix. One thread: a pass over the matrix takes
+    a few ms, less than a parallel kernel costs to load and start."""
     out = np.zeros(n_codes, dtype=np.bool_)
-    for t in range(n_threads):
-        for c in range(n_codes):
-            out[c] |= seen[t, c]
+    for g in range(matrix.shape[0]):
+        row = matrix[g]
+        for a in range(row.size):
+            out[row[a]] = True
     return out
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _transpose(matrix, out):
     """out = matrix.T, in 64 x 64 tiles so that both sides are read and written a cache line at
-    a time (the small-set path reads the pattern matrix answer by answer)."""
+    a time (the small-set path reads the pattern matrix answer by answer). One thread, as
+    `_codes_present`: a build's start pays for neither numba's thread pool nor its load."""
     rows, cols = matrix.shape
     tile = 64
-    for tr in prange((rows + tile - 1) // tile):
-        r0 = tr * tile
+    for r0 in range(0, rows, tile):
         r1 = min(r0 + tile, rows)
         for c0 in range(0, cols, tile):
             c1 = min(c0 + tile, cols)
