@@ -9,7 +9,6 @@ import threading
 import numpy as np
 import pytest
 
-from wordtree.exact import build as build_module
 from wordtree.exact import context, split
 from wordtree.exact.build import build
 from wordtree.exact.split import SplitSearch
@@ -242,3 +241,24 @@ def test_simulated_schedule():
     assert simulate(rows, 1) == (9.0, 6.0)
     assert simulate(rows, 2) == (7.0, 6.0)
     assert simulate(rows, 4) == (6.0, 6.0)
+
+
+@pytest.mark.parametrize("by_classes", [False, True])
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_rank_values_the_first_openers_class_by_class(real_lists, monkeypatch, mode, by_classes):
+    """The openers valued before the budget is known, class by class (large classes split, here
+    small ones) or whole: the same top, the same values, and every other opener bounded."""
+    from wordtree.exact import rank as rank_module
+
+    game = small_game(real_lists, 8, n_answers=140, n_guesses=90)
+    matrix = game._compute_matrix()
+    one = rank(game, matrix, top=3, limit=25, threads=1, progress=False, mode=mode)
+    monkeypatch.setattr(rank_module, "BY_CLASSES", by_classes)
+    monkeypatch.setattr(split, "SPLIT_MIN", 5)
+    monkeypatch.setattr(split, "DEEP_MIN", 5)
+    for threads in (1, 3):
+        many = rank(game, matrix, top=3, limit=25, threads=threads, progress=False, mode=mode)
+        assert many.ordered()[:3] == one.ordered()[:3]
+        for word, (value, exact) in many.values.items():
+            assert exact or value >= many.kth_value()
+        assert many.job_trace and len(many.job_seconds) <= len(many.values)
