@@ -30,6 +30,7 @@ from .checkpoint import checkpoint_bytes, read_rank
 from .context import default_threads, memo_mb_per_thread
 from .heuristics import heuristic_order
 from .jobs import Job, Mark, Workers, trace_rows
+from . import split
 from .split import GuessSplit
 from .solver import INF, Solver
 from .symmetric import ProvenProgress
@@ -228,7 +229,8 @@ class _Openers:
         self.open = 0  # openers started without a budget, not yet valued
         self.splits: list[GuessSplit] = []
         self.by_classes = BY_CLASSES and not solver.symmetric
-        self.split_min = None if threads > 1 else len(S) + 1  # one thread: no split search below a class
+        # one thread: no split search below a class (unless split.ALONE asks for the jobs of many)
+        self.split_min = None if threads > 1 or split.ALONE else len(S) + 1
         self.budgeted: Mark | None = None  # every job before the budget was known
 
     def take(self):

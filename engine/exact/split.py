@@ -26,13 +26,15 @@ from . import kernels
 from .jobs import Job, Mark, Workers, current_worker  # noqa: F401 - Workers: the pool these searches feed
 from .solver import tree_depth
 
-# The pair counts (kernels.PAIR_LIMIT) settle sets of this size and less by another order: those
-# stay whole. The split pays off only on sets whose search takes seconds anyway.
+# The split of 2026-11-26 (split.DEEP off): a class below the opener of at least SPLIT_MIN answers
+# is split at its top, smaller ones stay whole (the pair counts, kernels.PAIR_LIMIT, settle them
+# by another order, which root_candidates does not replicate; its value and guess are the same).
 SPLIT_MIN = kernels.PAIR_LIMIT + 1
-# The deeper split (switchable, for the tests): the first DEEP_GUESSES guesses of a split search on
-# a set of at least DEEP_MIN answers are valued class by class, a class of at least DEEP_MIN answers
-# split in turn. Those guesses run before the rest can start (they set the budget), so they are the
-# long poles of a split build; the later ones run side by side anyway.
+# The deeper split (switchable, for the tests): classes below the opener of at least DEEP_MIN answers
+# are split too, and the first DEEP_GUESSES guesses of a split search on a set of at least DEEP_MIN
+# answers are valued class by class, a class of at least DEEP_MIN answers split in turn. Those
+# guesses run before the rest can start (they set the budget), so they are the long poles of a
+# split build; the later ones run side by side anyway.
 DEEP = True
 ALONE = False  # split on one thread too (bench/scaling.py: its jobs are then those of a many-thread run)
 DEEP_MIN = 40
@@ -41,9 +43,11 @@ NEEDED_RULES = kernels.USE_BOUNDS | kernels.USE_SHORTCUTS | kernels.USE_FILTER
 
 
 def can_split(solver, n: int, d: int, least: int | None = None) -> bool:
-    """Whether a set of n answers (at least `least`, default SPLIT_MIN) with d guesses left is
-    split (else one kernel call)."""
-    return (n >= (SPLIT_MIN if least is None else least) and d >= 3 and solver.mode in ("normal", "hard") and not solver.symmetric
+    """Whether a set of n answers (at least `least`; by default SPLIT_MIN, or DEEP_MIN with the
+    deeper split) with d guesses left is split (else one kernel call)."""
+    if least is None:
+        least = min(SPLIT_MIN, DEEP_MIN) if DEEP else SPLIT_MIN
+    return (n >= least and d >= 3 and solver.mode in ("normal", "hard") and not solver.symmetric
             and solver.rules & NEEDED_RULES == NEEDED_RULES)
 
 
@@ -258,7 +262,7 @@ class SplitSearch:
 class GuessSplit:
     """The cost of `guess` at (S, d) (exact below the budget, else a bound at least the budget),
     its classes valued as jobs: each a kernel call, or for a class of at least `split_min`
-    answers a SplitSearch of its own. `budget()` is the budget now (it only falls); each class
+    answers (None: can_split's default) a SplitSearch of its own. `budget()` is the budget now (it only falls); each class
     starts against what it leaves given what the others are known to cost at least, as in the
     kernel's loop; once the sum of what the classes cost at least reaches the budget, the guess
     is refuted (jobs of it still running are then ignored). `done(value, exact, self)` is called
@@ -267,7 +271,7 @@ class GuessSplit:
     def __init__(self, solver, S, d: int, req, guess: int, budget, done, lock, after=(), split_min=None, tag=None):
         self.solver, self.S, self.d, self.req, self.guess = solver, S, d, req, guess
         self.budget, self.done, self.lock, self.after, self.tag = budget, done, lock, tuple(after), tag
-        self.split_min = SPLIT_MIN if split_min is None else split_min
+        self.split_min = split_min  # None: can_split's default
         self.classes = sorted(solver.classes(S, guess), key=lambda item: len(item[1]))
         bounds = solver.class_bounds[d - 1]
         self.lower = [int(bounds[len(part)]) for _, part in self.classes]
@@ -300,25 +304,30 @@ class GuessSplit:
             q = self.queue.pop(0)
             code, part = self.classes[q]
             budget = self.budget() - (self.running - self.lower[q])
-            child_req = self.child_req(code)
-            if len(part) >= self.split_min and can_split(self.solver, len(part), self.d - 1, self.split_min):
-                found = root_candidates(self.solver, part, self.d - 1, budget, child_req)
-                if found is not None:
-                    child = SplitSearch(self.solver, part, self.d - 1, budget, child_req, *found,
-                                        lambda value, guess, worker: self._valued(q, value, value < budget,
-                                                                                  child, child.mark),
-                                        self.lock, self.after, self.tag)
-                    self.children.append(child)
-                    return child.take()
             job = Job(None, self.after, self.tag)
-            job.run = lambda worker: self._solve(q, part, budget, child_req, worker, job)
+            job.run = lambda worker: self._solve(q, part, budget, self.child_req(code), worker, job)
             return job
 
     def _solve(self, q: int, part, budget: int, child_req, worker: int, job: Job) -> None:
+        """Class q valued against `budget`: by the kernel, or, for a large class, by a split search
+        whose jobs follow this one."""
         with self.lock:
             if self.closed:  # refuted meanwhile
                 return
-        value = self.solver.solve(part, self.d - 1, budget, child_req)[0] if budget > self.lower[q] else self.lower[q]
+        if budget <= self.lower[q]:
+            self._valued(q, self.lower[q], False, worker, job)
+            return
+        if can_split(self.solver, len(part), self.d - 1, self.split_min):
+            found = root_candidates(self.solver, part, self.d - 1, budget, child_req)
+            if found is not None:
+                child = SplitSearch(self.solver, part, self.d - 1, budget, child_req, *found,
+                                    lambda value, guess, worker: self._valued(q, value, value < budget,
+                                                                              child, child.mark),
+                                    self.lock, (job,), self.tag)
+                with self.lock:
+                    self.children.append(child)  # its jobs go out once this one returns
+                return
+        value = self.solver.solve(part, self.d - 1, budget, child_req)[0]
         self._valued(q, value, value < budget, worker, job)
 
     def _valued(self, q: int, value: int, exact: bool, how, job: Job) -> None:
