@@ -262,3 +262,33 @@ def test_rank_values_the_first_openers_class_by_class(real_lists, monkeypatch, m
         for word, (value, exact) in many.values.items():
             assert exact or value >= many.kth_value()
         assert many.job_trace and len(many.job_seconds) <= len(many.values)
+
+
+def test_split_search_with_few_codes_equals_the_kernel(monkeypatch, deep_split):
+    """3-letter words (26 non-winning codes): past 27 answers the class bounds grow faster than
+    2c - 1 and the kernel sums them class by class; root_candidates does the same."""
+    import itertools
+
+    words = ["".join(t) for t in itertools.product("abcdefg", repeat=3)]
+    answers = sorted(random.Random(1).sample(words, 150))
+    game = Wordle("wordle", word_list("answers", answers), word_list("guesses", words))
+    matrix = game._compute_matrix()
+    rng = np.random.default_rng(5)
+    compared = 0
+    for trial in range(4):
+        S = np.sort(rng.choice(len(answers), size=int(rng.integers(40, 150)), replace=False)).astype(np.int32)
+        d = int(rng.integers(3, 6))
+        req = Solver(game, matrix, 6).empty_constraint()
+        value, _ = Solver(game, matrix, 6).solve(S, d, INF, req)
+        for beta in (INF, value + 1, value, value - 3):
+            kernel = Solver(game, matrix, 6).solve(S, d, beta, req)
+            got = split_solve(Solver(game, matrix, 6), S, d, beta, req, 3)
+            if got is None:
+                continue
+            compared += 1
+            assert int(Solver(game, matrix, 6).class_bounds[d - 1][len(S)]) != 2 * len(S) - 1
+            if kernel[0] < beta:
+                assert got == kernel, (trial, beta)
+            else:
+                assert got[0] >= beta and got[1] == -1
+    assert compared

@@ -69,14 +69,17 @@ def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray):
         ids = ids[ok]
     n_codes, win = solver.game.n_codes, solver.game.win_code
     child = bounds[d - 1].astype(np.int64)
-    if int(child[n]) != 2 * n - 1 or n_codes > 0xFFFF:  # few codes: the class bounds grow faster (not replicated)
+    if n_codes > 0xFFFF:
         return None
+    # past the game's branching + 1 answers the class bound grows faster than 2c - 1: the kernel then
+    # sums it class by class (`tight`), as _scan does too
+    tight = int(child[n]) != 2 * n - 1
     S = np.ascontiguousarray(S, dtype=np.int32)
     ids = np.ascontiguousarray(ids, dtype=np.int32)
     labels = np.empty((len(ids), n), np.uint16)
-    stats = np.empty((len(ids), 4), np.int64)
+    stats = np.empty((len(ids), 5), np.int64)
     keys = np.random.default_rng(n).integers(1, 2**62, n, dtype=np.int64)
-    _scan(solver.matrix, ids, S, win, n_codes, keys, labels, stats)
+    _scan(solver.matrix, ids, S, win, n_codes, keys, labels, stats, child)
     k, in_s, squares = stats[:, 0], stats[:, 1], stats[:, 2]
     if np.any(k >= n - 1):  # a splitter into singletons, or a candidate leaving one pair: the kernel's shortcuts
         return None
@@ -86,19 +89,20 @@ def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray):
         later = np.flatnonzero(first[group] != np.arange(len(ids)))  # a row hashed like an earlier one
         same = np.all(labels[later] == labels[first[group[later]]], axis=1)  # (a collision keeps both)
         keep[later[same]] = False
-    ids, k, in_s, squares = ids[keep], k[keep], in_s[keep], squares[keep]
+    ids, k, in_s, squares, sums = ids[keep], k[keep], in_s[keep], squares[keep], stats[keep, 4]
     if not np.all(np.isin(solver.answer_gid[S], ids)):  # each answer's own guess is kept (its win tells it apart)
         return None
-    lbs = 3 * n - k - in_s
+    lbs = np.minimum(n + sums, kernels.INF) if tight else 3 * n - k - in_s
     order = np.lexsort((ids, 2 * squares + n * lbs))
     return ids, order, lbs[order]
 
 
 @njit(cache=True, nogil=True)
-def _scan(matrix, ids, S, win, n_codes, keys, labels, stats):
+def _scan(matrix, ids, S, win, n_codes, keys, labels, stats, child_bounds):
     """Each guess's codes over S relabelled by first appearance (the winning code kept apart), as
-    the kernel's scan does, and its class count, in-S flag, sum of squared class sizes and a hash
-    of the labels (`keys`: one random key per position)."""
+    the kernel's scan does, and its class count, in-S flag, sum of squared class sizes, a hash
+    of the labels (`keys`: one random key per position) and the sum of its classes' bounds
+    (`child_bounds`: by class size, the winning class left out)."""
     stamp = np.full(n_codes, -1, np.int64)
     label = np.zeros(n_codes, np.int64)
     count = np.zeros(n_codes, np.int64)
@@ -109,6 +113,7 @@ def _scan(matrix, ids, S, win, n_codes, keys, labels, stats):
         in_s = 0
         squares = 0
         h = 0
+        bound_sum = 0
         for i in range(S.size):
             c = row[S[i]]
             if stamp[c] != r:
@@ -123,6 +128,8 @@ def _scan(matrix, ids, S, win, n_codes, keys, labels, stats):
             else:
                 count[c] += 1
             squares += 2 * count[c] - 1
+            if c != win:
+                bound_sum += child_bounds[count[c]] - child_bounds[count[c] - 1]
             if c == win:
                 in_s = 1
             labels[r, i] = label[c]
@@ -131,6 +138,7 @@ def _scan(matrix, ids, S, win, n_codes, keys, labels, stats):
         stats[r, 1] = in_s
         stats[r, 2] = squares
         stats[r, 3] = h
+        stats[r, 4] = bound_sum
 
 
 class SplitSearch:
@@ -254,6 +262,8 @@ class SplitSearch:
                     if again == best:  # valued on this thread: its memo holds the classes
                         guess, how = int(self.guesses[i]), current_worker()
                         break
+        if best >= kernels.INF:  # no tree within the cap: reported as the kernel does
+            best, guess, how = kernels.INF, -1, None
         with self.lock:
             self.result, self.won, self.mark = (best, guess), how, Mark(self.ran)
         self.done(best, guess, worker)
