@@ -129,8 +129,8 @@ def main() -> None:
     if args.no_simulation:
         return
     print("\nSIMULATION from one-thread runs split as many threads split (see the docstring)")
-    for flags, label in (("alone,flat", "before: split at the top of large classes only"),
-                         ("alone", "after: the deeper split")):
+    for flags, label in (("alone,flat", "split.DEEP off"),
+                         ("alone", "split.DEEP on")):
         simulated(f"build {game_name} --first {opener}, {label}",
                   measure("build", game_name, opener, 1, args.top, flags))
     simulated(f"rank --limit {args.rank_limit}, after", measure("rank", game_name, str(args.rank_limit), 1,
