@@ -11,8 +11,8 @@ every thread counted. The simulation is only that. A one-thread run that splits 
 many-thread run does (split.ALONE) records each job's CPU seconds and the jobs it had to wait for
 (a split search's first guess before the rest, a tree after its value: jobs.py); those jobs are
 then scheduled onto 4, 8 and 16 workers (each free worker takes the ready job made first), once
-with the deeper split (split.DEEP) and once without it (the split of 2026-11-26 at the top of
-each large class only). The critical path is the longest chain of jobs that wait for one another:
+with the deeper split (split.DEEP) and once without it (classes of 111 answers and more split at
+their top only). The critical path is the longest chain of jobs that wait for one another:
 no number of workers beats it. The simulation keeps each job's measured CPU seconds, although a
 job started earlier or later would meet another budget (more CPU with more workers, as the
 measured rows show), and it ignores memory bandwidth and the memo each thread builds alone.
