@@ -323,3 +323,14 @@ def test_bad_input_is_one_line(args, code, needles):
 def test_an_impossible_pattern_is_found_before_any_search():
     result = run_cli("grade", "--game", "mastermind", "--pegs", "3", "--colours", "4", "123:1B1W", "123:3B0W")
     assert_one_line_error(result, "move 2", "cannot occur")
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "nan", "inf", "abc", ""])
+def test_a_time_limit_is_finite_and_above_zero(text):
+    import argparse
+
+    from wordtree.commands.common import seconds_or_none
+
+    with pytest.raises(argparse.ArgumentTypeError):
+        seconds_or_none(text)
+    assert seconds_or_none("none") is None and seconds_or_none("2.5") == 2.5

@@ -94,6 +94,19 @@ def max_guesses(text: str) -> int | None:
     return value
 
 
+def seconds_or_none(text: str) -> float | None:
+    """A time limit in seconds above 0 (finite), or 'none' for no limit."""
+    if text.lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds or 'none', got {text!r}") from None
+    if not 0 < value < float("inf"):  # nan fails too
+        raise argparse.ArgumentTypeError("must be a number of seconds above 0")
+    return value
+
+
 def search_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-guesses", type=max_guesses, default=GAME_CAP, metavar="N|none",
                    help="guess cap per answer (default: the game's, 6 for Wordle and Mastermind, 7 for Bulls and "

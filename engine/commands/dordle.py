@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import UsageError, UserError
-from .common import int_option, summary
+from .common import int_option, seconds_or_none, summary
 
 WORDLE_PRESETS = ("wordle", "wordle-nyt", "wordle-nyt2023")
 STEP = "GUESS:P1/P2"
@@ -57,20 +57,8 @@ def _lookup_options(p, steps: bool = True) -> None:
     _lists(p, game=False)
     p.add_argument("--max-guesses", type=int_option("--max-guesses", 2, 16), default=None, metavar="N",
                    help="with no tree: the guess cap (default 7; a tree plays within its own)")
-    p.add_argument("--seconds", type=_seconds, default=argparse.SUPPRESS, metavar="S|none",
+    p.add_argument("--seconds", type=seconds_or_none, default=argparse.SUPPRESS, metavar="S|none",
                    help="time the exact search of a position off the tree may take (default 10; 'none': no limit)")
-
-
-def _seconds(text: str) -> float | None:
-    if text.lower() == "none":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0 or value != value or value == float("inf"):
-        raise UsageError(f"--seconds must be a number of seconds above 0 or 'none', not {text!r}")
-    return value
 
 
 def add_dordle(sub) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import UsageError
-from .common import GAME_CAP, game_options, game_options_given, max_guesses, summary
+from .common import GAME_CAP, game_options, game_options_given, max_guesses, seconds_or_none, summary
 
 
 def add_grade(sub) -> None:
@@ -20,27 +20,13 @@ def add_grade(sub) -> None:
                    help="game rules (default: the tree's, else normal)")
     p.add_argument("--max-guesses", type=max_guesses, default=GAME_CAP, metavar="N|none",
                    help="guess cap per answer (default: the tree's, else the game's; 'none' for no cap)")
-    p.add_argument("--seconds", type=_seconds, default=_DEFAULT, metavar="S|none",
+    p.add_argument("--seconds", type=seconds_or_none, default=_DEFAULT, metavar="S|none",
                    help="time each move's values may take before they are left as proven bounds "
                         "(default 60; 'none': always exact, however long)")
     p.add_argument("--json", action="store_true", help="print the moves and totals as JSON")
 
 
 _DEFAULT = object()  # --seconds not given
-
-
-def _seconds(text: str) -> float | None:
-    import argparse
-
-    if text.lower() == "none":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds or 'none', got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be above 0")
-    return value
 
 
 def _steps(items: list[str]) -> list[tuple[str, str]]:
