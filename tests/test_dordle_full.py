@@ -11,7 +11,7 @@ import reference_dordle as ref
 from test_dordle import INF, exact, instance
 from wordtree.dordle.kernels import DINF
 from wordtree.dordle.heuristic import HeuristicStrategy, evaluate_opener, strategy_document
-from wordtree.dordle.lower import opener_bound, root_bounds
+from wordtree.dordle.lower import opener_bound, projection_root_bound, root_bounds
 from wordtree.dordle.search import DordleSearch
 from wordtree.dordle.tree import verify_document
 
@@ -31,6 +31,17 @@ def test_bounds_below_the_exact_values(seed):
         value = ref.first_guess_total(game, cap, game.guesses[first])
         assert exact(int(lbs[first])) <= value
         assert exact(opener_bound(search, first)) <= value, (seed, game.guesses[first])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_projection_root_bound_below_the_optimum(seed):
+    game, cap = instance(seed, max_answers=8, max_guesses=12)
+    search = DordleSearch(game, game._compute_matrix(), cap)
+    optimum = ref.dordle_total(game, cap)
+    assert exact(projection_root_bound(search)) <= optimum, seed
+    v = search.v1(search.root()[0], cap + 1)
+    if v < DINF:  # a smaller floor gives a smaller bound
+        assert projection_root_bound(search, v - 1) <= projection_root_bound(search, v)
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -118,6 +129,8 @@ def test_cli_bound_and_heuristic(tmp_path, capsys):
     assert main(["dordle", "bound", *lists, "--first", "salet"]) == 0
     out = capsys.readouterr().out
     assert "proven lower bound (depth 1" in out and "salet: proven lower bound (depth 2)" in out
+    assert main(["dordle", "bound", *lists, "--single-floor", "40"]) == 0
+    assert "proven lower bound (projection, given a one-board optimum of at least 40" in capsys.readouterr().out
     ck, tree = tmp_path / "h.ck", tmp_path / "h.json"
     assert main(["dordle", "heuristic", *lists, "--checkpoint", str(ck), "-o", str(tree)]) == 0
     assert "heuristic strategy (not proven optimal)" in capsys.readouterr().out and ck.exists()

@@ -130,7 +130,9 @@ def evaluate_opener(strategy: HeuristicStrategy, first: int, *, progress=None, s
     t0 = time.perf_counter() - state["seconds"]
     for i in range(state["done"], len(children)):
         C1, C2, ident = children[i]
+        before = strategy.backoffs
         r = strategy.walk(C1, C2, ident, d - 1)
+        state["backoffs"] = state.get("backoffs", 0) + strategy.backoffs - before
         state["total"] += r["total"]
         state["failed"] += r["failed"]
         state["states"] += r["states"]
@@ -144,7 +146,8 @@ def evaluate_opener(strategy: HeuristicStrategy, first: int, *, progress=None, s
     n = search.n_answers
     return {"first": search.game.guesses[first], "total": state["total"], "failed": state["failed"],
             "pairs": n * (n - 1), "mean": state["total"] / (n * (n - 1)), "states": state["states"],
-            "lower_bound": state["bound"], "children": len(children), "seconds": round(state["seconds"], 1)}
+            "lower_bound": state["bound"], "children": len(children), "seconds": round(state["seconds"], 1),
+            "backoffs": state.get("backoffs", 0)}
 
 
 def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:
