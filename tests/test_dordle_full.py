@@ -9,8 +9,9 @@ import pytest
 
 import reference_dordle as ref
 from test_dordle import INF, exact, instance
+from wordtree.dordle.kernels import DINF
 from wordtree.dordle.heuristic import HeuristicStrategy, evaluate_opener, strategy_document
-from wordtree.dordle.lower import opener_bound, root_bounds
+from wordtree.dordle.lower import opener_bound, projection_root_bound, root_bounds
 from wordtree.dordle.search import DordleSearch
 from wordtree.dordle.tree import verify_document
 
@@ -32,23 +33,76 @@ def test_bounds_below_the_exact_values(seed):
         assert exact(opener_bound(search, first)) <= value, (seed, game.guesses[first])
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_projection_root_bound_below_the_optimum(seed):
+    game, cap = instance(seed, max_answers=8, max_guesses=12)
+    search = DordleSearch(game, game._compute_matrix(), cap)
+    optimum = ref.dordle_total(game, cap)
+    assert exact(projection_root_bound(search)) <= optimum, seed
+    v = search.v1(search.root()[0], cap + 1)
+    if v < DINF:  # a smaller floor gives a smaller bound
+        assert projection_root_bound(search, v - 1) <= projection_root_bound(search, v)
+
+
 @pytest.mark.parametrize("seed", range(8))
-@pytest.mark.parametrize("small", [0, 1 << 30])
-def test_heuristic_total_is_a_strategy_total(seed, small):
+@pytest.mark.parametrize("tries", [1, 16])
+def test_heuristic_total_is_a_strategy_total(seed, tries):
     """The walk's total is what the strategy's tree replays to, at or above the optimum with that
-    opener; its depth-2 bound is lower.opener_bound's."""
+    opener; its depth-2 bound is lower.opener_bound's. With 16 tries (every guess of these small
+    games) the strategy backs off until it finds a way: it fails no pair exactly when some
+    strategy from that opener finishes them all."""
     game, cap, search = setup(seed)
-    strategy = HeuristicStrategy(search, shortlist=3, small=small)
+    strategy = HeuristicStrategy(search, shortlist=3, tries=tries)
     for first in random.Random(seed).sample(range(len(game.guesses)), 3):
         value = ref.first_guess_total(game, cap, game.guesses[first])
         result = evaluate_opener(strategy, first)
         assert result["lower_bound"] == opener_bound(search, first)
+        if tries == 16:
+            assert (result["failed"] == 0) == (value < INF), (seed, game.guesses[first])
         if result["failed"]:
             continue
         assert result["total"] >= value
         doc = strategy_document(strategy, first)
         assert doc["result"]["strategy"] == "heuristic" and not doc["result"]["optimal"]
         assert verify_document(doc, game, search.matrix)["total"] == result["total"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_heuristic_never_fails_a_feasible_game(seed):
+    """Larger random games with tight caps (where the counting bound's feasibility test alone
+    fails pairs): the strategy from the optimal opener fails nothing when the optimum is finite,
+    totals at least the optimum, and its tree replays to its total."""
+    game, _ = instance(seed, max_answers=9, max_guesses=14)
+    rng = random.Random(seed)
+    cap = rng.randint(3, 5)
+    search = DordleSearch(game, game._compute_matrix(), cap)
+    optimum, first = search.solve_game()
+    if exact(optimum) == INF:
+        return
+    strategy = HeuristicStrategy(search, shortlist=2, tries=16)
+    result = evaluate_opener(strategy, first)
+    assert result["failed"] == 0, seed
+    assert result["total"] >= optimum
+    assert verify_document(strategy_document(strategy, first), game, search.matrix)["total"] == result["total"]
+
+
+def test_single_feasible_matches_the_solver():
+    """kernels.single_feasible (exact feasibility of one board within d) against exact.Solver."""
+    import numpy as np
+
+    from wordtree.dordle.kernels import single_feasible
+
+    for seed in range(30):
+        game, cap, search = setup(seed)
+        rng = random.Random(seed)
+        n = search.n_answers
+        for _ in range(6):
+            C = np.array(sorted(rng.sample(range(n), rng.randint(1, n))), np.int32)
+            d = rng.randint(1, min(4, cap + 1))
+            feasible = single_feasible(search.matrix, game.n_codes, C, d, search.win,
+                                       np.ascontiguousarray(game.answer_guess_ids, np.int32),
+                                       np.zeros(0, np.int32), search.all_guesses, search.cb)
+            assert feasible == (search.v1(C, d) < DINF), (seed, C, d)
 
 
 def test_heuristic_reaches_the_optimum_somewhere():
@@ -75,6 +129,8 @@ def test_cli_bound_and_heuristic(tmp_path, capsys):
     assert main(["dordle", "bound", *lists, "--first", "salet"]) == 0
     out = capsys.readouterr().out
     assert "proven lower bound (depth 1" in out and "salet: proven lower bound (depth 2)" in out
+    assert main(["dordle", "bound", *lists, "--single-floor", "40"]) == 0
+    assert "proven lower bound (projection, given a one-board optimum of at least 40" in capsys.readouterr().out
     ck, tree = tmp_path / "h.ck", tmp_path / "h.json"
     assert main(["dordle", "heuristic", *lists, "--checkpoint", str(ck), "-o", str(tree)]) == 0
     assert "heuristic strategy (not proven optimal)" in capsys.readouterr().out and ck.exists()

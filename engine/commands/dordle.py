@@ -102,6 +102,9 @@ def add_dordle(sub) -> None:
     _lists(lb)
     lb.add_argument("--max-guesses", type=int, default=7, metavar="N", help="guess cap for both boards (default 7)")
     lb.add_argument("--first", nargs="*", default=[], metavar="WORD", help="openers to bound at depth 2")
+    lb.add_argument("--single-floor", type=int_option("--single-floor", 1, None), metavar="V",
+                    help="a proven lower bound V on the one-board optimum of the answers with one guess more than "
+                         "the cap (e.g. from wordtree rank --max-guesses 8): adds the projection bound from it")
     h = actions.add_parser("heuristic", help="a heuristic strategy (not optimal) from an opener, its exact total "
                                              "over every ordered pair, and the opener's depth-2 bound")
     _lists(h)
@@ -250,6 +253,12 @@ def run_bound(args, game, matrix) -> int:
     g = int(lbs.argmin())
     print(f"proven lower bound (depth 1, every opener): {int(lbs.min())} over {pairs} ordered pairs, "
           f"mean {int(lbs.min()) / pairs:.4f} (least at {game.guesses[g]})")
+    if args.single_floor is not None:
+        from ..dordle.lower import projection_root_bound
+
+        value = projection_root_bound(search, args.single_floor)
+        print(f"proven lower bound (projection, given a one-board optimum of at least {args.single_floor} within "
+              f"{search.cap + 1} guesses): {value}, mean {value / pairs:.4f}")
     for word in args.first:
         first = game.guess_index[game.parse_guess(word)]
         bar = progress_bar(len(root_parts(search, first)[1]), desc=f"bound {word}", unit="child states")
@@ -296,7 +305,8 @@ def run_heuristic(args, game, matrix) -> int:
     status = "" if not result["failed"] else f", FAILS {result['failed']} pairs within the cap (no valid total)"
     print(f"heuristic strategy (not proven optimal) opening with {result['first']}: total {result['total']} over "
           f"{result['pairs']} ordered pairs, mean {result['mean']:.4f}{status}; proven lower bound for this opener "
-          f"(depth 2) {result['lower_bound']}; {result['states']} states, {result['seconds']} s")
+          f"(depth 2) {result['lower_bound']}; {result['states']} states ({result['backoffs']} guesses backed off), "
+          f"{result['seconds']} s")
     if args.output:
         write_atomic(args.output, orjson.dumps(strategy_document(strategy, first)))
     return 0

@@ -26,11 +26,11 @@ import numpy as np
 
 from ..errors import UserError
 from . import bounds
-from .kernels import DINF, choose_guess, strategy_walk
+from .kernels import DINF, strategy_walk
 
 ALPHA = 0.1  # the weight of the log-size charge (tuned on reduced lists against their exact values)
 SHORTLIST = 400  # the guesses a small state scans besides its own answers
-SMALL = 1 << 30  # below the first state, a state of at most this many answers (both boards) scans the shortlist only
+TRIES = 16  # with four or more guesses left, the candidates of each list tried before backing off
 SINGLE_ROWS = 1 << 20
 SINGLE_IDS = 1 << 24
 
@@ -38,44 +38,45 @@ SINGLE_IDS = 1 << 24
 class HeuristicStrategy:
     """The heuristic strategy over a DordleSearch's game (its single-board values, its shortcuts)."""
 
-    def __init__(self, search, alpha: float = ALPHA, shortlist: int = SHORTLIST, small: int = SMALL):
+    def __init__(self, search, alpha: float = ALPHA, shortlist: int = SHORTLIST, tries: int = TRIES):
         self.search = search
         self.alpha = float(alpha)
-        self.small = int(small)
+        self.tries = int(tries)
         self.short = shortlist_guesses(search, shortlist)
         game = search.game
         self.guess_of_answer = np.ascontiguousarray(game.answer_guess_ids, dtype=np.int32)
         self.single_ids = np.empty(SINGLE_IDS, np.int32)
         self.single_meta = np.empty((SINGLE_ROWS, 4), np.int64)
+        self.backoffs = 0
+
+    def _walk(self, S1, S2, ident: bool, d: int, first: int, scan_all: bool) -> tuple[int, np.ndarray]:
+        s = self.search
+        stats = np.zeros(8, np.int64)
+        stats[3] = DINF
+        guess = strategy_walk(s.matrix, s.game.n_codes, s.all_guesses, np.ascontiguousarray(S1, np.int32),
+                              np.ascontiguousarray(S2, np.int32), ident, d, first, scan_all, s.answer_of_guess,
+                              self.guess_of_answer, s.win, s.cb, self.alpha, s.n_answers, self.short, self.tries,
+                              self.single_ids, self.single_meta, stats)
+        if stats[6]:
+            raise UserError("a state is too large for the strategy walk's buffers")  # pragma: no cover
+        self.backoffs += int(stats[7])
+        return int(guess), stats
 
     def choose(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, below_first: bool = True) -> int:
-        """The strategy's guess at a state of three or more pairs (-1: none passes the bound), as
-        kernels.strategy_walk chooses it (`below_first`: not the state the walk starts from)."""
-        s = self.search
-        G = s.all_guesses
-        if below_first and len(S1) + (0 if ident else len(S2)) <= self.small:
-            own = [self.guess_of_answer[S1]] + ([] if ident else [self.guess_of_answer[S2]])
-            G = np.concatenate([self.short, *own]).astype(np.int32)
-        guess, _ = choose_guess(s.matrix, s.game.n_codes, G, S1, S2, ident, s.answer_of_guess, s.win, d,
-                                s.cb, self.alpha, s.n_answers)
-        return int(guess)
+        """The strategy's guess at a state of three or more pairs (-1: it finds none), as the walk
+        plays it there (`below_first`: not a state a walk starts from, so the shortlist rule)."""
+        return self._walk(S1, S2, ident, d, -1, not below_first)[0]
 
     def walk(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, first: int = -1) -> dict:
-        """The strategy's total over the pairs of the state (opening with `first` when >= 0), its
-        failed pairs, the states it visited, and the least counting bound over every guess at the
-        state (DINF when `first` was given)."""
+        """The strategy's total over the pairs of the state (opening with `first` when >= 0; every
+        guess is scanned there), its failed pairs (all or none), the states it played, and the
+        least counting bound over every guess at the state (DINF when `first` was given)."""
         s = self.search
         if bounds.pairs(len(S1), len(S2), ident) <= 2 and first < 0:
             value, _ = s.shortcut(S1, S2, ident, d) if d >= 2 else (DINF, -1)
             failed = bounds.pairs(len(S1), len(S2), ident) if value >= DINF else 0
             return {"total": 0 if failed else value, "failed": failed, "states": 1, "least": value}
-        stats = np.zeros(8, np.int64)
-        stats[3] = DINF
-        strategy_walk(s.matrix, s.game.n_codes, s.all_guesses, np.ascontiguousarray(S1, np.int32),
-                      np.ascontiguousarray(S2, np.int32), ident, d, first, s.answer_of_guess, self.guess_of_answer,
-                      s.win, s.cb, self.alpha, s.n_answers, self.short, self.small, self.single_ids, self.single_meta, stats)
-        if stats[6]:
-            raise UserError("a state is too large for the strategy walk's buffers")  # pragma: no cover
+        _, stats = self._walk(S1, S2, ident, d, first, True)
         total, failed = int(stats[0]), int(stats[1])
         for offset, size, left, mult in self.single_meta[: stats[4]]:
             value = s.v1(self.single_ids[offset: offset + size].copy(), int(left))
@@ -129,7 +130,9 @@ def evaluate_opener(strategy: HeuristicStrategy, first: int, *, progress=None, s
     t0 = time.perf_counter() - state["seconds"]
     for i in range(state["done"], len(children)):
         C1, C2, ident = children[i]
+        before = strategy.backoffs
         r = strategy.walk(C1, C2, ident, d - 1)
+        state["backoffs"] = state.get("backoffs", 0) + strategy.backoffs - before
         state["total"] += r["total"]
         state["failed"] += r["failed"]
         state["states"] += r["states"]
@@ -143,7 +146,8 @@ def evaluate_opener(strategy: HeuristicStrategy, first: int, *, progress=None, s
     n = search.n_answers
     return {"first": search.game.guesses[first], "total": state["total"], "failed": state["failed"],
             "pairs": n * (n - 1), "mean": state["total"] / (n * (n - 1)), "states": state["states"],
-            "lower_bound": state["bound"], "children": len(children), "seconds": round(state["seconds"], 1)}
+            "lower_bound": state["bound"], "children": len(children), "seconds": round(state["seconds"], 1),
+            "backoffs": state.get("backoffs", 0)}
 
 
 def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:

@@ -343,31 +343,6 @@ def _pick(lbs, scores, ests):
 
 
 @njit(cache=True, nogil=True)
-def choose_guess(matrix, n_codes, guesses, S1, S2, ident, answer_of_guess, win, d, cb, alpha, n_answers):
-    """(the heuristic's guess at the state (S1, S2, d), or -1; the least counting bound over
-    every guess, a lower bound on W by bounds.guess_bound)."""
-    n = guesses.size
-    lbs = np.empty(n, np.int64)
-    scores = np.empty(n, np.int64)
-    useless = np.empty(n, np.bool_)
-    ests = np.empty(n, np.float64)
-    mark1 = np.zeros(n_answers, np.bool_)
-    mark2 = np.zeros(n_answers, np.bool_)
-    for a in S1:
-        mark1[a] = True
-    for a in S2:
-        mark2[a] = True
-    guess_estimates(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_of_guess, win, d, cb, alpha, lbs,
-                    scores, useless, ests)
-    i = _pick(lbs, scores, ests)
-    least = DINF
-    for j in range(n):
-        if lbs[j] < least:
-            least = lbs[j]
-    return (-1 if i < 0 else guesses[i]), least
-
-
-@njit(cache=True, nogil=True)
 def _group(row, S, win, n_codes, cnt, out, starts, codes):
     """Sort S into out by code (counting sort); starts[j], codes[j] for each non-winning class j
     (starts[k] = the end); returns (k, whether a code was the win). The winning class is left out."""
@@ -400,202 +375,323 @@ def _group(row, S, win, n_codes, cnt, out, starts, codes):
     return k, hit
 
 
+
 @njit(cache=True, nogil=True)
-def strategy_walk(matrix, n_codes, guesses, S1, S2, ident, d, first, answer_of_guess, guess_of_answer, win, cb, alpha,
-                  n_answers, short, small, single_ids, single_meta, stats):
-    """Play the heuristic strategy from the state (S1, S2, d) (opening with `first` when >= 0)
-    over every pair below it, without recursion (an explicit stack of pending states).
+def _candidate(k, C, guess_of_answer, short, guesses):
+    """The k-th guess of the scan order C's own answers, then `short`, then every guess."""
+    if k < C.size:
+        return guess_of_answer[C[k]]
+    k -= C.size
+    if k < short.size:
+        return short[k]
+    return guesses[k - short.size]
 
-    The strategy's total is the sum over the two-board states it visits of their pair counts
-    (every unfinished pair pays each guess) plus, for each single-board remainder, its exact
-    single-board value. This adds the first part to stats[0] and writes the remainders of three
-    or more answers to single_ids / single_meta (rows: offset, size, guesses left, multiplicity)
-    for the caller to value exactly; remainders of one and two answers (1, and 3 within two
-    guesses) and states of one or two pairs (search.DordleSearch.shortcut's values, which the
-    strategy plays) are added here. stats: [0] total so far, [1] pairs the strategy fails (no
-    guess passes the counting bound's feasibility, or a remainder out of guesses), [2] states,
-    [3] the least counting bound at the first state, [4] remainders written, [5] single_ids used,
-    [6] 1 if a buffer overflowed (the run is void).
 
-    Below the first state, a state of at most `small` answers on its two boards together scans
-    only the guesses of `short` and the guesses of its own answers (the strategy's rule; the
-    first state always scans every guess, so stats[3] is a bound)."""
-    cap = 1 << 20
-    st_off = np.empty(cap, np.int64)
-    st_n1 = np.empty(cap, np.int64)
-    st_n2 = np.empty(cap, np.int64)
-    st_d = np.empty(cap, np.int64)
-    st_id = np.empty(cap, np.bool_)
-    buf = np.empty(1 << 24, np.int32)
-    n1 = S1.size
-    n2 = 0 if ident else S2.size
-    buf[:n1] = S1
-    if not ident:
-        buf[n1:n1 + n2] = S2
-    st_off[0] = 0
-    st_n1[0] = n1
-    st_n2[0] = n2
-    st_d[0] = d
-    st_id[0] = ident
-    top = 1
-    ng = guesses.size
-    lbs = np.empty(ng, np.int64)
-    scores = np.empty(ng, np.int64)
-    useless = np.empty(ng, np.bool_)
-    ests = np.empty(ng, np.float64)
-    mark1 = np.zeros(n_answers, np.bool_)
-    mark2 = np.zeros(n_answers, np.bool_)
-    cand = np.empty(short.size + 2 * n_answers, np.int32)
-    cand[:short.size] = short
+@njit(cache=True, nogil=True)
+def single_feasible(matrix, n_codes, C, d, win, guess_of_answer, short, guesses, cb):
+    """Whether V1(C, d) is finite: some single-board strategy finds every answer of C within d
+    guesses. Exact: a yes names a tree (each class of the guess found feasible below it), and a no
+    comes only after every guess was tried (the scan order, C's answers then `short` then all the
+    guesses, only finds a yes sooner). c <= d: guessing the answers in turn fits; cb[d, c] = DINF
+    (the class bound) and d <= 1 with c >= 2 are infeasible."""
+    c = C.size
+    if c <= d:
+        return True
+    if d <= 1 or cb[d, c] >= DINF:
+        return False
+    total = c + short.size + guesses.size
+    stamp = np.zeros(n_codes, np.int64)
+    if d == 2:
+        # within two guesses: the first must leave every answer alone in its class
+        for k in range(total):
+            row = matrix[_candidate(k, C, guess_of_answer, short, guesses)]
+            epoch = k + 1
+            ok = True
+            for a in C:
+                x = row[a]
+                if stamp[x] == epoch:
+                    ok = False
+                    break
+                stamp[x] = epoch
+            if ok:
+                return True
+        return False
+    dl = d - 1
     cnt = np.zeros(n_codes, np.int64)
-    out1 = np.empty(n_answers, np.int32)
-    out2 = np.empty(n_answers, np.int32)
+    out = np.empty(c, np.int32)
+    starts = np.empty(n_codes + 1, np.int64)
+    codes = np.empty(n_codes, np.int64)
+    for k in range(total):
+        row = matrix[_candidate(k, C, guess_of_answer, short, guesses)]
+        kk, _ = _group(row, C, win, n_codes, cnt, out, starts, codes)
+        ok = True
+        for j in range(kk):
+            if starts[j + 1] - starts[j] > dl:
+                sub = out[starts[j]:starts[j + 1]].copy()
+                if not single_feasible(matrix, n_codes, sub, dl, win, guess_of_answer, short, guesses, cb):
+                    ok = False
+                    break
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _small_state(matrix, A, B, idt, d, guess_of_answer, chosen):
+    """The value of a state of one or two pairs, as search.DordleSearch.shortcut proves it (DINF:
+    none within d); its guess in chosen[d]."""
+    if idt:
+        chosen[d] = guess_of_answer[A[0]]
+        return 4
+    if A.size == 1 and B.size == 1:
+        chosen[d] = guess_of_answer[A[0]]
+        return 2
+    x = A[0] if A.size == 1 else B[0]
+    Y = B if A.size == 1 else A
+    g = guess_of_answer[x]
+    if matrix[g, Y[0]] != matrix[g, Y[1]]:
+        chosen[d] = g
+        return 4
+    if d >= 3:
+        chosen[d] = g
+        return 5
+    return DINF
+
+
+@njit(cache=True, nogil=True)
+def _play(matrix, n_codes, guesses, short, A, B, idt, d, first, scan_all, answer_of_guess, guess_of_answer, win, cb,
+          alpha, n_answers, tries, ws_lbs, ws_scores, ws_useless, ws_ests, mark1, mark2, cnt, chosen, single_ids,
+          single_meta, stats):
+    """The heuristic strategy's two-board total below the state (A, B, d) (B is A when idt), or DINF
+    when it finds no way to finish every pair within d; its guess at the state in chosen[d].
+
+    The guess: `first` if >= 0; otherwise the candidates in order (d >= 4: least estimate, see
+    guess_estimates; d = 3: least counting bound, which at three guesses left is the exact cost
+    of a feasible guess up to the single boards' own-answer term), each accepted only if every
+    single-board remainder it leaves is feasible (single_feasible) and every child state's own
+    play finishes; a rejected guess is backed off (its remainders are taken back). The candidates:
+    every guess when scan_all, else `short` and the state's own answers, then (when they all fail)
+    every other guess. Guesses whose counting bound is DINF are proven infeasible and skipped.
+    At d <= 3 every candidate is tried, so DINF there means no strategy exists (d = 2: every pair
+    must contain the guess, and it must split the other board into singletons); at d >= 4 at most
+    `tries` of each list, so DINF means only that this strategy gave up (the parent backs off).
+
+    Single-board remainders of three or more answers go to single_ids / single_meta (offset, size,
+    guesses left, multiplicity) for the caller's exact single-board values; stats: [2] states
+    played (back-offs included), [3] the least counting bound at a scan_all state, [4] remainders
+    written, [5] single_ids used, [6] 1 if a buffer overflowed, [7] guesses backed off. One
+    self-recursive function (numba's cache mishandles mutual recursion); the recursive call
+    passes variables, never literals."""
+    n1 = A.size
+    nb = B.size
+    m = n1 * (n1 - 1) if idt else n1 * nb
+    chosen[d] = -1
+    if m == 0:
+        return 0
+    if d <= 1:
+        return DINF
+    stats[2] += 1
+    if m <= 2:
+        return _small_state(matrix, A, B, idt, d, guess_of_answer, chosen)
+    if d == 2:
+        # every pair must cost exactly 2: each contains the guess, which then splits the other board
+        if idt or (n1 > 1 and nb > 1):
+            return DINF
+        x = A[0] if n1 == 1 else B[0]
+        Y = B if n1 == 1 else A
+        g = guess_of_answer[x]
+        row = matrix[g]
+        cnt[:] = 0
+        ok = True
+        for y in Y:
+            if cnt[row[y]] > 0:
+                ok = False
+            cnt[row[y]] += 1
+        cnt[:] = 0
+        if not ok:
+            return DINF
+        chosen[d] = g
+        return 2 * m
+    dl = d - 1
+    no_first = first - first - 1  # -1, as a variable
+    below = scan_all and not scan_all  # False, as a variable
+    out1 = np.empty(n1, np.int32)
+    out2 = np.empty(nb, np.int32)
     st1 = np.empty(n_codes + 1, np.int64)
     st2 = np.empty(n_codes + 1, np.int64)
     cd1 = np.empty(n_codes, np.int64)
     cd2 = np.empty(n_codes, np.int64)
-    first_state = True
-    while top > 0:
-        top -= 1
-        off = st_off[top]
-        n1 = st_n1[top]
-        n2 = st_n2[top]
-        dd = st_d[top]
-        idt = st_id[top]
-        A = buf[off:off + n1].copy()
-        B = A if idt else buf[off + n1:off + n1 + n2].copy()
-        nb = B.size
-        end = off  # the children's sets go where this state's were
-        m = n1 * (n1 - 1) if idt else n1 * nb
-        stats[0] += m
-        stats[2] += 1
-        if first_state and first >= 0:
-            h = first
-        else:
-            if dd <= 1:
-                stats[1] += m
-                continue
-            for a in A:
-                mark1[a] = True
-            for a in B:
-                mark2[a] = True
+    ng = guesses.size
+    lbs = ws_lbs[d]
+    scores = ws_scores[d]
+    useless = ws_useless[d]
+    ests = ws_ests[d]
+    for phase in range(2):
+        if first >= 0:
+            if phase == 1:
+                break
+            G = np.empty(1, np.int32)
+            G[0] = first
+        elif scan_all or phase == 1:
+            if scan_all and phase == 1:
+                break
             G = guesses
-            if not first_state and n1 + (0 if idt else nb) <= small:
-                k = short.size
-                for a in A:
-                    cand[k] = guess_of_answer[a]
-                    k += 1
-                if not idt:
-                    for a in B:
-                        cand[k] = guess_of_answer[a]
-                        k += 1
-                G = cand[:k]
-            kg = G.size
-            guess_estimates(matrix, n_codes, G, A, B, idt, mark1, mark2, answer_of_guess, win, dd, cb, alpha,
-                            lbs[:kg], scores[:kg], useless[:kg], ests[:kg])
-            for a in A:
-                mark1[a] = False
-            for a in B:
-                mark2[a] = False
-            i = _pick(lbs[:kg], scores[:kg], ests[:kg])
-            if first_state:
-                least = DINF
-                for j in range(ng):
-                    if lbs[j] < least:
-                        least = lbs[j]
-                stats[3] = least
-            if i < 0:
-                stats[1] += m
-                first_state = False
-                continue
-            h = G[i]
-        first_state = False
-        row = matrix[h]
-        dl = dd - 1
-        k1, hit1 = _group(row, A, win, n_codes, cnt, out1, st1, cd1)
-        if idt:
-            k2, hit2 = k1, hit1
-            out2[:n1] = out1[:n1]
-            st2[:k1 + 1] = st1[:k1 + 1]
         else:
-            k2, hit2 = _group(row, B, win, n_codes, cnt, out2, st2, cd2)
-        # single-board remainders: board 1 solved (hit1) leaves board 2's classes, and vice versa
-        for side in range(2):
-            if side == 0 and not hit1:
+            G = np.empty(short.size + n1 + (0 if idt else nb), np.int32)
+            G[:short.size] = short
+            k = short.size
+            for a in A:
+                G[k] = guess_of_answer[a]
+                k += 1
+            if not idt:
+                for a in B:
+                    G[k] = guess_of_answer[a]
+                    k += 1
+        kg = G.size
+        for a in A:
+            mark1[a] = True
+        for a in B:
+            mark2[a] = True
+        guess_estimates(matrix, n_codes, G, A, B, idt, mark1, mark2, answer_of_guess, win, d, cb, alpha,
+                        lbs[:kg], scores[:kg], useless[:kg], ests[:kg])
+        for a in A:
+            mark1[a] = False
+        for a in B:
+            mark2[a] = False
+        if scan_all and first < 0:
+            least = DINF
+            for j in range(kg):
+                if lbs[j] < least:
+                    least = lbs[j]
+            stats[3] = least
+        if phase == 1 and not scan_all:
+            # the second list: every guess not tried in the first (which was short + own answers)
+            seen = np.zeros(ng, np.bool_)
+            for g in short:
+                seen[g] = True
+            for a in A:
+                seen[guess_of_answer[a]] = True
+            for a in B:
+                seen[guess_of_answer[a]] = True
+            for j in range(kg):
+                if seen[G[j]]:
+                    lbs[j] = DINF
+        if d == 3:
+            order = np.argsort(lbs[:kg], kind="mergesort")
+        else:
+            order = np.argsort(ests[:kg], kind="mergesort")
+        tried = 0
+        for t in range(kg):
+            i = order[t]
+            if lbs[i] >= DINF:
+                if d == 3:
+                    break  # sorted by bound: the rest are infeasible too
                 continue
-            if side == 1 and not hit2:
-                continue
-            if idt and side == 1:
-                continue  # counted with multiplicity 2 below
-            mult = 2 if idt else 1
-            ko = k2 if side == 0 else k1
-            so = st2 if side == 0 else st1
-            oo = out2 if side == 0 else out1
-            for q in range(ko):
-                c = so[q + 1] - so[q]
-                if c == 1 and dl >= 1:
-                    stats[0] += mult
-                elif c == 2 and dl >= 2:
-                    stats[0] += 3 * mult
-                elif c <= 2 or dl <= 1:
-                    stats[1] += c * mult
-                else:
-                    r = stats[4]
-                    u = stats[5]
-                    if r >= single_meta.shape[0] or u + c > single_ids.size:
-                        stats[6] = 1
-                        return
-                    single_ids[u:u + c] = oo[so[q]:so[q + 1]]
-                    single_meta[r, 0] = u
-                    single_meta[r, 1] = c
-                    single_meta[r, 2] = dl
-                    single_meta[r, 3] = mult
-                    stats[4] = r + 1
-                    stats[5] = u + c
-        # the child states
-        for p in range(k1):
-            a = st1[p + 1] - st1[p]
-            for q in range(k2):
-                b = st2[q + 1] - st2[q]
-                cid = idt and p == q
-                mm = a * (a - 1) if cid else a * b
-                if mm == 0:
+            if d >= 4 and tried >= tries:
+                break
+            tried += 1
+            h = G[i]
+            r0 = stats[4]
+            u0 = stats[5]
+            row = matrix[h]
+            k1, hit1 = _group(row, A, win, n_codes, cnt, out1, st1, cd1)
+            if idt:
+                k2, hit2 = k1, hit1
+                out2[:n1] = out1[:n1]
+                st2[:k1 + 1] = st1[:k1 + 1]
+            else:
+                k2, hit2 = _group(row, B, win, n_codes, cnt, out2, st2, cd2)
+            total = m
+            ok = True
+            # single-board remainders: board 1 solved (hit1) leaves board 2's classes, and vice versa
+            for side in range(2):
+                if not ok or (side == 0 and not hit1) or (side == 1 and (not hit2 or idt)):
                     continue
-                if dl <= 1:
-                    stats[1] += mm
-                    continue
-                if mm <= 2:
-                    stats[2] += 1
-                    if mm == 1 or cid:
-                        stats[0] += 2 * mm
+                mult = 2 if idt else 1
+                ko = k2 if side == 0 else k1
+                so = st2 if side == 0 else st1
+                oo = out2 if side == 0 else out1
+                for q in range(ko):
+                    c = so[q + 1] - so[q]
+                    C = oo[so[q]:so[q + 1]].copy()
+                    if not single_feasible(matrix, n_codes, C, dl, win, guess_of_answer, short, guesses, cb):
+                        ok = False
+                        break
+                    if c == 1:
+                        total += mult
+                    elif c == 2:
+                        total += 3 * mult
+                    else:
+                        r = stats[4]
+                        u = stats[5]
+                        if r >= single_meta.shape[0] or u + c > single_ids.size:
+                            stats[6] = 1
+                            return DINF
+                        single_ids[u:u + c] = C
+                        single_meta[r, 0] = u
+                        single_meta[r, 1] = c
+                        single_meta[r, 2] = dl
+                        single_meta[r, 3] = mult
+                        stats[4] = r + 1
+                        stats[5] = u + c
+            # the child states
+            for p in range(k1):
+                if not ok:
+                    break
+                for q in range(k2):
+                    cid = idt and p == q
+                    a = st1[p + 1] - st1[p]
+                    b = st2[q + 1] - st2[q]
+                    if (a * (a - 1) if cid else a * b) == 0:
                         continue
-                    if a == 1:
-                        x = out1[st1[p]]
-                        y0 = out2[st2[q]]
-                        y1 = out2[st2[q] + 1]
-                    else:
-                        x = out2[st2[q]]
-                        y0 = out1[st1[p]]
-                        y1 = out1[st1[p] + 1]
-                    gx = matrix[guess_of_answer[x]]
-                    if gx[y0] != gx[y1]:
-                        stats[0] += 4
-                    elif dl >= 3:
-                        stats[0] += 5
-                    else:
-                        stats[1] += 2
-                    continue
-                size = a + (0 if cid else b)
-                if top >= cap or end + size > buf.size:
-                    stats[6] = 1
-                    return
-                buf[end:end + a] = out1[st1[p]:st1[p + 1]]
-                if not cid:
-                    buf[end + a:end + a + b] = out2[st2[q]:st2[q + 1]]
-                st_off[top] = end
-                st_n1[top] = a
-                st_n2[top] = 0 if cid else b
-                st_d[top] = dl
-                st_id[top] = cid
-                top += 1
-                end += size
+                    C1 = out1[st1[p]:st1[p + 1]].copy()
+                    C2 = C1 if cid else out2[st2[q]:st2[q + 1]].copy()
+                    v = _play(matrix, n_codes, guesses, short, C1, C2, cid, dl, no_first, below, answer_of_guess,
+                              guess_of_answer, win, cb, alpha, n_answers, tries, ws_lbs, ws_scores, ws_useless,
+                              ws_ests, mark1, mark2, cnt, chosen, single_ids, single_meta, stats)
+                    if stats[6]:
+                        return DINF
+                    if v >= DINF:
+                        ok = False
+                        break
+                    total += v
+            if ok:
+                chosen[d] = h
+                return total
+            stats[4] = r0
+            stats[5] = u0
+            stats[7] += 1
+    chosen[d] = -1
+    return DINF
+
+
+@njit(cache=True, nogil=True)
+def strategy_walk(matrix, n_codes, guesses, S1, S2, ident, d, first, scan_all, answer_of_guess, guess_of_answer, win,
+                  cb, alpha, n_answers, short, tries, single_ids, single_meta, stats):
+    """Play the heuristic strategy (_play) from the state (S1, S2, d), opening with `first` when
+    >= 0 and scanning every guess there when scan_all. Returns its guess at the state (-1: it
+    found none). stats[0]: the two-board part of the total (every unfinished pair pays each
+    guess, plus the states of one or two pairs and the remainders of one or two answers), or 0
+    when it fails; stats[1]: the pairs it fails (all of the state's, or none); the rest as _play
+    says. The caller adds the exact single-board values of the remainders written."""
+    cap = d + 1
+    ng = guesses.size
+    ws_lbs = np.empty((cap, ng), np.int64)
+    ws_scores = np.empty((cap, ng), np.int64)
+    ws_useless = np.empty((cap, ng), np.bool_)
+    ws_ests = np.empty((cap, ng), np.float64)
+    mark1 = np.zeros(n_answers, np.bool_)
+    mark2 = np.zeros(n_answers, np.bool_)
+    cnt = np.zeros(n_codes, np.int64)
+    chosen = np.full(cap, -1, np.int64)
+    value = _play(matrix, n_codes, guesses, short, S1, S2, ident, d, first, scan_all, answer_of_guess,
+                  guess_of_answer, win, cb, alpha, n_answers, tries, ws_lbs, ws_scores, ws_useless, ws_ests, mark1,
+                  mark2, cnt, chosen, single_ids, single_meta, stats)
+    m = S1.size * (S1.size - 1) if ident else S1.size * S2.size
+    if value >= DINF:
+        stats[1] += m
+        stats[4] = 0
+        stats[5] = 0
+        return -1
+    stats[0] += value
+    return chosen[d]

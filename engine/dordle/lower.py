@@ -19,6 +19,13 @@ its counting bound, so the least bound over all h is at most W(s, D-1). No guess
 pruned guess list would only be valid with its own proof). States of one or two pairs take
 their exact value (search.DordleSearch.shortcut). The V1 terms keep the class bound cb.
 
+Projection at the root (`projection_root_bound`): W(A, A, D) >= ceil((2L + m) / 2), L = sum over b
+in A of V1(A minus {b}, D) (bounds.projection_bound: a strategy watching one board, the other's
+answer fixed, is a single-board strategy; each pair costs max(t1, t2) >= (t1 + t2 + 1) / 2), and
+V1(A minus {b}, D) >= V1(A, D + 1) - (D + 1) (bounds.removal_bound: b added to a tree of the others
+costs at most D + 1). So any proven lower bound V on V1(A, D + 1) gives
+W >= |A| (V - D - 1) + ceil(m / 2). Unlike the counting bound it sees the single-board optimum.
+
 An opener whose bound exceeds the total of a strategy someone has evaluated (heuristic.py) is
 not optimal. The depth-2 bound of an opener comes for free with the heuristic strategy's walk
 from it (heuristic.evaluate_opener); this module computes it alone.
@@ -69,6 +76,18 @@ def least_guess_bound(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: in
     mark1[S1] = False
     mark2[S2] = False
     return max(int(w["lbs"].min()), bounds.child_bound(len(S1), len(S2), ident, d))
+
+
+def projection_root_bound(search, v1_floor: int | None = None) -> int:
+    """The projection bound on the optimum of the whole game from v1_floor, a proven lower bound
+    on the single-board optimum V1(A, D + 1) (None: computed here exactly, for small games)."""
+    A, _, _, d = search.root()
+    n = len(A)
+    v = search.v1(A, d + 1) if v1_floor is None else int(v1_floor)
+    if v >= DINF:
+        return DINF
+    L = n * bounds.removal_bound(v, d)
+    return bounds.projection_bound(L, L, n * (n - 1))
 
 
 def opener_bound(search, first: int, progress=None) -> int:
