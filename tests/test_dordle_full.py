@@ -159,3 +159,116 @@ def test_the_kept_cap8_rank_gives_the_floor_of_the_full_lists_bound():
     assert len(rows) == 12972 and len({r[0] for r in rows}) == 12972
     assert all(r[2] in ("exact", "lower-bound") and int(r[1]) >= 7920 for r in rows)
     assert ["salet", "7920", "exact"] in rows
+
+
+def strategy_case(seed):
+    """A small game, its strategy (the parameters the tests above use) and an opener with which
+    it fails no pair, with evaluate_opener's result."""
+    game, cap, search = setup(seed)
+    strategy = HeuristicStrategy(search, shortlist=3, tries=16)
+    for first in range(len(game.guesses)):
+        result = evaluate_opener(strategy, first)
+        if not result["failed"]:
+            return game, search, strategy, first, result
+    pytest.skip("no opener finishes every pair")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_strategy_file_round_trip(seed, tmp_path):
+    """A wordtree-dordle-strategy/1 file, written and read back, walks to its claims, which equal
+    the full tree's replay (verify_document of strategy_document) for the same game."""
+    import orjson
+
+    from wordtree.dordle.heuristic import STRATEGY_FORMAT, strategy_file, verify_strategy
+    from wordtree.dordle.tree import FORMAT, read_document
+
+    game, search, strategy, first, result = strategy_case(seed)
+    doc = strategy_file(strategy, first, result)
+    assert doc["strategy"] == "heuristic" and doc["optimal"] is False and doc["result"]["failed"] == 0
+    assert doc["rule"] == {"alpha": strategy.alpha, "shortlist": 3, "tries": 16, "engine": doc["rule"]["engine"]}
+    path = tmp_path / "s.json"
+    path.write_bytes(orjson.dumps(doc))
+    back = read_document(path, (FORMAT, STRATEGY_FORMAT))
+    walked = verify_strategy(back, game, search.matrix)
+    assert walked["total"] == doc["result"]["total"] == result["total"]
+    replay = verify_document(strategy_document(strategy, first), game, search.matrix)
+    assert replay["total"] == walked["total"] and replay["pairs"] == walked["pairs"]
+    with pytest.raises(Exception, match="not a wordtree-dordle/1 file"):
+        read_document(path)  # a lookup reads trees only
+
+
+def test_strategy_file_refuses_tampering():
+    """A changed total, opener or rule parameter is refused by the walk, naming the field; a field
+    of the wrong type or range and a file for other lists are refused before any walk."""
+    import copy
+
+    from wordtree.dordle.heuristic import check_strategy, strategy_file, verify_strategy
+    from wordtree.errors import UserError
+
+    game, search, strategy, first, result = strategy_case(0)
+    doc = strategy_file(strategy, first, result)
+    matrix = search.matrix
+
+    def refused(change, match):
+        bad = copy.deepcopy(doc)
+        change(bad)
+        with pytest.raises(UserError, match=match):
+            verify_strategy(bad, game, matrix)
+
+    refused(lambda d: d["result"].update(total=d["result"]["total"] + 1), "'result.total'")
+    refused(lambda d: d["result"].update(failed=3), "'result.failed'")
+    refused(lambda d: d["result"].update(total=-1), "'result.total'")
+    refused(lambda d: d["result"].update(mean=d["result"]["mean"] + 0.5), "'result.mean'")
+    others = [g for g in range(len(game.guesses))
+              if evaluate_opener(strategy, g)["total"] != result["total"] or evaluate_opener(strategy, g)["failed"]]
+    refused(lambda d: d.update(first=game.guesses[others[0]]), "'result\\.")
+    refused(lambda d: d.update(first="zzzzz"), "'first'")
+    refused(lambda d: d.update(first=7), "'first'")
+    changed = [(key, value) for key, value in (("alpha", 0.0), ("alpha", 5.0), ("tries", 1), ("shortlist", 0))
+               if evaluate_opener(HeuristicStrategy(search, **{"shortlist": 3, "tries": 16, key: value}), first)
+               != result]
+    assert changed  # the game is chosen so that some parameter changes the walk
+    for key, value in changed:
+        refused(lambda d: d["rule"].update({key: value}), "'result\\.")
+    for key, value in (("alpha", -1), ("alpha", "0.1"), ("alpha", float("nan")), ("tries", 0), ("tries", True),
+                       ("shortlist", -1), ("shortlist", 10 ** 8)):
+        refused(lambda d: d["rule"].update({key: value}), f"'rule.{key}'")
+    refused(lambda d: d.update(max_guesses=40), "'max_guesses'")
+    refused(lambda d: d.update(optimal=True), "labelled")
+    refused(lambda d: d.pop("rule"), "'rule'")
+    refused(lambda d: d["game"].update(answers_sha256="0" * 64), "other word lists")
+    other, _, other_search = setup(1)
+    with pytest.raises(UserError, match="other word lists"):
+        verify_strategy(doc, other, other_search.matrix)
+    check_strategy(doc)
+
+
+def test_cli_strategy_file(tmp_path, capsys):
+    """heuristic -o writes a strategy file and --tree the full tree; verify takes both, and
+    refuses a tampered strategy file in one line with exit 1."""
+    import orjson
+
+    from wordtree.commands import main
+    from wordtree.data import wordlists_dir
+
+    answers = [w.strip() for w in open(wordlists_dir() / "wordle-answers-2315.txt")][::300]
+    (tmp_path / "a.txt").write_text("\n".join(answers) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(answers + ["salet", "crony"]) + "\n")
+    lists = ["--answers", str(tmp_path / "a.txt"), "--guesses", str(tmp_path / "g.txt")]
+    out, tree = tmp_path / "s.json", tmp_path / "t.json"
+    assert main(["dordle", "heuristic", *lists, "-o", str(out), "--tree", str(tree)]) == 0
+    doc = orjson.loads(out.read_bytes())
+    assert doc["format"] == "wordtree-dordle-strategy/1" and doc["first"] == "salet"
+    assert orjson.loads(tree.read_bytes())["format"] == "wordtree-dordle/1"
+    capsys.readouterr()
+    assert main(["dordle", "verify", str(out), *lists]) == 0
+    assert f"total {doc['result']['total']}" in capsys.readouterr().out
+    assert main(["dordle", "verify", str(tree), *lists]) == 0
+    capsys.readouterr()
+    doc["result"]["total"] += 2
+    out.write_bytes(orjson.dumps(doc))
+    assert main(["dordle", "verify", str(out), *lists]) == 1
+    err = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+    assert len(err) == 1 and "'result.total'" in err[0] and str(out) in err[0]
+    assert main(["dordle", "verify", str(out)]) == 1  # the default lists are not the file's
+    assert "other word lists" in capsys.readouterr().err

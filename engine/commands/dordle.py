@@ -6,7 +6,8 @@
     wordtree dordle play [T]                      an assistant for a real game (reads P1/P2 from stdin)
     wordtree dordle grade [T] GUESS:P1/P2 ...     each move's expected guesses against the best's
     wordtree dordle bound [--first WORD ...]      proven lower bounds, full lists too
-    wordtree dordle heuristic --first salet [--checkpoint F]   a heuristic strategy's exact total
+    wordtree dordle heuristic --first salet [--checkpoint F] [-o S] [--tree T]   a heuristic strategy's exact total
+    wordtree dordle verify S                      walk a strategy file's rule again and check its claims
 """
 
 from __future__ import annotations
@@ -76,8 +77,9 @@ def add_dordle(sub) -> None:
                         "pair, then fewest in all (the tree's cap is then that worst case)")
     b.add_argument("--first", metavar="WORD", help="the opening guess (default: found exactly)")
     b.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree-dordle/1 JSON")
-    v = actions.add_parser("verify", help="replay every ordered pair through a Dordle tree and check its total")
-    v.add_argument("tree", help="a wordtree-dordle/1 file")
+    v = actions.add_parser("verify", help="replay every ordered pair through a Dordle tree (or walk a heuristic "
+                                          "strategy's rule) and check its total")
+    v.add_argument("tree", help="a wordtree-dordle/1 or wordtree-dordle-strategy/1 file")
     _lists(v, game=False)
     v.add_argument("game", nargs="?", default=None, help="game preset (default: wordle)")
     raw = argparse.RawDescriptionHelpFormatter
@@ -112,8 +114,11 @@ def add_dordle(sub) -> None:
     h.add_argument("--first", default="salet", metavar="WORD", help="the opener (default salet)")
     h.add_argument("--checkpoint", metavar="FILE", help="save the progress here every minute")
     h.add_argument("--resume", action="store_true", help="go on from --checkpoint")
-    h.add_argument("-o", "--output", metavar="FILE", help="write the strategy as a wordtree-dordle/1 tree "
-                                                          "(small games only)")
+    h.add_argument("-o", "--output", metavar="FILE", help="write the strategy as a wordtree-dordle-strategy/1 file "
+                                                          "(the opener and the rule, any game size; dordle verify "
+                                                          "walks it again)")
+    h.add_argument("--tree", metavar="FILE", help="write the strategy's full tree as a wordtree-dordle/1 file "
+                                                  "(small games only)")
 
 
 def _game(name, answers, guesses, cache_dir):
@@ -141,11 +146,30 @@ def run_dordle(args) -> int:
         return run_bound(args, game, matrix)
     if action == "heuristic":
         return run_heuristic(args, game, matrix)
-    from ..dordle.tree import read_document, verify_document
+    from ..dordle.heuristic import STRATEGY_FORMAT
+    from ..dordle.tree import FORMAT, read_document, verify_document
 
-    report = verify_document(read_document(args.tree), game, matrix)
+    doc = read_document(args.tree, (FORMAT, STRATEGY_FORMAT))
+    if doc["format"] == STRATEGY_FORMAT:
+        return _verify_strategy(args.tree, doc, game, matrix)
+    report = verify_document(doc, game, matrix)
     print(f"ok: {report['pairs']} ordered pairs, total {report['total']}, mean {report['mean']:.4f}, "
           f"worst {report['worst']}, {report['remainders']} single-board remainders solved")
+    return 0
+
+
+def _verify_strategy(path, doc, game, matrix) -> int:
+    from ..dordle.heuristic import verify_strategy
+    from ..progress import progress_bar
+
+    try:
+        result = verify_strategy(doc, game, matrix, lambda n: progress_bar(
+            n, desc=f"verify {doc['first']}", unit="child states"))
+    except UserError as exc:
+        raise UserError(f"{path}: {exc}") from None
+    print(f"ok: heuristic strategy opening with {result['first']}: {result['pairs']} ordered pairs, total "
+          f"{result['total']}, mean {result['mean']:.4f}, none failed within {doc['max_guesses']} guesses; "
+          f"proven lower bound for this opener (depth 2) {result['lower_bound']}")
     return 0
 
 
@@ -271,7 +295,7 @@ def run_bound(args, game, matrix) -> int:
 def run_heuristic(args, game, matrix) -> int:
     import orjson
 
-    from ..dordle.heuristic import HeuristicStrategy, evaluate_opener, root_parts, strategy_document
+    from ..dordle.heuristic import HeuristicStrategy, evaluate_opener, root_parts, strategy_document, strategy_file
     from ..dordle.search import DordleSearch
     from ..files import ThrottledSave, open_checkpoint, read_checkpoint, write_atomic
     from ..progress import progress_bar
@@ -307,6 +331,12 @@ def run_heuristic(args, game, matrix) -> int:
           f"{result['pairs']} ordered pairs, mean {result['mean']:.4f}{status}; proven lower bound for this opener "
           f"(depth 2) {result['lower_bound']}; {result['states']} states ({result['backoffs']} guesses backed off), "
           f"{result['seconds']} s")
+    from .common import output_errors
+
     if args.output:
-        write_atomic(args.output, orjson.dumps(strategy_document(strategy, first)))
+        with output_errors(args.output):
+            write_atomic(args.output, orjson.dumps(strategy_file(strategy, first, result)))
+    if args.tree:
+        with output_errors(args.tree):
+            write_atomic(args.tree, orjson.dumps(strategy_document(strategy, first)))
     return 0

@@ -42,6 +42,7 @@ class HeuristicStrategy:
         self.search = search
         self.alpha = float(alpha)
         self.tries = int(tries)
+        self.shortlist = int(shortlist)
         self.short = shortlist_guesses(search, shortlist)
         game = search.game
         self.guess_of_answer = np.ascontiguousarray(game.answer_guess_ids, dtype=np.int32)
@@ -193,3 +194,109 @@ def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:
                        "optimal": False, "strategy": "heuristic", "first": game.guesses[first],
                        "lower_bound": result["lower_bound"]},
             "tree": node(S1, S2, ident, d, first, 0)}
+
+
+STRATEGY_FORMAT = "wordtree-dordle-strategy/1"
+MAX_TRIES = 1 << 16
+MAX_ALPHA = 1e6
+
+
+def strategy_file(strategy: HeuristicStrategy, first: int, result: dict) -> dict:
+    """The strategy opening with `first` as a wordtree-dordle-strategy/1 document: the top of
+    the tree is the opener and the rest is filled in by the rule (HeuristicStrategy with these
+    parameters, under this engine), so the file stays small at any game size; `result` is
+    evaluate_opener's, whose total, pairs, mean and lower bound the file claims (verify_strategy
+    walks the rule again to check them). A strategy that fails a pair has no total: refused."""
+    from .. import ENGINE
+
+    if result["failed"]:
+        raise UserError(f"the strategy fails {result['failed']} pairs within the cap: no strategy file written")
+    search = strategy.search
+    game = search.game
+    return {"format": STRATEGY_FORMAT, "game": {"kind": game.kind, **game.identity()}, "max_guesses": search.cap,
+            "strategy": "heuristic", "optimal": False, "first": game.guesses[first],
+            "rule": {"alpha": strategy.alpha, "shortlist": strategy.shortlist, "tries": strategy.tries,
+                     "engine": ENGINE},
+            "result": {"total": result["total"], "pairs": result["pairs"], "mean": round(result["mean"], 6),
+                       "failed": 0, "lower_bound": result["lower_bound"]}}
+
+
+def _whole(value, low: int, high: int | None = None) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low and (high is None or value <= high)
+
+
+def check_strategy(doc: dict) -> None:
+    """Every field of a wordtree-dordle-strategy/1 document, of its type and in its range (a
+    UserError naming the first one that is not): the game's names and fingerprints, the cap,
+    the labels, the opener, the rule's parameters and the claimed result."""
+    import math
+
+    from .tree import GAME_KEYS
+
+    game = doc.get("game")
+    if not isinstance(game, dict) or not all(isinstance(game.get(k), str) for k in GAME_KEYS):
+        raise UserError(f"malformed 'game' section (needs {', '.join(GAME_KEYS)})")
+    if not _whole(doc.get("max_guesses"), 2, 16):
+        raise UserError("'max_guesses' must be a whole number from 2 to 16")
+    if doc.get("strategy") != "heuristic" or doc.get("optimal") is not False:
+        raise UserError("a strategy file is labelled \"strategy\": \"heuristic\", \"optimal\": false")
+    if not isinstance(doc.get("first"), str):
+        raise UserError("'first' must be a word")
+    rule = doc.get("rule")
+    if not isinstance(rule, dict):
+        raise UserError("malformed 'rule' section (needs alpha, shortlist, tries, engine)")
+    alpha = rule.get("alpha")
+    if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not math.isfinite(alpha) or \
+            not 0 <= alpha <= MAX_ALPHA:
+        raise UserError(f"'rule.alpha' must be a number from 0 to {MAX_ALPHA:g}")
+    if not _whole(rule.get("shortlist"), 0, 1 << 24):
+        raise UserError("'rule.shortlist' must be a whole number from 0 to 16777216")
+    if not _whole(rule.get("tries"), 1, MAX_TRIES):
+        raise UserError(f"'rule.tries' must be a whole number from 1 to {MAX_TRIES}")
+    if not isinstance(rule.get("engine"), str):
+        raise UserError("'rule.engine' must be a string")
+    result = doc.get("result")
+    if not isinstance(result, dict):
+        raise UserError("malformed 'result' section (needs total, pairs, mean, failed)")
+    for key in ("total", "pairs", "lower_bound"):
+        if not _whole(result.get(key), 0):
+            raise UserError(f"'result.{key}' must be a whole number, 0 or more")
+    if result.get("failed") != 0 or isinstance(result.get("failed"), bool):
+        raise UserError("'result.failed' must be 0 (a strategy file is of a strategy that solves every pair)")
+    mean = result.get("mean")
+    if not isinstance(mean, (int, float)) or isinstance(mean, bool) or not math.isfinite(mean):
+        raise UserError("'result.mean' must be a number")
+
+
+def verify_strategy(doc: dict, game, matrix: np.ndarray, progress=None) -> dict:
+    """Walk the rule a wordtree-dordle-strategy/1 document names over every ordered pair and check
+    its claims: the lists (by fingerprint), the opener, then the total, pairs, failed count, mean
+    and lower bound the walk gives. A mismatch is a UserError naming the field. `progress(n)`
+    makes a bar for the n child states of the opener."""
+    from .search import DordleSearch
+
+    check_strategy(doc)
+    identity = game.identity()
+    for key in ("answers_sha256", "guesses_sha256"):
+        if doc["game"].get(key) != identity.get(key):
+            raise UserError(f"the strategy was made for other word lists ({key} differs)")
+    if doc["first"] not in game.guess_index:
+        raise UserError(f"'first': {doc['first']!r} is not an allowed guess of these lists")
+    first = game.guess_index[doc["first"]]
+    rule = doc["rule"]
+    search = DordleSearch(game, matrix, doc["max_guesses"])
+    strategy = HeuristicStrategy(search, alpha=rule["alpha"], shortlist=rule["shortlist"], tries=rule["tries"])
+    bar = progress(len(root_parts(search, first)[1])) if progress is not None else None
+    result = evaluate_opener(strategy, first, progress=bar)
+    if bar is not None:
+        bar.close()
+    claimed = doc["result"]
+    from .. import ENGINE
+
+    note = "" if rule["engine"] == ENGINE else f" (the file's rule is {rule['engine']}'s, this is {ENGINE})"
+    for key in ("pairs", "failed", "total", "lower_bound"):
+        if result[key] != claimed[key]:
+            raise UserError(f"'result.{key}': the walk gives {result[key]}, the file says {claimed[key]}{note}")
+    if abs(claimed["mean"] - result["mean"]) > 1e-6:
+        raise UserError(f"'result.mean': the walk gives {result['mean']:.6f}, the file says {claimed['mean']}")
+    return result

@@ -117,10 +117,14 @@ MAX_BYTES = 256 << 20  # the largest Dordle tree file read (as tree.TREE_MAX_BYT
 GAME_KEYS = ("name", "answers", "answers_sha256", "guesses", "guesses_sha256")
 
 
-def read_document(path) -> dict:
+def read_document(path, formats: tuple[str, ...] = (FORMAT,)) -> dict:
     """A Dordle tree file, read with a bound (a regular file of at most MAX_BYTES) and its shape
-    checked (check_shape); anything else is one UserError line."""
+    checked (check_shape); anything else is one UserError line. With `formats` naming
+    heuristic.STRATEGY_FORMAT too, a wordtree-dordle-strategy/1 file is read as well (its fields
+    checked by heuristic.check_strategy): `dordle verify` takes either."""
     import orjson
+
+    from .heuristic import STRATEGY_FORMAT, check_strategy
 
     from ..words import read_bounded
 
@@ -129,11 +133,11 @@ def read_document(path) -> dict:
         doc = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise UserError(f"{path}: not JSON ({exc})") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+    if not isinstance(doc, dict) or doc.get("format") not in formats:
         found = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
-        raise UserError(f"{path}: not a {FORMAT} file (format: {found!r})")
+        raise UserError(f"{path}: not a {' or '.join(formats)} file (format: {found!r})")
     try:
-        check_shape(doc)
+        (check_strategy if doc["format"] == STRATEGY_FORMAT else check_shape)(doc)
     except UserError as exc:
         raise UserError(f"{path}: {exc}") from None
     return doc
