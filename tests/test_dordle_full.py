@@ -272,3 +272,17 @@ def test_cli_strategy_file(tmp_path, capsys):
     assert len(err) == 1 and "'result.total'" in err[0] and str(out) in err[0]
     assert main(["dordle", "verify", str(out)]) == 1  # the default lists are not the file's
     assert "other word lists" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_shortlist_longer_than_the_guesses_stays_in_bounds(seed):
+    """The default shortlist (400) on a game of a dozen guesses: a state's candidates (the
+    shortlist plus both boards' answers, which repeat shortlisted guesses) outnumber the guesses,
+    and the walk's working rows must hold them all (numba does not check bounds: this crashed)."""
+    game, cap, search = setup(seed)
+    strategy = HeuristicStrategy(search)
+    for first in range(len(game.guesses)):
+        result = evaluate_opener(strategy, first)
+        if not result["failed"]:
+            assert result["total"] >= ref.first_guess_total(game, cap, game.guesses[first])
+            assert verify_document(strategy_document(strategy, first), game, search.matrix)["total"] == result["total"]

@@ -675,11 +675,13 @@ def strategy_walk(matrix, n_codes, guesses, S1, S2, ident, d, first, scan_all, a
     when it fails; stats[1]: the pairs it fails (all of the state's, or none); the rest as _play
     says. The caller adds the exact single-board values of the remainders written."""
     cap = d + 1
-    ng = guesses.size
-    ws_lbs = np.empty((cap, ng), np.int64)
-    ws_scores = np.empty((cap, ng), np.int64)
-    ws_useless = np.empty((cap, ng), np.bool_)
-    ws_ests = np.empty((cap, ng), np.float64)
+    # a row holds every candidate of a state: all the guesses, or the shortlist plus both boards'
+    # answers (which may repeat a shortlisted guess), whichever is longer
+    width = max(guesses.size, short.size + 2 * n_answers)
+    ws_lbs = np.empty((cap, width), np.int64)
+    ws_scores = np.empty((cap, width), np.int64)
+    ws_useless = np.empty((cap, width), np.bool_)
+    ws_ests = np.empty((cap, width), np.float64)
     mark1 = np.zeros(n_answers, np.bool_)
     mark2 = np.zeros(n_answers, np.bool_)
     cnt = np.zeros(n_codes, np.int64)
