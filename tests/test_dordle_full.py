@@ -143,22 +143,10 @@ def test_the_kept_cap8_rank_gives_the_floor_of_the_full_lists_bound():
     guesses, whose least value, 7920, is the one-board floor of the full lists' projection bound
     (docs/results.md, Dordle). Its header names the shipped lists, every opener is there once,
     and none is valued or bounded below 7920."""
-    import hashlib
-    from pathlib import Path
+    from reference_trees import assert_kept_rank
 
-    from wordtree.data import wordlists_dir
-
-    path = Path(__file__).resolve().parent.parent / "runs" / "wordle-rank-cap8.tsv"
-    lines = path.read_text().splitlines()
-    header = [line for line in lines if line.startswith("#")]
-    rows = [line.split("\t") for line in lines if not line.startswith("#")]
-    assert header[0] == "# wordtree rank: wordle, normal mode, cap 8, top 1"
-    assert "12972 of 12972" in header[3]
-    for name, line in (("wordle-answers-2315.txt", header[1]), ("wordle-allowed-12972.txt", header[2])):
-        assert hashlib.sha256((wordlists_dir() / name).read_bytes()).hexdigest() in line
-    assert len(rows) == 12972 and len({r[0] for r in rows}) == 12972
-    assert all(r[2] in ("exact", "lower-bound") and int(r[1]) >= 7920 for r in rows)
-    assert ["salet", "7920", "exact"] in rows
+    assert_kept_rank("wordle-rank-cap8.tsv", "wordle", 8, ("wordle-answers-2315.txt", "wordle-allowed-12972.txt"),
+                     12972, ("salet", 7920))
 
 
 def strategy_case(seed):

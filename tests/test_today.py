@@ -215,17 +215,5 @@ def test_the_kept_rank_proves_tarse_the_best_opener_of_the_2023_lists():
     """runs/wordle-nyt2023-rank.tsv (runs/README.md): the full rank of the 14855 openers of the
     NYT 2023 lists, normal mode, cap 6: TARSE 11219 exact, every other opener valued or bounded
     at 11219 or more. Its header names the shipped lists and every opener is there once."""
-    import hashlib
-
-    from wordtree.data import wordlists_dir
-
-    lines = (rt.ROOT / "runs" / "wordle-nyt2023-rank.tsv").read_text().splitlines()
-    header = [line for line in lines if line.startswith("#")]
-    rows = [line.split("\t") for line in lines if not line.startswith("#")]
-    assert header[0] == "# wordtree rank: wordle-nyt2023, normal mode, cap 6, top 1"
-    assert "14855 of 14855" in header[3]
-    for name, line in (("nyt-answers-3158-20230701.txt", header[1]), ("nyt-allowed-14855-20220830.txt", header[2])):
-        assert hashlib.sha256((wordlists_dir() / name).read_bytes()).hexdigest() in line
-    assert len(rows) == 14855 and len({r[0] for r in rows}) == 14855
-    assert all(r[2] in ("exact", "lower-bound") and int(r[1]) >= 11219 for r in rows)
-    assert ["tarse", "11219", "exact"] in rows
+    rt.assert_kept_rank("wordle-nyt2023-rank.tsv", "wordle-nyt2023", 6,
+                        ("nyt-answers-3158-20230701.txt", "nyt-allowed-14855-20220830.txt"), 14855, ("tarse", 11219))
