@@ -217,3 +217,22 @@ def test_the_kept_rank_proves_tarse_the_best_opener_of_the_2023_lists():
     at 11219 or more. Its header names the shipped lists and every opener is there once."""
     rt.assert_kept_rank("wordle-nyt2023-rank.tsv", "wordle-nyt2023", 6,
                         ("nyt-answers-3158-20230701.txt", "nyt-allowed-14855-20220830.txt"), 14855, ("tarse", 11219))
+
+
+def test_the_preset_and_the_shipped_tree_claim_only_what_the_kept_rank_proves():
+    """The opener a build of wordle-nyt2023 takes without --first is TARSE, the kept rank's best,
+    in normal mode only (hard mode's opener is given, not proven); the shipped normal tree opens
+    with it and claims the best opener, the hard one only the best given its opener."""
+    from wordtree.data import trees_dir
+
+    rows = [line.split("\t") for line in (rt.ROOT / "runs" / "wordle-nyt2023-rank.tsv").read_text().splitlines()
+            if not line.startswith("#")]
+    best = min(rows, key=lambda r: (int(r[1]), r[2] != "exact"))
+    game = get_game("wordle-nyt2023")
+    assert best[2] == "exact" and game.proven_first("normal") == best[0]
+    assert game.proven_first("hard") is None and game.default_opener("hard") == best[0]
+    normal = orjson.loads((trees_dir() / "wordle-nyt2023-tarse-normal.json").read_bytes())
+    assert normal["root"]["guess"] == best[0] and normal["stats"]["total"] == int(best[1])
+    assert normal["stats"]["optimal"] is True and "first_guess" not in normal["stats"]
+    hard = orjson.loads((trees_dir() / "wordle-nyt2023-tarse-hard.json").read_bytes())
+    assert hard["root"]["guess"] == best[0] and hard["stats"]["first_guess"] == "given"

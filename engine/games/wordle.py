@@ -16,7 +16,7 @@ from . import Game, merge_answers_into_guesses
 PRESET_LISTS = {
     "wordle": ("wordle-answers-2315.txt", "wordle-allowed-12972.txt", "salet"),
     "wordle-nyt": ("nyt-answers-2309-20220215.txt", "nyt-allowed-14855-20220830.txt", None),
-    "wordle-nyt2023": ("nyt-answers-3158-20230701.txt", "nyt-allowed-14855-20220830.txt", None),
+    "wordle-nyt2023": ("nyt-answers-3158-20230701.txt", "nyt-allowed-14855-20220830.txt", "tarse"),
 }
 COLOURS = "BYG"
 # What a user may type for each colour: letters, digits, or pasted squares (dark and light grey).
