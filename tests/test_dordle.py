@@ -2,6 +2,7 @@
 and each rule off; the bounds below the exact values; the mirror symmetry; the tree file."""
 
 import random
+from pathlib import Path
 from functools import lru_cache
 
 import numpy as np
@@ -190,3 +191,60 @@ def test_cli_build_and_verify(tmp_path, capsys):
     assert main(["dordle", "verify", str(out), *lists]) == 0
     assert capsys.readouterr().out.startswith("ok: ")
     assert main(["dordle"]) == 2
+
+
+SHIPPED_DORDLE = sorted((Path(__file__).resolve().parent.parent / "trees" / "dordle").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SHIPPED_DORDLE, ids=lambda p: p.name)
+def test_every_shipped_dordle_tree_replays_every_pair_from_any_folder(path, tmp_path, monkeypatch):
+    """A shipped Dordle tree names its lists by file name; `dordle verify NAME` from another
+    folder finds the tree and its lists, replays every ordered pair and finds the stated total."""
+    import orjson
+
+    from wordtree.commands import main
+
+    doc = orjson.loads(path.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    for name in (path.name, path.stem):
+        assert main(["dordle", "verify", name]) == 0
+    n = doc["game"]["answers_count"]
+    assert doc["result"]["pairs"] == n * (n - 1)
+
+
+def test_the_reduced_list_is_every_40th_original_answer():
+    from wordtree.data import wordlists_dir
+
+    full = (wordlists_dir() / "wordle-answers-2315.txt").read_text().split()
+    assert (wordlists_dir() / "wordle-answers-every40-58.txt").read_text().split() == full[::40]
+
+
+def test_verify_on_other_lists_or_another_game_is_one_line(tmp_path, capsys):
+    from wordtree.commands import main
+
+    shipped = SHIPPED_DORDLE[0]
+    assert main(["dordle", "verify", str(shipped), "wordle"]) == 1
+    assert "answers_sha256 differs" in capsys.readouterr().err
+    doc = shipped.read_text().replace('"name":"wordle"', '"name":"mastermind"', 1)
+    (tmp_path / "m.json").write_text(doc)
+    assert main(["dordle", "verify", str(tmp_path / "m.json")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Wordle's words, not 'mastermind'" in err[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", SHIPPED_DORDLE, ids=lambda p: p.name)
+def test_a_shipped_dordle_tree_is_proven_optimal_again(path):
+    """The exact search from the root, every opener tried, finds the shipped tree's total and
+    opener (a minute or so each)."""
+    import orjson
+
+    from wordtree.dordle.tree import build_document
+    from wordtree.patterns import pattern_matrix
+    from wordtree.tree import game_for
+
+    doc = orjson.loads(path.read_bytes())
+    assert doc["result"]["optimal"] is True
+    game = game_for(doc)
+    again = build_document(DordleSearch(game, pattern_matrix(game).matrix, doc["max_guesses"]))
+    assert (again["result"]["total"], again["result"]["first"]) == (doc["result"]["total"], doc["result"]["first"])

@@ -139,17 +139,37 @@ def run_dordle(args) -> int:
         raise UsageError("dordle needs an action: build, verify, next, play, grade, bound or heuristic")
     if action in ("next", "play", "grade"):
         return _run_lookup(args)
+    if action == "verify":
+        return _verify(args)
     game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
     if action == "build":
         return _build(args, game, matrix)
     if action == "bound":
         return run_bound(args, game, matrix)
-    if action == "heuristic":
-        return run_heuristic(args, game, matrix)
+    return run_heuristic(args, game, matrix)
+
+
+def _verify(args) -> int:
+    """Replay a Dordle tree, or walk a strategy's rule, on the lists it names (shipped lists
+    found by bare file name, checked by fingerprint), or on the game or lists given."""
     from ..dordle.heuristic import STRATEGY_FORMAT
     from ..dordle.tree import FORMAT, read_document, verify_document
 
     doc = read_document(args.tree, (FORMAT, STRATEGY_FORMAT))
+    if args.game is None:
+        from ..patterns import pattern_matrix
+        from ..tree import game_for
+
+        name = doc["game"].get("name")
+        if name not in WORDLE_PRESETS:
+            raise UserError(f"{args.tree}: 'game': Dordle is played on Wordle's words, not {name!r}")
+        try:
+            game = game_for(doc, args.answers, args.guesses)
+        except UserError as exc:
+            raise UserError(f"{args.tree}: {exc}") from None
+        matrix = pattern_matrix(game, args.cache_dir).matrix
+    else:
+        game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
     if doc["format"] == STRATEGY_FORMAT:
         return _verify_strategy(args.tree, doc, game, matrix)
     report = verify_document(doc, game, matrix)

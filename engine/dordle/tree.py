@@ -117,6 +117,20 @@ MAX_BYTES = 256 << 20  # the largest Dordle tree file read (as tree.TREE_MAX_BYT
 GAME_KEYS = ("name", "answers", "answers_sha256", "guesses", "guesses_sha256")
 
 
+def shipped_path(path):
+    """`path`, or where it is a bare name that is no file here but a shipped Dordle tree's
+    (trees/dordle/, with or without .json), that tree."""
+    from pathlib import Path
+
+    from ..data import trees_dir
+
+    if not Path(path).exists() and Path(path).name == str(path):
+        for name in (str(path), f"{path}.json"):
+            if (trees_dir() / "dordle" / name).is_file():
+                return trees_dir() / "dordle" / name
+    return path
+
+
 def read_document(path, formats: tuple[str, ...] = (FORMAT,)) -> dict:
     """A Dordle tree file, read with a bound (a regular file of at most MAX_BYTES) and its shape
     checked (check_shape); anything else is one UserError line. With `formats` naming
@@ -128,7 +142,7 @@ def read_document(path, formats: tuple[str, ...] = (FORMAT,)) -> dict:
 
     from ..words import read_bounded
 
-    raw = read_bounded(path, MAX_BYTES, "Dordle tree")
+    raw = read_bounded(shipped_path(path), MAX_BYTES, "Dordle tree")
     try:
         doc = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
