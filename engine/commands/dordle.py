@@ -81,7 +81,8 @@ def add_dordle(sub) -> None:
                                           "strategy's rule) and check its total")
     v.add_argument("tree", help="a wordtree-dordle/1 or wordtree-dordle-strategy/1 file")
     _lists(v, game=False)
-    v.add_argument("game", nargs="?", default=None, help="game preset (default: wordle)")
+    v.add_argument("game", nargs="?", default=None,
+                   help="game preset (default: the lists the file names, found among the shipped ones)")
     raw = argparse.RawDescriptionHelpFormatter
     n = intermixed(actions.add_parser("next", help="the best next guess after the steps played, e.g. next salet:BBYBB/GBBBB",
                            epilog=LOOKUP_EPILOG, formatter_class=raw,
