@@ -1,6 +1,7 @@
 """`dordle`: Dordle solved exactly on small or reduced lists (engine dordle/).
 
     wordtree dordle build --answers A --guesses G [--max-guesses 7] [--objective total|worst] [--first WORD] -o T
+    wordtree dordle build [GAME] --from GUESS:P1/P2,...   the rest of a game in progress, exactly
     wordtree dordle verify T --answers A --guesses G
     wordtree dordle next [T] GUESS:P1/P2 ...      the best next guess (===== marks a solved board)
     wordtree dordle play [T]                      an assistant for a real game (reads P1/P2 from stdin)
@@ -76,7 +77,10 @@ def add_dordle(sub) -> None:
                    help="total (default): fewest guesses over all the pairs; worst: fewest guesses for the worst "
                         "pair, then fewest in all (the tree's cap is then that worst case)")
     b.add_argument("--first", metavar="WORD", help="the opening guess (default: found exactly)")
-    b.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree-dordle/1 JSON")
+    b.add_argument("--from", dest="steps", metavar="STEPS",
+                   help="solve the rest of a game in progress exactly (no time limit): the steps played, "
+                        "comma-separated, as in dordle next, e.g. salet:BBYBB/BYBBG,crony:BGYBB/GGGGG")
+    b.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree-dordle/1 JSON (whole games only)")
     v = actions.add_parser("verify", help="replay every ordered pair through a Dordle tree (or walk a heuristic "
                                           "strategy's rule) and check its total")
     v.add_argument("tree", help="a wordtree-dordle/1 or wordtree-dordle-strategy/1 file")
@@ -142,6 +146,8 @@ def run_dordle(args) -> int:
         return _run_lookup(args)
     if action == "verify":
         return _verify(args)
+    if action == "build" and args.steps is not None:
+        _check_from(args)
     game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
     if action == "build":
         return _build(args, game, matrix)
@@ -202,6 +208,8 @@ def _build(args, game, matrix) -> int:
     from ..files import write_atomic
     from .common import output_errors
 
+    if args.steps is not None:
+        return _build_from(args, game, matrix)
     first = None if args.first is None else game.guess_index[game.parse_guess(args.first)]
     if args.objective == "worst":
         search = smallest_cap_search(game, matrix, args.max_guesses, first)
@@ -216,6 +224,41 @@ def _build(args, game, matrix) -> int:
     if args.output:
         with output_errors(args.output):
             write_atomic(args.output, orjson.dumps(doc))
+    return 0
+
+
+def _check_from(args) -> None:
+    if args.output:
+        raise UsageError("-o writes whole-game trees only; drop --from or -o")
+    if args.first is not None:
+        raise UsageError("--first is a whole game's opening guess; with --from the steps come first: drop one")
+    if not args.steps.replace(",", " ").split():
+        raise UsageError(f"--from needs the steps played, as {STEP},...")
+
+
+def _build_from(args, game, matrix) -> int:
+    """`dordle build --from STEPS`: the steps replayed as `dordle next` does, then the rest solved
+    exactly (player.exact_rest)."""
+    from ..dordle.player import exact_rest, position_after
+
+    steps = args.steps.replace(",", " ").split()
+    try:
+        position = position_after(game, matrix, args.max_guesses, None, steps, seconds=None)
+    except UserError as exc:
+        raise UserError(f"--from: {exc}") from None
+    rest = exact_rest(position, args.objective)
+    where = f"from {','.join(f'{g}:{p}' for g, p in position.steps)}"
+    if rest.open_boards == 0:
+        print(f"{where}: both boards solved in {rest.step} guesses, nothing left to solve")
+        return 0
+    left = "" if rest.open_boards == 2 else f" (board {1 if position.solved_at[0] else 2} solved)"
+    worst = ""
+    if args.objective == "worst":
+        worst = (f", worst {rest.guesses_left} more guess{'es' * (rest.guesses_left != 1)} "
+                 f"({rest.step + rest.guesses_left} in all, least possible)")
+    print(f"{where}: total {rest.total} more guesses over {rest.pairs} ordered pair{'s' * (rest.pairs != 1)} "
+          f"left{left}, mean {rest.mean:.4f}{worst}, next guess {rest.guess} (exact), {rest.seconds:.3f} s, "
+          f"{rest.nodes} nodes")
     return 0
 
 

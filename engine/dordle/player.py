@@ -357,6 +357,80 @@ def position_after(game, matrix, cap: int, doc: dict | None, steps: list[str],
 
 
 # ------------------------------------------------------------------------------------------------
+# the rest of a game, exactly
+# ------------------------------------------------------------------------------------------------
+@dataclass
+class ExactRest:
+    """The rest of a game from a position, solved exactly (exact_rest)."""
+
+    total: int  # the least total of the guesses still needed over the pairs left (0 once won)
+    pairs: int  # ordered pairs left (once a board is solved, the open board's answers)
+    guess: str | None  # a best next guess (None once won)
+    step: int  # guesses played
+    guesses_left: int  # every pair finishes within these (objective "worst": the fewest that do)
+    seconds: float
+    nodes: int  # two boards open: DordleSearch nodes; one board: the single-board engine's
+    open_boards: int  # 2, 1 once a board is solved, 0 once won
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.pairs if self.pairs else 0.0
+
+
+def exact_rest(position: DordlePosition, objective: str = "total") -> ExactRest:
+    """The rest of the game from `position`, solved exactly with no time or size limit: the least
+    total of the guesses still needed over the ordered pairs left, and a best next guess. Both
+    boards open: DordleSearch.solve of the state (S1, S2, ident, guesses left); one board solved:
+    the open board's single-board optimum, from the same exact.Solver the suggestions use.
+    objective "worst": the fewest guesses left within which every pair finishes, then the least
+    total within them (as tree.smallest_cap_search for a whole game). A won game is worth 0; no
+    strategy within the guesses left is a UserError."""
+    if objective not in ("total", "worst"):
+        raise UserError(f"unknown objective {objective!r}: total or worst")
+    n = len(position.steps)
+    if position.won:
+        return ExactRest(0, 0, None, n, 0, 0.0, 0, 0)
+    d = position.cap - n
+    if d < 1:
+        raise UserError(f"no guesses left after {n} steps: the game allows {position.cap}")
+    search = position.search
+    search.deadline = None
+    lefts = range(1, d + 1) if objective == "worst" else (d,)
+    t0 = time.perf_counter()
+    if position.solved_at[0] or position.solved_at[1]:
+        S = position.sets[1 if position.solved_at[0] else 0]
+        before = search.solver.counters().nodes
+        for left in lefts:
+            value, g = _single_exact(search, S, left)
+            if value < DINF:
+                break
+        nodes, count, boards = search.solver.counters().nodes - before, len(S), 1
+    else:
+        S1, S2 = position.sets
+        ident = bool(np.array_equal(S1, S2))
+        before = search.nodes
+        for left in lefts:
+            value, g = search.solve(S1, S2, ident, left)
+            if value < DINF and g >= 0:
+                break
+        nodes, count, boards = search.nodes - before, position.pair_count, 2
+    seconds = time.perf_counter() - t0
+    if value >= DINF or g < 0:
+        raise UserError(f"no strategy finishes every pair within the {d} guesses left")
+    return ExactRest(int(value), count, position.game.guesses[g], n, left, seconds, nodes, boards)
+
+
+def _single_exact(search: DordleSearch, S: np.ndarray, d: int) -> tuple[int, int]:
+    """V1(S, d) and a best guess (DINF, -1 when no tree fits)."""
+    from ..exact.kernels import INF
+
+    if len(S) == 1:
+        return 1, int(search.game.answer_guess_ids[S[0]])
+    value, g = search.solver.solve(S, d)
+    return (DINF, -1) if value >= INF or g < 0 else (int(value), int(g))
+
+
+# ------------------------------------------------------------------------------------------------
 # grading
 # ------------------------------------------------------------------------------------------------
 @dataclass
