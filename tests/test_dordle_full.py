@@ -8,7 +8,7 @@ import random
 import pytest
 
 import reference_dordle as ref
-from test_dordle import INF, exact, instance
+from test_dordle import INF, exact, instance, word_list
 from wordtree.dordle.kernels import DINF
 from wordtree.dordle.heuristic import HeuristicStrategy, evaluate_opener, strategy_document
 from wordtree.dordle.lower import opener_bound, projection_root_bound, root_bounds
@@ -274,3 +274,28 @@ def test_a_shortlist_longer_than_the_guesses_stays_in_bounds(seed):
         if not result["failed"]:
             assert result["total"] >= ref.first_guess_total(game, cap, game.guesses[first])
             assert verify_document(strategy_document(strategy, first), game, search.matrix)["total"] == result["total"]
+
+
+def test_cli_bound_ranks_openers_by_what_is_proven(tmp_path, capsys):
+    """`dordle bound --top N [--depth 2]`: the N openers of least depth-1 bound, in order, each
+    bound the engine's own; a depth-2 bound is at least the depth-1 one and at most the exact
+    value of the best strategy opening with that word."""
+    from wordtree.commands import main
+    from wordtree.data import wordlists_dir
+    from wordtree.games.wordle import Wordle
+
+    answers = [w.strip() for w in open(wordlists_dir() / "wordle-answers-2315.txt")][::150]
+    guesses = answers + ["salet", "crony", "trace", "pious"]
+    (tmp_path / "a.txt").write_text("\n".join(answers) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(guesses) + "\n")
+    lists = ["--answers", str(tmp_path / "a.txt"), "--guesses", str(tmp_path / "g.txt")]
+    assert main(["dordle", "bound", *lists, "--top", "4", "--depth", "2"]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines() if line[:1].isdigit()]
+    assert [r[0] for r in rows] == ["1", "2", "3", "4"]
+    game = Wordle("t", word_list("a", answers), word_list("g", guesses))
+    search = DordleSearch(game, game._compute_matrix(), 7)
+    lbs = root_bounds(search)
+    assert [int(r[2]) for r in rows] == sorted(int(v) for v in lbs)[:4]
+    for _, word, depth1, depth2 in rows:
+        g = game.guess_index[word]
+        assert int(depth1) == int(lbs[g]) <= int(depth2) <= exact(search.solve_game(first=g)[0])

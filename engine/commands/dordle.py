@@ -109,6 +109,10 @@ def add_dordle(sub) -> None:
     _lists(lb)
     lb.add_argument("--max-guesses", type=int, default=7, metavar="N", help="guess cap for both boards (default 7)")
     lb.add_argument("--first", nargs="*", default=[], metavar="WORD", help="openers to bound at depth 2")
+    lb.add_argument("--top", type=int_option("--top", 1, None), default=0, metavar="N",
+                    help="rank the openers by their proven depth-1 bound and print the N least (with --depth 2, "
+                         "each one's depth-2 bound too: minutes an opener on the full lists)")
+    lb.add_argument("--depth", type=int, choices=(1, 2), default=1, help="the depth of --top's bounds (default 1)")
     lb.add_argument("--single-floor", type=int_option("--single-floor", 1, None), metavar="V",
                     help="a proven lower bound V on the one-board optimum of the answers with one guess more than "
                          "the cap (e.g. from wordtree rank --max-guesses 8): adds the projection bound from it")
@@ -341,6 +345,8 @@ def run_bound(args, game, matrix) -> int:
     g = int(lbs.argmin())
     print(f"proven lower bound (depth 1, every opener): {int(lbs.min())} over {pairs} ordered pairs, "
           f"mean {int(lbs.min()) / pairs:.4f} (least at {game.guesses[g]})")
+    if args.top:
+        _ranked_openers(search, lbs, args.top, args.depth)
     if args.single_floor is not None:
         from ..dordle.lower import projection_root_bound
 
@@ -354,6 +360,25 @@ def run_bound(args, game, matrix) -> int:
         bar.close()
         print(f"{word}: proven lower bound (depth 2) {value}, mean {value / pairs:.4f}")
     return 0
+
+
+def _ranked_openers(search, lbs, top: int, depth: int) -> None:
+    """The `top` openers of least depth-1 bound (ties by word), one tab-separated line each, with
+    their depth-2 bounds when `depth` is 2: no strategy opening with the word totals less."""
+    from ..dordle.heuristic import root_parts
+    from ..dordle.lower import opener_bound
+    from ..progress import progress_bar
+
+    game = search.game
+    ranked = sorted(range(len(lbs)), key=lambda g: (int(lbs[g]), game.guesses[g]))[:top]
+    print("# rank\topener\tdepth-1 bound" + ("\tdepth-2 bound" if depth == 2 else ""), flush=True)
+    for i, g in enumerate(ranked, 1):
+        row = f"{i}\t{game.guesses[g]}\t{int(lbs[g])}"
+        if depth == 2:
+            bar = progress_bar(len(root_parts(search, g)[1]), desc=f"bound {game.guesses[g]}", unit="child states")
+            row += f"\t{opener_bound(search, g, bar)}"
+            bar.close()
+        print(row, flush=True)
 
 
 def run_heuristic(args, game, matrix) -> int:
