@@ -48,7 +48,7 @@ def leaves(node, misses=0):
             for leaf in leaves(child, misses + (node["guess"] not in key))]
 
 
-def random_walk(root, rng, words_len: int):
+def random_walk(root, rng):
     """A random path down the tree: its (letter, branch) steps and the node it ends at."""
     node, steps = root, []
     while isinstance(node, dict) and "lost" not in node and rng.random() < 0.85:
@@ -76,7 +76,7 @@ def test_the_walk_by_guessed_letters_gives_the_tree_letter(five):
     rng = random.Random(5)
     seen_leaf = seen_node = 0
     for _ in range(40):
-        steps, node = random_walk(doc["tree"], rng, 5)
+        steps, node = random_walk(doc["tree"], rng)
         if isinstance(node, dict) and "lost" in node:
             continue
         # the same letters guessed in a random order, each reply as the game would show it
@@ -121,7 +121,7 @@ def test_a_free_hit_stays_on_the_tree_and_a_wasted_miss_leaves_it(five):
     rng = random.Random(7)
     found = 0
     for _ in range(300):
-        steps, node = random_walk(doc["tree"], rng, 5)
+        steps, node = random_walk(doc["tree"], rng)
         if not isinstance(node, dict) or "lost" in node:
             continue
         pattern, missed = position_of(steps, 5)
@@ -268,10 +268,10 @@ def test_contradictions(five, pattern, missed, needle):
 
 
 def test_replies_that_do_not_follow(five):
-    for args, needle in [(("_e___", "", "e", "_e___"), "guessed already"), (("_e___", "", "s", "_s___"), "does not follow"),
-                         (("_e___", "", "s", "_____s"), "expected 5 letters"), (("_e___", "", "ss", "-"), "not a letter")]:
+    for (letter, shown), needle in [(("e", "_e___"), "guessed already"), (("s", "_s___"), "does not follow"),
+                                    (("s", "_____s"), "expected 5 letters"), (("ss", "-"), "not a letter")]:
         with pytest.raises(UserError, match=needle):
-            L.after_guess(five, *args)
+            L.after_guess(five, "_e___", "", letter, shown)
     assert L.after_guess(five, "_e___", "", "s", "-") == ("_e___", "s")
     assert L.after_guess(five, "_e___", "", "s", "____s") == ("_e__s", "")
     assert L.after_guess(five, "_e___", "", "s", "_e__s") == ("_e__s", "")
@@ -379,18 +379,21 @@ def test_cli_play_to_a_win(capsys, monkeypatch):
     # the same game typed in: the pattern for a hit, '-' or an empty line for a miss
     replies, pattern = [], "_____"
     for row in rows[:-1]:
-        letter, shown = row.split()[:2]
+        shown = row.split()[1]
         replies.append(shown if shown != pattern else rng_miss(len(replies)))
         pattern = shown
-    code, out, _ = run(capsys, "play", TREES / "hangman-5.json", stdin="\n".join(replies) + "\n", monkeypatch=monkeypatch)
-    assert code == 0 and out.splitlines()[-1] == rows[-1] and out.startswith(f"guess 1: {doc['tree']['guess']}  (tree:")
+    typed = "\n".join(replies) + "\n"
+    code, out, _ = run(capsys, "play", TREES / "hangman-5.json", stdin=typed, monkeypatch=monkeypatch)
+    assert code == 0 and out.splitlines()[-1] == rows[-1]
+    assert out.startswith(f"guess 1: {doc['tree']['guess']}  (tree:")
     # a letter of one's own first (a miss the tree would not risk), then the assistant's
     monkeypatch.setattr(L, "EXACT_NODES", 1000)  # off the tree with 8425 words: the heuristic at once
-    code, out, err = run(capsys, "play", "--game", "hangman", "--length", "5", stdin="z -\nq\n", monkeypatch=monkeypatch)
-    assert code == 0 and "missed: z;" in out and "guess 2: " in out and out.splitlines()[-1].startswith("stopped after 1")
+    five_letters = ("play", "--game", "hangman", "--length", "5")
+    code, out, err = run(capsys, *five_letters, stdin="z -\nq\n", monkeypatch=monkeypatch)
+    assert code == 0 and "missed: z;" in out and "guess 2: " in out
+    assert out.splitlines()[-1].startswith("stopped after 1")
     assert "(heuristic: 8425 words left, 9 wrong guesses left)" in out and "off the tree: searching" in err
-    one_line_error(run(capsys, "play", "--game", "hangman", "--length", "5", stdin="e\n", monkeypatch=monkeypatch), 1,
-                   "give what the game showed")
+    one_line_error(run(capsys, *five_letters, stdin="e\n", monkeypatch=monkeypatch), 1, "give what the game showed")
     one_line_error(run(capsys, "play", "--game", "hangman", stdin="", monkeypatch=monkeypatch), 2, "--length N")
     one_line_error(run(capsys, "play", TREES / "hangman-5.json", "--length", "4"), 2, "5-letter words")
 

@@ -32,6 +32,7 @@ from .tree import FORMAT, WIN_POINTS, _find, _weights, read_document
 
 EXACT_NODES = 2_000_000  # the exact search's node budget off the tree (sets of a few hundred words finish)
 EXACT_MEMO = 1 << 20  # its memo's entries
+SAY_ABOVE = 100  # words left above which a search off the tree is announced (it may take seconds)
 HEURISTIC_RULE = "frequency"  # the letter off the tree when the search does not finish (baselines.RULES)
 MIN_LENGTH, MAX_LENGTH = 2, 15  # game.py's (not imported here: it imports numpy)
 HIDDEN = "_.-"  # how a hidden letter may be written; shown as "_"
@@ -184,7 +185,7 @@ class HangmanTree:
     def advise(self, pattern: str, missed: str = "", max_nodes: int | None = None, say=None) -> Advice:
         """The best letter at this position (see the module's docstring), the words left and
         the expected score; `max_nodes`: the exact search's budget off the tree (EXACT_NODES);
-        `say`: told a line before a search off the tree (it may take seconds)."""
+        `say`: told a line before a search off the tree of more than SAY_ABOVE words."""
         pattern, missed = self.parse(pattern, missed)
         words = self.words_left(pattern, missed)
         advice = Advice(None, "", pattern, missed, words, self.lives, None)
@@ -207,7 +208,7 @@ class HangmanTree:
             advice.source, advice.expected_score = "exact", float(WIN_POINTS - misses)
         else:
             budget = EXACT_NODES if max_nodes is None else max_nodes
-            if say is not None:
+            if say is not None and len(words) > SAY_ABOVE:
                 say(f"off the tree: searching the {len(words)} words left exactly (at most {budget} nodes)")
             advice.letter, advice.source, advice.expected_score = self._search(words, misses, budget)
         if len(words) == 1:
