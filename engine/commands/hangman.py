@@ -254,3 +254,84 @@ def run_hangman_bot(args) -> int:
 
     run_bot(args.url, args.player, args.resume, args.words, say=lambda line: print(line, flush=True))
     return 0
+
+
+# ------------------------------------------------------------------------------------------------
+# next and play on a Hangman tree (their parsers are trees.py's: add_next, add_play)
+# ------------------------------------------------------------------------------------------------
+def _note(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _open_tree(args, tree, length: int | None):
+    """The HangmanTree of the file (or shipped tree's name) `tree`, or with --game hangman the
+    shipped tree of `length` letters."""
+    from ..hangman.lookup import HangmanTree, shipped_tree, tree_file
+
+    if args.guesses is not None:
+        raise UsageError("a Hangman tree has one word list: give it with --answers FILE")
+    if args.game is not None:
+        if tree is not None:
+            raise UsageError("give a tree file or --game, not both")
+        return HangmanTree.open(shipped_tree(length), args.answers, args.weights)
+    if tree is None:
+        raise UsageError("give a Hangman tree file, or --game hangman")
+    return HangmanTree.open(tree_file(tree) or tree, args.answers, args.weights)
+
+
+def run_next_hangman(args) -> int:
+    """`next` on a Hangman tree: `next [TREE] PATTERN --missed LETTERS`, or `--game hangman PATTERN`."""
+    import orjson
+
+    items = list(args.items)
+    if args.game is not None and args.game != "hangman":
+        raise UsageError(f"--missed and --weights are for Hangman, not --game {args.game}")
+    if args.game is not None:
+        if len(items) not in (1, 2):
+            raise UsageError("--game hangman takes the word as revealed, e.g. next --game hangman _e___ --missed sa")
+        tree, pattern = items[0] if len(items) == 2 else None, items[-1]  # _open_tree refuses a tree with --game
+    else:
+        if len(items) > 2:
+            raise UsageError("a Hangman position is the word as revealed (e.g. _e___) and --missed LETTERS, "
+                             "not steps")
+        tree, pattern = (items + [None, None])[:2]
+    hangman = _open_tree(args, tree, len(pattern or ""))
+    advice = hangman.advise("_" * hangman.length if pattern is None else pattern, args.missed or "", say=_note)
+    if args.json:
+        sys.stdout.write(orjson.dumps(advice.as_json()).decode() + "\n")
+    else:
+        print("\n".join(advice_lines(advice, args.all)))
+    return 0
+
+
+def advice_lines(advice, every: bool = False) -> list[str]:
+    """What `next` prints of a Hangman position: the letter line, then the words left (at most
+    10 unless `every`)."""
+    from ..hangman.lookup import letter_line
+
+    lines = [letter_line(advice)]
+    n = len(advice.words)
+    if advice.status == "won" or (advice.status == "playing" and n == 1) or not n:
+        return lines
+    shown = advice.words if every or n <= 10 else advice.words[:10]
+    more = "" if len(shown) == n else f" ... ({n - len(shown)} more: --all lists them)"
+    title = "words" if advice.status == "playing" else f"{n} word{'s' * (n != 1)} fitted"
+    return lines + [f"{title}: {' '.join(shown)}{more}"]
+
+
+def run_play_hangman(args) -> int:
+    """`play` on a Hangman tree (`play TREE`, or `--game hangman --length N`): the assistant
+    reading stdin, or --answer WORD."""
+    from ..hangman.lookup import interactive, play_word
+
+    if args.game is not None and args.game != "hangman":
+        raise UsageError(f"--length and --weights are for Hangman, not --game {args.game}")
+    if args.game is not None and args.length is None:
+        raise UsageError("--game hangman needs --length N: the word's letters")
+    hangman = _open_tree(args, args.tree, args.length)
+    if args.length is not None and args.length != hangman.length:
+        raise UsageError(f"--length {args.length}: the tree is of {hangman.length}-letter words")
+    if args.answer is not None:
+        print("\n".join(play_word(hangman, args.answer)))
+        return 0
+    return interactive(hangman, iter(sys.stdin), lambda text: print(text, flush=True), sys.stdin.isatty(), _note)

@@ -8,6 +8,7 @@ import sys
 from ..errors import UsageError, UserError
 from .common import (
     check_tree_shape,
+    int_option,
     list_options,
     load_game,
     output_errors,
@@ -104,13 +105,24 @@ class IntermixedParser(argparse.ArgumentParser):
     _inner = False
 
     def parse_known_args(self, args=None, namespace=None):
+        """What follows `--` goes to the list of positionals as it is, even a word that starts
+        with `-` (a Hangman pattern such as -e---): the intermixed parse of Python 3.11 refuses
+        it when no positional comes before the `--`."""
         if self._inner:  # the intermixed parse's own passes
             return super().parse_known_args(args, namespace)
+        args = list(sys.argv[1:] if args is None else args)
+        tail = args[args.index("--") + 1:] if "--" in args else []
         self._inner = True
         try:
-            return self.parse_known_intermixed_args(args, namespace)
+            namespace, extras = self.parse_known_intermixed_args(args[: len(args) - len(tail)], namespace)
         finally:
             self._inner = False
+        many = [a for a in self._actions if not a.option_strings and a.nargs in ("*", "+")]
+        if tail and many:
+            setattr(namespace, many[0].dest, list(getattr(namespace, many[0].dest) or []) + tail)
+        else:
+            extras += tail
+        return namespace, extras
 
 
 def intermixed(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -118,16 +130,42 @@ def intermixed(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return p
 
 
-def position_options(p, steps: bool = True) -> None:
-    """A position's arguments: the tree (or --game for none), the steps, the tree's lists."""
+def position_options(p, steps: bool = True, hangman: str = "") -> None:
+    """A position's arguments: the tree (or --game for none), the steps, the tree's lists.
+    `hangman`: what --game hangman takes, where the command plays Hangman too (its help)."""
     if steps:
         p.add_argument("items", nargs="*", metavar="[TREE] GUESS:PATTERN",
                        help="a tree file (default: the shipped Wordle tree), then the steps played; "
-                            "patterns as B/Y/G, 0/1/2 or squares")
+                            "patterns as B/Y/G, 0/1/2 or squares" + (
+                                "; for a Hangman tree the word as revealed, e.g. _e___ (a hidden letter as _ "
+                                "or ., not -)" if hangman else ""))
     p.add_argument("--game", metavar="GAME",
                    help="a preset played with no tree (off a tree from the start), e.g. wordle-nyt2023, "
-                        "today's NYT game")
+                        "today's NYT game" + (f"; hangman: the shipped Hangman tree {hangman}" if hangman else ""))
     list_options(p)
+
+
+def hangman_options(p, length: bool = False) -> None:
+    """The Hangman options of next and play (hangman.py runs them)."""
+    if length:
+        p.add_argument("--length", type=int_option("--length", 2, 15), metavar="N",
+                       help="Hangman: the word's letters, with --game hangman")
+    else:
+        p.add_argument("--missed", metavar="LETTERS", help="Hangman: the letters guessed wrong so far, e.g. sa")
+    p.add_argument("--weights", metavar="FILE", help="a Hangman tree's weights file, if not a shipped one")
+
+
+def _is_hangman(args, first, *flags: str) -> bool:
+    """Whether the command plays Hangman: --game hangman, a Hangman option given, or a Hangman
+    tree (a file, or a shipped one's name) first."""
+    if args.game == "hangman" or any(getattr(args, flag) is not None for flag in flags):
+        return True
+    if first is None:
+        return False
+    from ..hangman.lookup import tree_file
+
+    path = tree_file(first)
+    return path is not None and _tree_format(path) == "wordtree-hangman/1"
 
 
 def _tree_and_steps(items) -> tuple[str | None, list[str]]:
@@ -160,15 +198,21 @@ def _position(args, tree, steps):
 
 def add_next(sub) -> None:
     p = intermixed(sub.add_parser("next", help=summary("next")))
-    position_options(p)
+    position_options(p, hangman="of the pattern's length")
+    hangman_options(p)
     p.add_argument("--json", action="store_true",
-                   help="print guess, source, candidates (and candidate_words), expected_guesses, note as JSON")
+                   help="print guess, source, candidates (and candidate_words), expected_guesses, note as JSON "
+                        "(Hangman: letter, source, status, wrong_guesses_left, candidates, expected_score, ...)")
     p.add_argument("--all", action="store_true", help="list every candidate left (text; by default at most 10)")
 
 
 def run_next(args) -> int:
     from ..player import suggestion_lines
 
+    if _is_hangman(args, args.items[0] if args.items else None, "missed", "weights"):
+        from .hangman import run_next_hangman
+
+        return run_next_hangman(args)
     suggestion = _position(args, *_tree_and_steps(args.items)).suggest()
     if args.json:
         import orjson
@@ -202,11 +246,16 @@ what to type, one line per guess (from a terminal or a pipe):
   WORD COLOURS    what the game showed for a guess of your own, e.g. crane BYBBG
                   (or 1122 1B0W): the assistant goes on from there
   q               stop
+Hangman (a Hangman tree, or --game hangman --length N), one line per letter:
+  PATTERN         the word as the game shows it after the letter proposed, e.g. _e___
+                  (or the letter's places alone, -e---); - or an empty line for a miss
+  LETTER PATTERN  a letter of your own and what the game showed, e.g. s ____s, or s -
 examples:
   wordtree play                        the shipped Wordle tree, interactively
   wordtree play --answer crane         the tree's guesses against one answer
   wordtree play --game wordle-nyt2023  today's NYT game (no tree of it is shipped yet)
   printf 'BYBBB\\ncrane GYYBB\\n' | wordtree play   salet's colours, then a guess of your own
+  wordtree play --game hangman --length 5   Hangman with the shipped tree of 5-letter words
 """
 
 
@@ -219,12 +268,17 @@ def add_play(sub) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("tree", nargs="?", help="a tree file (default: the shipped Wordle tree)")
     p.add_argument("--answer", metavar="WORD", help="play the tree against this answer and show the rows")
-    position_options(p, steps=False)
+    position_options(p, steps=False, hangman="of --length N letters")
+    hangman_options(p, length=True)
 
 
 def run_play(args) -> int:
     from ..player import interactive, play_answer
 
+    if _is_hangman(args, args.tree, "length", "weights"):
+        from .hangman import run_play_hangman
+
+        return run_play_hangman(args)
     position = _position(args, args.tree, [])
     if args.answer is not None:
         print("\n".join(play_answer(position, args.answer, sys.stdout.isatty())))
