@@ -5,7 +5,8 @@ search's memo and its checkpoint files), `search` (Searcher: the exact search, i
 refuting first letters), `bounds` (lower bounds proven outside the search), `baselines` (the
 greedy rules and the best-found tree's chooser), `tree` (tree files: build, write, verify),
 `driver` (the long-run build: what `wordtree build hangman` runs, with plain keyword
-arguments), `server` and `bot`. `tree.verify_file(path)` is what `wordtree verify` runs for a
+arguments), `lookup` (`next` and `play` on a tree: the best letter for a revealed pattern and the
+misses, on the tree or by the exact search off it), `server` and `bot`. `tree.verify_file(path)` is what `wordtree verify` runs for a
 hangman tree. Numba is imported only by the modules that need it.
 """
 

@@ -30,7 +30,7 @@ from ..errors import UnshippedListError, UserError
 from ..words import canonical_sha256, is_bare_name, load_words
 from .tree import FORMAT, WIN_POINTS, _find, _weights, read_document
 
-EXACT_NODES = 2_000_000  # the exact search's node budget off the tree (sets of a few hundred words finish)
+EXACT_NODES = 300_000  # the exact search's node budget off the tree: about 2-4 s here; sets of a few hundred words finish
 EXACT_MEMO = 1 << 20  # its memo's entries
 SAY_ABOVE = 100  # words left above which a search off the tree is announced (it may take seconds)
 HEURISTIC_RULE = "frequency"  # the letter off the tree when the search does not finish (baselines.RULES)
