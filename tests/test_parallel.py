@@ -37,13 +37,15 @@ def small_game(real_lists, seed, n_answers=70, n_guesses=160):
     return Wordle("wordle", word_list("answers", answers), word_list("guesses", guesses))
 
 
-def split_solve(solver, S, d, beta, req, threads):
-    """V(S, d) below beta and the best guess, by a SplitSearch on `threads` workers."""
-    found = root = split.root_candidates(solver, S, d, beta, req)
+def split_solve(solver, S, d, beta, req, threads, deep=False):
+    """V(S, d) below beta and the best guess, by a SplitSearch on `threads` workers (with `deep`:
+    the deeper split)."""
+    found = root = split.root_candidates(solver, S, d, beta, req, deep)
     if root is None:
         return None
     answer, done = [], threading.Event()
-    search = split.SplitSearch(solver, S, d, beta, req, *root, lambda v, g, w: (answer.append((v, g)), done.set()))
+    search = split.SplitSearch(solver, S, d, beta, req, *root, lambda v, g, w: (answer.append((v, g)), done.set()),
+                               deep=deep)
     errors = []
     workers = split.Workers(threads, [search], errors.append).start()
     assert done.wait(60) and found is not None
@@ -85,9 +87,10 @@ def test_split_search_equals_the_kernel(real_lists, seed, mode):
 @pytest.mark.parametrize("mode,cap", [("normal", 6), ("normal", 4), ("hard", 6), ("normal", None)])
 @pytest.mark.parametrize("seed", range(3))
 def test_split_build_gives_the_same_tree(real_lists, monkeypatch, seed, mode, cap):
-    """Classes split at their top (even small ones, here) give the tree of the unsplit build. The
-    opener is a poor one (the largest class), so that some classes have no perfect splitter, which
-    the kernel would take at once."""
+    """Classes split at their top (even small ones, here; on 2 threads), and split deeper (on 4,
+    split.DEEP_MIN_THREADS as shipped), give the tree of the unsplit build. The opener is a poor
+    one (the largest class), so that some classes have no perfect splitter, which the kernel
+    would take at once."""
     game = small_game(real_lists, 10 + seed, n_answers=150, n_guesses=100)
     matrix = game._compute_matrix()
     first = game.guesses[max(range(len(game.guesses)), key=lambda g: np.bincount(matrix[g]).max())]
@@ -95,7 +98,7 @@ def test_split_build_gives_the_same_tree(real_lists, monkeypatch, seed, mode, ca
     monkeypatch.setattr(split, "SPLIT_MIN", 5)
     searches = []
     monkeypatch.setattr(split, "SplitSearch", lambda *a, **k: searches.append(a) or SplitSearch(*a, **k))
-    for threads in (1, 4):
+    for threads in (1, 2, 4):
         parted = build(game, matrix, first=first, max_guesses=cap, threads=threads, progress=False, mode=mode)
         assert (parted.total, parted.root) == (whole.total, whole.root)
         assert parted.job_seconds
@@ -159,11 +162,13 @@ def test_memo_caps_are_shared_out_by_the_memory(fake_machine):
 
 @pytest.fixture
 def deep_split(monkeypatch):
-    """The deeper split on small sets: every split search's first guesses valued class by class,
-    classes of 3 answers and more split in turn; counts the guesses valued so."""
+    """The deeper split on small sets and on any number of threads (split.DEEP_MIN_THREADS): every
+    split search's first guesses valued class by class, classes of 3 answers and more split in
+    turn; counts the guesses valued so."""
     made = []
     real = split.GuessSplit
     monkeypatch.setattr(split, "DEEP_MIN", 3)
+    monkeypatch.setattr(split, "DEEP_MIN_THREADS", 1)
     monkeypatch.setattr(split, "GuessSplit", lambda *a, **k: made.append(a) or real(*a, **k))
     return made
 
@@ -188,7 +193,7 @@ def test_deep_split_search_equals_the_kernel(real_lists, monkeypatch, deep_split
         for beta in (INF, value + 1, value, value - 3):
             kernel = Solver(game, matrix, 6, mode=mode).solve(S, d, beta, req)
             for threads in (1, 4):
-                got = split_solve(Solver(game, matrix, 6, mode=mode), S, d, beta, req, threads)
+                got = split_solve(Solver(game, matrix, 6, mode=mode), S, d, beta, req, threads, deep=True)
                 if got is None:
                     continue
                 compared += 1
@@ -203,7 +208,8 @@ def test_deep_split_search_equals_the_kernel(real_lists, monkeypatch, deep_split
                                               ("normal", None, 3)])
 @pytest.mark.parametrize("seed", range(2))
 def test_deep_split_build_gives_the_same_tree(real_lists, monkeypatch, deep_split, seed, mode, cap, guesses):
-    """With the deeper split on small sets (and on one thread too), the tree is the unsplit one."""
+    """With the deeper split on small sets (forced on one and two threads too), the tree is the
+    unsplit one."""
     game = small_game(real_lists, 30 + seed, n_answers=150, n_guesses=100)
     matrix = game._compute_matrix()
     first = game.guesses[max(range(len(game.guesses)), key=lambda g: np.bincount(matrix[g]).max())]
@@ -211,20 +217,30 @@ def test_deep_split_build_gives_the_same_tree(real_lists, monkeypatch, deep_spli
     monkeypatch.setattr(split, "SPLIT_MIN", 5)
     monkeypatch.setattr(split, "DEEP_GUESSES", guesses)
     monkeypatch.setattr(split, "ALONE", True)
-    for threads in (1, 3):
+    for threads in (1, 2, 3):
         parted = build(game, matrix, first=first, max_guesses=cap, threads=threads, progress=False, mode=mode)
         assert (parted.total, parted.root) == (whole.total, whole.root)
         assert parted.job_trace
     assert deep_split
 
 
-def test_deep_split_off_is_the_split_of_the_top(real_lists, monkeypatch, deep_split):
+def test_two_threads_take_the_split_of_the_top(real_lists, monkeypatch, deep_split):
+    """Below split.DEEP_MIN_THREADS threads neither the build nor the rank splits deeper; from
+    there on both do."""
     game = small_game(real_lists, 40, n_answers=150, n_guesses=100)
     matrix = game._compute_matrix()
     monkeypatch.setattr(split, "SPLIT_MIN", 5)
-    monkeypatch.setattr(split, "DEEP", False)
-    build(game, matrix, first=game.guesses[0], threads=2, progress=False)
+    monkeypatch.setattr(split, "DEEP_MIN_THREADS", 3)
+    first = game.guesses[max(range(len(game.guesses)), key=lambda g: np.bincount(matrix[g]).max())]
+    for threads in (1, 2):
+        build(game, matrix, first=first, threads=threads, progress=False)
+        rank(game, matrix, top=2, limit=6, threads=threads, progress=False)
     assert not deep_split
+    build(game, matrix, first=first, threads=3, progress=False)
+    assert deep_split
+    del deep_split[:]
+    rank(game, matrix, top=2, limit=6, threads=3, progress=False)
+    assert deep_split
 
 
 def test_simulated_schedule():
@@ -246,17 +262,16 @@ def test_simulated_schedule():
 @pytest.mark.parametrize("by_classes", [False, True])
 @pytest.mark.parametrize("mode", ["normal", "hard"])
 def test_rank_values_the_first_openers_class_by_class(real_lists, monkeypatch, mode, by_classes):
-    """The openers valued before the budget is known, class by class (large classes split, here
-    small ones) or whole: the same top, the same values, and every other opener bounded."""
-    from wordtree.exact import rank as rank_module
-
+    """The openers valued before the budget is known, class by class (the deeper split, forced on
+    any number of threads; large classes split, here small ones) or whole (kept off): the same
+    top as one thread's as shipped, the same values, and every other opener bounded."""
     game = small_game(real_lists, 8, n_answers=140, n_guesses=90)
     matrix = game._compute_matrix()
     one = rank(game, matrix, top=3, limit=25, threads=1, progress=False, mode=mode)
-    monkeypatch.setattr(rank_module, "BY_CLASSES", by_classes)
+    monkeypatch.setattr(split, "DEEP_MIN_THREADS", 1 if by_classes else 99)
     monkeypatch.setattr(split, "SPLIT_MIN", 5)
     monkeypatch.setattr(split, "DEEP_MIN", 5)
-    for threads in (1, 3):
+    for threads in (1, 2, 3):
         many = rank(game, matrix, top=3, limit=25, threads=threads, progress=False, mode=mode)
         assert many.ordered()[:3] == one.ordered()[:3]
         for word, (value, exact) in many.values.items():
@@ -282,7 +297,7 @@ def test_split_search_with_few_codes_equals_the_kernel(monkeypatch, deep_split):
         value, _ = Solver(game, matrix, 6).solve(S, d, INF, req)
         for beta in (INF, value + 1, value, value - 3):
             kernel = Solver(game, matrix, 6).solve(S, d, beta, req)
-            got = split_solve(Solver(game, matrix, 6), S, d, beta, req, 3)
+            got = split_solve(Solver(game, matrix, 6), S, d, beta, req, 3, deep=True)
             if got is None:
                 continue
             compared += 1

@@ -254,17 +254,20 @@ def _next(outcomes: queue.Queue):
 
 class _ClassSearch:
     """One class below the opener as a source of jobs (jobs.Workers): one job that solves it whole
-    (_Build.solve_class), or, for a large class, a split.SplitTree (its guesses, and the classes of
-    its first guess, valued as jobs of their own; its tree built where the classes were solved).
-    `finish((code, value, subtree or None))` is called once at the end."""
+    (_Build.solve_class), or, for a large class, a split.SplitTree: its guesses valued as jobs of
+    their own, its tree built on the thread that valued the best guess; from split.DEEP_MIN_THREADS
+    threads on the deeper split too (split.deep_for: the classes of its first guess valued as jobs
+    and split in turn, its tree built where they were solved). `finish((code, value, subtree or
+    None))` is called once at the end."""
 
     def __init__(self, build: _Build, g: int, d: int, code: int, part: np.ndarray, finish, workers: Workers):
         self.ready: list = []  # jobs any worker may take
         self.tree = None
         solver = build.solver
-        if (build.threads > 1 or split.ALONE) and split.can_split(solver, len(part), d - 1):
+        deep = split.deep_for(build.threads)  # the one switch between the split of the top and the deeper split
+        if (build.threads > 1 or split.ALONE) and split.can_split(solver, len(part), d - 1, deep=deep):
             self.tree = split.SplitTree(solver, part, d - 1, solver.constrain(build.req, g, code), workers,
-                                        lambda value, node, mark: finish((code, value, node)))
+                                        lambda value, node, mark: finish((code, value, node)), deep=deep)
         else:
             self.ready.append(Job(lambda worker: finish(build.solve_class(g, d, code, part))))
 

@@ -31,7 +31,6 @@ from .context import default_threads, memo_mb_per_thread
 from .heuristics import heuristic_order
 from .jobs import Job, Mark, Workers, trace_rows
 from . import split
-from .split import GuessSplit
 from .solver import INF, Solver
 from .symmetric import ProvenProgress, uses_symmetry
 
@@ -168,7 +167,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     outcomes: queues.Queue = queues.Queue()
     workers = Workers(threads, [], outcomes.put)
     source = _Openers(solver, S, todo, lambda: top - len(exact_sorted), budget, values, workers.lock, outcomes.put,
-                      threads)
+                      threads, deep=split.deep_for(threads))  # the one switch: openers whole, or class by class
     workers.sources = [source]
     workers.start()
     try:
@@ -181,6 +180,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
                 merge(values, word, value, exact)
                 if exact:
                     bisect.insort(exact_sorted, value)
+            source.valued(word)
             workers.wake()
             bar.update(1)
             best = sorted((v, w) for w, (v, e) in values.items() if e)[:3]
@@ -207,28 +207,31 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
                       job_seconds=list(seconds.items()), job_trace=trace_rows(workers.ran))
 
 
-# The openers valued before the top-th exact value is known (they have no budget) are valued class
-# by class, every thread on the first of them, then the next (switchable, for the tests): a
-# thread that started one of them whole would hold it to the end while the others wait for the
-# budget.
-BY_CLASSES = True
-
-
 class _Openers:
     """The rank's openers as a source of jobs (jobs.Workers), in heuristic order. Until the
     `needed`-th exact value is known (the budget), only as many openers as values are missing
-    start (an opener proven infeasible lets the next one start), each valued class by
-    class (split.GuessSplit: large classes split at their top too); then each opener is one job,
-    against the budget known when it starts. `put((word, value, exact))` gives each result."""
+    start (an opener proven infeasible lets the next one start); then each opener is one job,
+    against the budget known when it starts. `put((word, value, exact))` gives each result, and
+    `valued(word)` is called once the caller has counted it.
 
-    def __init__(self, solver, S, todo: list[int], missing, budget, values, lock, put, threads: int):
+    With `deep` (split.deep_for: many threads) the openers valued without a budget go class by
+    class (split.GuessSplit: large classes split at their top too), every thread on the first of
+    them, then the next: a thread that started one of them whole would hold it to the end while
+    the others wait for the budget. On one or two threads that costs more than it gains, and
+    each is one job too."""
+
+    def __init__(self, solver, S, todo: list[int], missing, budget, values, lock, put, threads: int,
+                 deep: bool = False):
         self.solver, self.S, self.todo, self.budget, self.values = solver, S, todo, budget, values
         self.lock, self.put = lock, put  # lock: the workers' (take() is called holding it)
         self.missing = missing  # how many exact values the budget still waits for
         self.next = 0
-        self.open = 0  # openers started without a budget, not yet valued
-        self.splits: list[GuessSplit] = []
-        self.by_classes = BY_CLASSES and not solver.symmetric
+        # openers started without a budget whose value the caller has not counted yet (so that
+        # none more starts between a value and its count)
+        self.open: set[str] = set()
+        self.splits: list[split.GuessSplit] = []
+        self.whole: list[Job] = []  # the openers valued whole without a budget
+        self.by_classes = deep and not solver.symmetric
         # one thread: no split search below a class (unless split.ALONE asks for the jobs of many)
         self.split_min = None if threads > 1 or split.ALONE else len(S) + 1
         self.budgeted: Mark | None = None  # every job before the budget was known
@@ -243,20 +246,22 @@ class _Openers:
         g = int(self.todo[self.next])
         word = self.solver.game.guesses[g]
         if self.budget() >= INF:
-            if self.open >= self.missing():
+            if len(self.open) >= self.missing():
                 return None
             self.next += 1
-            self.open += 1
+            self.open.add(word)
             if self.by_classes:
                 start = self.solver.empty_constraint()
-                part = GuessSplit(self.solver, self.S, self.solver.cap, start, g, lambda: INF,
+                part = split.GuessSplit(self.solver, self.S, self.solver.cap, start, g, lambda: INF,
                                   lambda value, exact, split: self._done(word, value, value < INF), self.lock,
                                   (), self.split_min, word)
                 self.splits.append(part)
                 return part.take()
-            return Job(lambda worker: self._done(word, *self._whole(g, INF)), (), word)
+            job = Job(lambda worker: self._done(word, *self._whole(g, INF)), (), word)
+            self.whole.append(job)
+            return job
         if self.budgeted is None:
-            self.budgeted = Mark([p.mark for p in self.splits if p.mark is not None])
+            self.budgeted = Mark([p.mark for p in self.splits if p.mark is not None] + self.whole)
         self.next += 1
         return Job(lambda worker: self._opener(g, word), (self.budgeted,), word)
 
@@ -273,9 +278,12 @@ class _Openers:
         self.put((word, *self._whole(g, beta)))
 
     def _done(self, word: str, value: int, exact: bool) -> None:
-        with self.lock:
-            self.open -= 1
         self.put((word, value, exact))
+
+    def valued(self, word: str) -> None:
+        """The caller has counted `word`'s value (in `missing` too)."""
+        with self.lock:
+            self.open.discard(word)
 
 
 def _next(outcomes: queues.Queue):

@@ -26,35 +26,45 @@ from . import kernels
 from .jobs import Job, Mark, Workers, current_worker  # noqa: F401 - Workers: the pool these searches feed
 from .solver import tree_depth
 
-# The split of 2026-11-26 (split.DEEP off): a class below the opener of at least SPLIT_MIN answers
-# is split at its top, smaller ones stay whole (the pair counts, kernels.PAIR_LIMIT, settle them
-# by another order, which root_candidates does not replicate; its value and guess are the same).
+# The split of the top (a search with `deep` off): a class below the opener of at least SPLIT_MIN
+# answers is split at its top, smaller ones stay whole (the pair counts, kernels.PAIR_LIMIT, settle
+# them by another order, which root_candidates does not replicate; its value and guess are the same).
 SPLIT_MIN = kernels.PAIR_LIMIT + 1
-# The deeper split (switchable, for the tests): classes below the opener of at least DEEP_MIN answers
-# are split too, and the first DEEP_GUESSES guesses of a split search on a set of at least DEEP_MIN
-# answers are valued class by class, a class of at least DEEP_MIN answers split in turn. Those
-# guesses run before the rest can start (they set the budget), so they are the long poles of a
-# split build; the later ones run side by side anyway.
-DEEP = True
+# The deeper split (`deep` on): classes below the opener of at least DEEP_MIN answers are split too,
+# and the first DEEP_GUESSES guesses of a split search on a set of at least DEEP_MIN answers are
+# valued class by class, a class of at least DEEP_MIN answers split in turn. Those guesses run
+# before the rest can start (they set the budget), so they are the long poles of a split build;
+# the later ones run side by side anyway. Its many small jobs cost Python bookkeeping and memo
+# entries that each thread builds alone: on 2 threads that costs more than it gains, so the build
+# and the rank take it from DEEP_MIN_THREADS threads on (`deep_for`; the tests and the bench set
+# it to 1 to force it, or above any thread count to keep it off).
+DEEP_MIN_THREADS = 3
 ALONE = False  # split on one thread too (bench/scaling.py: its jobs are then those of a many-thread run)
 DEEP_MIN = 40
 DEEP_GUESSES = 1
 NEEDED_RULES = kernels.USE_BOUNDS | kernels.USE_SHORTCUTS | kernels.USE_FILTER
 
 
-def can_split(solver, n: int, d: int, least: int | None = None) -> bool:
+def deep_for(threads: int) -> bool:
+    """Whether a build or a rank on `threads` threads takes the deeper split (else the split of
+    the top only, as one or two threads are fastest with)."""
+    return threads >= DEEP_MIN_THREADS
+
+
+def can_split(solver, n: int, d: int, least: int | None = None, deep: bool = False) -> bool:
     """Whether a set of n answers (at least `least`; by default SPLIT_MIN, or DEEP_MIN with the
     deeper split) with d guesses left is split (else one kernel call)."""
     if least is None:
-        least = min(SPLIT_MIN, DEEP_MIN) if DEEP else SPLIT_MIN
+        least = min(SPLIT_MIN, DEEP_MIN) if deep else SPLIT_MIN
     return (n >= least and d >= 3 and solver.mode in ("normal", "hard") and not solver.symmetric
             and solver.rules & NEEDED_RULES == NEEDED_RULES)
 
 
-def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray):
+def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray, deep: bool = False):
     """(the guesses the kernel keeps at (S, d) under `req`, by id; the order it tries them in, as
     indices into those; their class bounds in that order), or None where the kernel settles the
-    node another way (a shortcut, a bound at least beta)."""
+    node another way (a shortcut, a bound at least beta), or, without `deep`, where the class
+    bounds grow faster than 2c - 1 (the split of the top leaves that node whole)."""
     n = len(S)
     bounds = solver.class_bounds
     if d < 3 or beta <= int(bounds[d][n]) or beta <= 2 * n:
@@ -74,6 +84,8 @@ def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray):
     # past the game's branching + 1 answers the class bound grows faster than 2c - 1: the kernel then
     # sums it class by class (`tight`), as _scan does too
     tight = int(child[n]) != 2 * n - 1
+    if tight and not deep:
+        return None
     S = np.ascontiguousarray(S, dtype=np.int32)
     ids = np.ascontiguousarray(ids, dtype=np.int32)
     labels = np.empty((len(ids), n), np.uint16)
@@ -151,10 +163,11 @@ class SplitSearch:
     The first guess (the best, usually) runs alone, since its total is the budget of the rest;
     on a set of at least DEEP_MIN answers it is valued class by class (GuessSplit), each class a
     job or, if large, a split search of its own, so that it does not hold one thread while the
-    others wait. `lock`: the lock of the sources this search is part of (an RLock)."""
+    others wait; only with `deep` (else every guess is one kernel call, the split of the top).
+    `lock`: the lock of the sources this search is part of (an RLock)."""
 
     def __init__(self, solver, S: np.ndarray, d: int, beta: int, req: np.ndarray, kept: np.ndarray,
-                 order: np.ndarray, lbs: np.ndarray, done, lock=None, after=(), tag=None):
+                 order: np.ndarray, lbs: np.ndarray, done, lock=None, after=(), tag=None, deep: bool = False):
         self.solver, self.S, self.d, self.beta, self.req = solver, np.ascontiguousarray(S, np.int32), d, beta, req
         self.rows, self.guesses, self.lbs, self.done = order, kept[order], lbs, done
         # What the kernel's node hands its children: the kept guesses' codes over S (a local
@@ -171,7 +184,7 @@ class SplitSearch:
         self.running = 0
         self.finished = False  # _finish called (once)
         self.lock = lock or threading.RLock()
-        self.after, self.tag = tuple(after), tag
+        self.after, self.tag, self.deep = tuple(after), tag, deep
         self.splits: list[GuessSplit] = []  # guesses valued class by class
         self.ran: list[Job] = []  # the jobs (and marks of class-by-class guesses) finished
         self.first: Mark | None = None  # the first guess valued: the rest wait for it
@@ -202,7 +215,7 @@ class SplitSearch:
             self.next += 1
             self.running += 1
             after = self.after if i == 0 else (self.first,)
-            if i < DEEP_GUESSES and DEEP and len(self.S) >= DEEP_MIN:
+            if i < DEEP_GUESSES and self.deep and len(self.S) >= DEEP_MIN:
                 part = GuessSplit(self.solver, self.S, self.d, self.req, int(self.guesses[i]), lambda: self.best,
                                   lambda value, exact, split: self._valued(i, value, exact, split, split.mark),
                                   self.lock, after, DEEP_MIN, self.tag)
@@ -327,13 +340,13 @@ class GuessSplit:
         if budget <= self.lower[q]:
             self._valued(q, self.lower[q], False, worker, job)
             return
-        if can_split(self.solver, len(part), self.d - 1, self.split_min):
-            found = root_candidates(self.solver, part, self.d - 1, budget, child_req)
+        if can_split(self.solver, len(part), self.d - 1, self.split_min, deep=True):
+            found = root_candidates(self.solver, part, self.d - 1, budget, child_req, deep=True)
             if found is not None:
                 child = SplitSearch(self.solver, part, self.d - 1, budget, child_req, *found,
                                     lambda value, guess, worker: self._valued(q, value, value < budget,
                                                                               child, child.mark),
-                                    self.lock, (job,), self.tag)
+                                    self.lock, (job,), self.tag, deep=True)
                 with self.lock:
                     self.children.append(child)  # its jobs go out once this one returns
                 return
@@ -371,11 +384,13 @@ class SplitTree:
     classes (class by class where the guess was valued so, a large class by a SplitTree of its
     own), then the tie-break on depth (Solver.shallowest) searched the same way. With `found`
     (value, guess, how, mark: a finished search's), the search is skipped. `finish(value, tree or
-    None, mark)` is called once, `mark` standing for every job it ran."""
+    None, mark)` is called once, `mark` standing for every job it ran. Without `deep` it is the
+    split of the top: the guesses valued as jobs, the tree and the tie-break each on the thread
+    that valued the best guess."""
 
-    def __init__(self, solver, S, d: int, req, workers, finish, found=None, after=(), tag=None):
+    def __init__(self, solver, S, d: int, req, workers, finish, found=None, after=(), tag=None, deep: bool = False):
         self.solver, self.S, self.d, self.req, self.workers, self.finish = solver, S, d, req, workers, finish
-        self.lock, self.tag = workers.lock, tag
+        self.lock, self.tag, self.deep = workers.lock, tag, deep
         self.ready: list[Job] = []  # jobs any worker may take
         self.search: SplitSearch | None = None
         self.trees: list[SplitTree] = []
@@ -399,7 +414,7 @@ class SplitTree:
         """V(S, cap) below beta and the kernel's best guess, split if the kernel's scan would be
         (else one kernel call), then `then(value, guess, how, mark)`."""
         solver, S, req = self.solver, self.S, self.req
-        found = root_candidates(solver, S, cap, beta, req)
+        found = root_candidates(solver, S, cap, beta, req, self.deep)
         with self.lock:
             if found is None:
                 job = Job(None, after, self.tag)
@@ -409,7 +424,7 @@ class SplitTree:
             else:
                 search = SplitSearch(solver, S, cap, beta, req, *found,
                                      lambda value, guess, worker: then(value, guess, search.won, search.mark),
-                                     self.lock, after, self.tag)
+                                     self.lock, after, self.tag, self.deep)
                 self.search = search
         self.workers.wake()
 
@@ -458,7 +473,7 @@ class SplitTree:
                 with self.lock:
                     tree = SplitTree(solver, part, cap - 1, child_req, self.workers,
                                      (lambda code: lambda value, node, done: got(code, node, done))(code),
-                                     found=(*record.result, record.won, record.mark), tag=self.tag)
+                                     found=(*record.result, record.won, record.mark), tag=self.tag, deep=True)
                     self.trees.append(tree)
         self.workers.wake()
 
