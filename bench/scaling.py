@@ -1,24 +1,37 @@
-"""How the exact search scales with threads: a build below a fixed opener and a `rank --top K
---limit N`, each on 1, 2 and every core, with wall and CPU seconds, the speedup over 1 thread
-and the CPU spent against 1 thread's; then the spread of the per-job CPU seconds (the build's
-jobs below the opener, the rank's openers) and a simulation of more workers.
+"""How the exact search scales with threads, with the split of the top (what 1 and 2 threads take,
+split.DEEP_MIN_THREADS) and with the deeper split: a build below a fixed opener and a `rank --top
+K --limit N`, each on 1, 2 (and every core, if more) threads and with each split forced, with wall
+and CPU seconds and the spread of the jobs' CPU seconds; then a simulation of more workers.
 
     python bench/scaling.py                       # wordle-nyt2023 --first tarse, rank --limit 100
-    python bench/scaling.py --quick               # wordle --first salet, rank --limit 30 (a 2-core machine)
+    python bench/scaling.py --quick               # wordle --first salet, rank --limit 30 (a minute or two)
     python bench/scaling.py --build wordle:crate --rank-limit 300 --threads 1,2,4,8,16
+    python bench/scaling.py --no-simulation       # only the measured tables
 
-Each run is its own process (the numba cache warm), so its CPU seconds are the process's own,
-every thread counted. The simulation is only that: the recorded jobs, longest first, each given
-to the worker free first (greedy list scheduling) on 4, 8 and 16 workers. It ignores that a job
-started earlier or later gets another budget (so another CPU time), and that some of a build's
-jobs wait for others (a class's first guess before the rest, its tree after), so it is a guide to
-the makespan, not a measurement.
+Run it on a quiet machine (no other search running: `uptime` shows the load it starts at), from
+the repository's root with the project installed (`pip install -e .`), numba's cache warm (any
+build first). Each run is its own process, so its CPU seconds are the process's own, every
+thread counted. "top" is the split of 2026-11-26 (a class of 111 answers and more split at its
+top only; a rank's openers one job each), "deep" the deeper split (classes below a class's first
+guess as jobs, recursively from 40 answers; the first openers of a rank class by class): the
+rows force one or the other (split.DEEP_MIN_THREADS set to 1, or above any thread count),
+whatever a plain run on that many threads would take. The job columns are the CPU seconds of
+the jobs the pool ran (jobs.Workers): their count, median, 90th percentile and largest.
+
+The simulation is only that. A one-thread run that splits its work as a many-thread run does
+(split.ALONE) records each job's CPU seconds and the jobs it had to wait for (a split search's
+first guess before the rest, a tree after its value, a rank's budgeted openers after the first
+ones: jobs.py); those jobs are then scheduled onto 4, 8 and 16 workers (each free worker takes
+the ready job made first), for each split. The critical path is the longest chain of jobs that
+wait for one another: no number of workers beats it. The simulation keeps each job's measured
+CPU seconds, although a job started earlier or later would meet another budget (more CPU with
+more workers, as the measured rows show), and it ignores memory bandwidth and the memo each
+thread builds alone.
 """
 
 from __future__ import annotations
 
 import argparse
-import heapq
 import json
 import os
 import resource
@@ -31,71 +44,92 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def child(kind: str, game_name: str, arg: str, threads: int, top: int) -> dict:
-    """One run in this process: a build opening with `arg`, or a rank of the first `arg` openers."""
+def child(kind: str, game_name: str, arg: str, threads: int, top: int, flags: str) -> dict:
+    """One run in this process: a build opening with `arg`, or a rank of the first `arg` openers;
+    `flags`, comma-separated: "alone" (split on one thread too), "top" (the split of the top only)
+    or "deep" (the deeper split on any number of threads)."""
+    from wordtree.exact import split
     from wordtree.exact.build import build
     from wordtree.exact.rank import rank
     from wordtree.games import get_game
     from wordtree.patterns import pattern_matrix
 
+    split.ALONE = "alone" in flags
+    if "top" in flags:
+        split.DEEP_MIN_THREADS = 1 << 30
+    if "deep" in flags:
+        split.DEEP_MIN_THREADS = 1
     game = get_game(game_name)
     matrix = pattern_matrix(game).matrix
     start = time.perf_counter()
     if kind == "build":
         result = build(game, matrix, first=arg, threads=threads, progress=False)
-        return {"wall": time.perf_counter() - start, "value": result.total, "jobs": result.job_seconds}
+        return {"wall": time.perf_counter() - start, "value": result.total, "trace": result.job_trace}
     result = rank(game, matrix, top=top, limit=int(arg), threads=threads, progress=False)
     return {"wall": time.perf_counter() - start, "value": [w for w, _, _ in result.ordered()[:top]],
-            "jobs": [seconds for _, seconds in result.job_seconds]}
+            "trace": result.job_trace}
 
 
-def measure(kind: str, game_name: str, arg: str, threads: int, top: int) -> dict:
+def measure(kind: str, game_name: str, arg: str, threads: int, top: int, flags: str = "") -> dict:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run([sys.executable, __file__, "--child", kind, game_name, arg, str(threads), str(top)],
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([sys.executable, __file__, "--child", kind, game_name, arg, str(threads), str(top),
+                          flags or "-"], check=True, capture_output=True, text=True).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     row = json.loads(out.strip().splitlines()[-1])
     row["cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return row
 
 
-def makespan(jobs: list[float], workers: int) -> float:
-    """Greedy list scheduling, longest job first, each to the worker free first."""
-    free = [0.0] * workers
-    for seconds in sorted(jobs, reverse=True):
-        heapq.heappush(free, heapq.heappop(free) + seconds)
-    return max(free)
+def spread(row: dict) -> str:
+    """The jobs' CPU seconds: count, median, 90th percentile, largest."""
+    jobs = sorted(seconds for _, seconds, _ in row["trace"] if seconds > 0)
+    if not jobs:
+        return "no jobs recorded"
+    cut = lambda q: jobs[min(len(jobs) - 1, int(q * len(jobs)))]  # noqa: E731
+    return f"{len(jobs):>6} {cut(0.5):>8.3f} {cut(0.9):>8.3f} {jobs[-1]:>8.2f}"
 
 
-def spread(label: str, jobs: list[float]) -> None:
+def simulated(label: str, row: dict) -> None:
+    """The jobs of a one-thread run (split as a many-thread run would) scheduled onto more workers."""
+    from wordtree.exact.jobs import simulate
+
+    rows = [(seq, seconds, after) for seq, seconds, after in row["trace"]]
+    jobs = sorted(seconds for _, seconds, after in rows if seconds > 0)
     if not jobs:
         print(f"{label}: no jobs recorded")
         return
-    ordered = sorted(jobs)
-    q = lambda f: ordered[min(len(ordered) - 1, int(f * len(ordered)))]  # noqa: E731
-    print(f"{label}: {len(jobs)} jobs, {sum(jobs):.2f} s of CPU; min {ordered[0]:.4f}, median {q(0.5):.4f}, "
-          f"90 % {q(0.9):.4f}, max {ordered[-1]:.2f} s; the largest five {', '.join(f'{s:.2f}' for s in ordered[-5:][::-1])}")
     total = sum(jobs)
-    cells = [f"{w} workers {makespan(jobs, w):.2f} s (ideal {total / w:.2f})" for w in (4, 8, 16)]
-    print(f"  simulated makespan of these jobs (not a measurement): {'; '.join(cells)}")
+    _, critical = simulate(rows, 1)
+    print(f"{label}: {len(jobs)} jobs, {total:.2f} s of CPU (the run: {row['wall']:.2f} s wall, "
+          f"{row['cpu']:.2f} s CPU); largest {', '.join(f'{s:.2f}' for s in jobs[-5:][::-1])} s; "
+          f"critical path {critical:.2f} s")
+    cells = []
+    for workers in (4, 8, 16):
+        span, _ = simulate(rows, workers)
+        cells.append(f"{workers}: {span:.2f} s ({total / span:.1f}x)")
+    print(f"  SIMULATED wall on more workers (not measured): {'; '.join(cells)}", flush=True)
 
 
 def table(title: str, kind: str, game_name: str, arg: str, counts: list[int], top: int) -> dict:
+    """Each thread count with each split forced (top, then deep), measured."""
     print(f"\n{title}")
-    print(f"{'threads':>7} {'wall s':>8} {'CPU s':>8} {'speedup':>8} {'CPU / 1 thread':>15}  result")
+    print(f"{'split':>5} {'threads':>7} {'wall s':>8} {'CPU s':>8} {'speedup':>8} {'CPU / 1 thread':>15} "
+          f"{'jobs':>6} {'median':>8} {'p90':>8} {'largest':>8}  result")
     rows = {}
     for threads in counts:
-        row = rows[threads] = measure(kind, game_name, arg, threads, top)
-        base = rows[counts[0]]
-        value = row["value"] if kind == "build" else ",".join(row["value"][:3]) + ",..."
-        print(f"{threads:>7} {row['wall']:>8.2f} {row['cpu']:>8.2f} {base['wall'] / row['wall']:>8.2f} "
-              f"{row['cpu'] / base['cpu']:>15.2f}  {value}", flush=True)
+        for flags in ("top", "deep"):
+            row = rows[flags, threads] = measure(kind, game_name, arg, threads, top, flags)
+            base = rows["top", counts[0]]
+            value = row["value"] if kind == "build" else ",".join(row["value"][:3]) + ",..."
+            print(f"{flags:>5} {threads:>7} {row['wall']:>8.2f} {row['cpu']:>8.2f} {base['wall'] / row['wall']:>8.2f} "
+                  f"{row['cpu'] / base['cpu']:>15.2f} {spread(row)}  {value}", flush=True)
     if len({json.dumps(r["value"]) for r in rows.values()}) > 1:
-        print("  RESULTS DIFFER between thread counts")
+        print("  RESULTS DIFFER between runs")
     return rows
 
 
 def main() -> None:
+    from wordtree.exact import split
     from wordtree.exact.context import default_threads
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -104,26 +138,32 @@ def main() -> None:
     p.add_argument("--top", type=int, default=10)
     p.add_argument("--threads", default="", metavar="LIST", help="thread counts (default 1, 2 and every core)")
     p.add_argument("--quick", action="store_true", help="wordle:salet and --rank-limit 30")
-    p.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
+    p.add_argument("--no-simulation", action="store_true", help="only the measured tables")
+    p.add_argument("--child", nargs=6, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
-        kind, game_name, arg, threads, top = args.child
-        print(json.dumps(child(kind, game_name, arg, int(threads), int(top))))
+        kind, game_name, arg, threads, top, flags = args.child
+        print(json.dumps(child(kind, game_name, arg, int(threads), int(top), flags)))
         return
     if args.quick:
         args.build, args.rank_limit = "wordle:salet", 30
     cores = default_threads()
     counts = [int(t) for t in args.threads.split(",")] if args.threads else sorted({1, 2, cores})
-    print(f"{cores} usable cores; load average {os.getloadavg()[0]:.2f}")
+    print(f"{cores} usable cores; load average {os.getloadavg()[0]:.2f}; as shipped the deeper split "
+          f"from {split.DEEP_MIN_THREADS} threads on")
     game_name, opener = args.build.split(":")
-    built = table(f"build {game_name} --first {opener}", "build", game_name, opener, counts, args.top)
-    ranked = table(f"rank {game_name} --top {args.top} --limit {args.rank_limit}", "rank", game_name,
-                   str(args.rank_limit), counts, args.top)
-    print()
-    for threads in counts:
-        spread(f"build jobs on {threads} thread(s)", built[threads]["jobs"])
-    for threads in counts:
-        spread(f"rank jobs (openers) on {threads} thread(s)", ranked[threads]["jobs"])
+    table(f"build {game_name} --first {opener}", "build", game_name, opener, counts, args.top)
+    table(f"rank {game_name} --top {args.top} --limit {args.rank_limit}", "rank", game_name,
+          str(args.rank_limit), counts, args.top)
+    if args.no_simulation:
+        return
+    print("\nSIMULATION from one-thread runs split as many threads split (see the docstring)")
+    for flags in ("top", "deep"):
+        simulated(f"build {game_name} --first {opener}, {flags} split",
+                  measure("build", game_name, opener, 1, args.top, "alone," + flags))
+    for flags in ("top", "deep"):
+        simulated(f"rank --top {args.top} --limit {args.rank_limit}, {flags} split",
+                  measure("rank", game_name, str(args.rank_limit), 1, args.top, "alone," + flags))
 
 
 if __name__ == "__main__":

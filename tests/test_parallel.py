@@ -9,7 +9,6 @@ import threading
 import numpy as np
 import pytest
 
-from wordtree.exact import build as build_module
 from wordtree.exact import context, split
 from wordtree.exact.build import build
 from wordtree.exact.split import SplitSearch
@@ -38,13 +37,15 @@ def small_game(real_lists, seed, n_answers=70, n_guesses=160):
     return Wordle("wordle", word_list("answers", answers), word_list("guesses", guesses))
 
 
-def split_solve(solver, S, d, beta, req, threads):
-    """V(S, d) below beta and the best guess, by a SplitSearch on `threads` workers."""
-    found = root = split.root_candidates(solver, S, d, beta, req)
+def split_solve(solver, S, d, beta, req, threads, deep=False):
+    """V(S, d) below beta and the best guess, by a SplitSearch on `threads` workers (with `deep`:
+    the deeper split)."""
+    found = root = split.root_candidates(solver, S, d, beta, req, deep)
     if root is None:
         return None
     answer, done = [], threading.Event()
-    search = split.SplitSearch(solver, S, d, beta, req, *root, lambda v, g, w: (answer.append((v, g)), done.set()))
+    search = split.SplitSearch(solver, S, d, beta, req, *root, lambda v, g, w: (answer.append((v, g)), done.set()),
+                               deep=deep)
     errors = []
     workers = split.Workers(threads, [search], errors.append).start()
     assert done.wait(60) and found is not None
@@ -86,17 +87,18 @@ def test_split_search_equals_the_kernel(real_lists, seed, mode):
 @pytest.mark.parametrize("mode,cap", [("normal", 6), ("normal", 4), ("hard", 6), ("normal", None)])
 @pytest.mark.parametrize("seed", range(3))
 def test_split_build_gives_the_same_tree(real_lists, monkeypatch, seed, mode, cap):
-    """Classes split at their top (even small ones, here) give the tree of the unsplit build. The
-    opener is a poor one (the largest class), so that some classes have no perfect splitter, which
-    the kernel would take at once."""
+    """Classes split at their top (even small ones, here; on 2 threads), and split deeper (on 4,
+    split.DEEP_MIN_THREADS as shipped), give the tree of the unsplit build. The opener is a poor
+    one (the largest class), so that some classes have no perfect splitter, which the kernel
+    would take at once."""
     game = small_game(real_lists, 10 + seed, n_answers=150, n_guesses=100)
     matrix = game._compute_matrix()
     first = game.guesses[max(range(len(game.guesses)), key=lambda g: np.bincount(matrix[g]).max())]
     whole = build(game, matrix, first=first, max_guesses=cap, threads=1, progress=False, mode=mode)
     monkeypatch.setattr(split, "SPLIT_MIN", 5)
     searches = []
-    monkeypatch.setattr(build_module, "SplitSearch", lambda *a: searches.append(a) or SplitSearch(*a))
-    for threads in (1, 4):
+    monkeypatch.setattr(split, "SplitSearch", lambda *a, **k: searches.append(a) or SplitSearch(*a, **k))
+    for threads in (1, 2, 4):
         parted = build(game, matrix, first=first, max_guesses=cap, threads=threads, progress=False, mode=mode)
         assert (parted.total, parted.root) == (whole.total, whole.root)
         assert parted.job_seconds
@@ -156,3 +158,152 @@ def test_memo_caps_are_shared_out_by_the_memory(fake_machine):
     assert context.memo_mb_per_thread(160, 16) == 128
     (fake_machine / "memory.max").write_text(str(2**30) + "\n")
     assert context.memo_mb_per_thread(160, 64) == 16  # never below 16 MB
+
+
+@pytest.fixture
+def deep_split(monkeypatch):
+    """The deeper split on small sets and on any number of threads (split.DEEP_MIN_THREADS): every
+    split search's first guesses valued class by class, classes of 3 answers and more split in
+    turn; counts the guesses valued so."""
+    made = []
+    real = split.GuessSplit
+    monkeypatch.setattr(split, "DEEP_MIN", 3)
+    monkeypatch.setattr(split, "DEEP_MIN_THREADS", 1)
+    monkeypatch.setattr(split, "GuessSplit", lambda *a, **k: made.append(a) or real(*a, **k))
+    return made
+
+
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+@pytest.mark.parametrize("guesses", [1, 3])
+def test_deep_split_search_equals_the_kernel(real_lists, monkeypatch, deep_split, mode, guesses):
+    """Guesses valued class by class (nested split searches below them) give the kernel's value
+    and guess, whatever the budget."""
+    monkeypatch.setattr(split, "DEEP_GUESSES", guesses)
+    game = small_game(real_lists, 20 + guesses)
+    matrix = game._compute_matrix()
+    rng = np.random.default_rng(guesses)
+    compared = 0
+    for trial in range(4):
+        S = np.sort(rng.choice(len(game.answers), size=int(rng.integers(25, len(game.answers))), replace=False))
+        S = S.astype(np.int32)
+        d = int(rng.integers(3, 6))
+        reference = Solver(game, matrix, 6, mode=mode)
+        req = reference.empty_constraint()
+        value, _ = reference.solve(S, d, INF, req)
+        for beta in (INF, value + 1, value, value - 3):
+            kernel = Solver(game, matrix, 6, mode=mode).solve(S, d, beta, req)
+            for threads in (1, 4):
+                got = split_solve(Solver(game, matrix, 6, mode=mode), S, d, beta, req, threads, deep=True)
+                if got is None:
+                    continue
+                compared += 1
+                if kernel[0] < beta:
+                    assert got == kernel, (trial, beta, threads)
+                else:
+                    assert got[0] >= beta and got[1] == -1
+    assert compared and deep_split
+
+
+@pytest.mark.parametrize("mode,cap,guesses", [("normal", 6, 1), ("normal", 4, 2), ("hard", 6, 1),
+                                              ("normal", None, 3)])
+@pytest.mark.parametrize("seed", range(2))
+def test_deep_split_build_gives_the_same_tree(real_lists, monkeypatch, deep_split, seed, mode, cap, guesses):
+    """With the deeper split on small sets (forced on one and two threads too), the tree is the
+    unsplit one."""
+    game = small_game(real_lists, 30 + seed, n_answers=150, n_guesses=100)
+    matrix = game._compute_matrix()
+    first = game.guesses[max(range(len(game.guesses)), key=lambda g: np.bincount(matrix[g]).max())]
+    whole = build(game, matrix, first=first, max_guesses=cap, threads=1, progress=False, mode=mode)
+    monkeypatch.setattr(split, "SPLIT_MIN", 5)
+    monkeypatch.setattr(split, "DEEP_GUESSES", guesses)
+    monkeypatch.setattr(split, "ALONE", True)
+    for threads in (1, 2, 3):
+        parted = build(game, matrix, first=first, max_guesses=cap, threads=threads, progress=False, mode=mode)
+        assert (parted.total, parted.root) == (whole.total, whole.root)
+        assert parted.job_trace
+    assert deep_split
+
+
+def test_two_threads_take_the_split_of_the_top(real_lists, monkeypatch, deep_split):
+    """Below split.DEEP_MIN_THREADS threads neither the build nor the rank splits deeper; from
+    there on both do."""
+    game = small_game(real_lists, 40, n_answers=150, n_guesses=100)
+    matrix = game._compute_matrix()
+    monkeypatch.setattr(split, "SPLIT_MIN", 5)
+    monkeypatch.setattr(split, "DEEP_MIN_THREADS", 3)
+    first = game.guesses[max(range(len(game.guesses)), key=lambda g: np.bincount(matrix[g]).max())]
+    for threads in (1, 2):
+        build(game, matrix, first=first, threads=threads, progress=False)
+        rank(game, matrix, top=2, limit=6, threads=threads, progress=False)
+    assert not deep_split
+    build(game, matrix, first=first, threads=3, progress=False)
+    assert deep_split
+    del deep_split[:]
+    rank(game, matrix, top=2, limit=6, threads=3, progress=False)
+    assert deep_split
+
+
+def test_simulated_schedule():
+    """The simulation of more workers: a chain is the critical path, independent jobs share workers."""
+    from wordtree.exact.jobs import Job, Mark, simulate, trace_rows
+
+    first = Job(None)
+    after = [Job(None, (first,)) for _ in range(4)]
+    mark = Mark(after)
+    last = Job(None, (mark,))
+    for job, seconds in zip([first, *after, last], [2.0, 1.0, 1.0, 1.0, 1.0, 3.0]):
+        job.seconds = seconds
+    rows = trace_rows([first, *after, last])
+    assert simulate(rows, 1) == (9.0, 6.0)
+    assert simulate(rows, 2) == (7.0, 6.0)
+    assert simulate(rows, 4) == (6.0, 6.0)
+
+
+@pytest.mark.parametrize("by_classes", [False, True])
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_rank_values_the_first_openers_class_by_class(real_lists, monkeypatch, mode, by_classes):
+    """The openers valued before the budget is known, class by class (the deeper split, forced on
+    any number of threads; large classes split, here small ones) or whole (kept off): the same
+    top as one thread's as shipped, the same values, and every other opener bounded."""
+    game = small_game(real_lists, 8, n_answers=140, n_guesses=90)
+    matrix = game._compute_matrix()
+    one = rank(game, matrix, top=3, limit=25, threads=1, progress=False, mode=mode)
+    monkeypatch.setattr(split, "DEEP_MIN_THREADS", 1 if by_classes else 99)
+    monkeypatch.setattr(split, "SPLIT_MIN", 5)
+    monkeypatch.setattr(split, "DEEP_MIN", 5)
+    for threads in (1, 2, 3):
+        many = rank(game, matrix, top=3, limit=25, threads=threads, progress=False, mode=mode)
+        assert many.ordered()[:3] == one.ordered()[:3]
+        for word, (value, exact) in many.values.items():
+            assert exact or value >= many.kth_value()
+        assert many.job_trace and len(many.job_seconds) <= len(many.values)
+
+
+def test_split_search_with_few_codes_equals_the_kernel(monkeypatch, deep_split):
+    """3-letter words (26 non-winning codes): past 27 answers the class bounds grow faster than
+    2c - 1 and the kernel sums them class by class; root_candidates does the same."""
+    import itertools
+
+    words = ["".join(t) for t in itertools.product("abcdefg", repeat=3)]
+    answers = sorted(random.Random(1).sample(words, 150))
+    game = Wordle("wordle", word_list("answers", answers), word_list("guesses", words))
+    matrix = game._compute_matrix()
+    rng = np.random.default_rng(5)
+    compared = 0
+    for trial in range(4):
+        S = np.sort(rng.choice(len(answers), size=int(rng.integers(40, 150)), replace=False)).astype(np.int32)
+        d = int(rng.integers(3, 6))
+        req = Solver(game, matrix, 6).empty_constraint()
+        value, _ = Solver(game, matrix, 6).solve(S, d, INF, req)
+        for beta in (INF, value + 1, value, value - 3):
+            kernel = Solver(game, matrix, 6).solve(S, d, beta, req)
+            got = split_solve(Solver(game, matrix, 6), S, d, beta, req, 3, deep=True)
+            if got is None:
+                continue
+            compared += 1
+            assert int(Solver(game, matrix, 6).class_bounds[d - 1][len(S)]) != 2 * len(S) - 1
+            if kernel[0] < beta:
+                assert got == kernel, (trial, beta)
+            else:
+                assert got[0] >= beta and got[1] == -1
+    assert compared

@@ -23,8 +23,9 @@ from ..progress import progress_bar
 from . import kernels
 from .checkpoint import build_checkpoint_bytes, build_checkpoint_header, finished_openers, read_build_checkpoint
 from .context import Counters, default_threads, memo_mb_per_thread
-from .solver import INF, NO_CAP, Infeasible, Solver, tree_depth
-from .split import SplitSearch, Workers, can_split, root_candidates
+from .solver import INF, NO_CAP, Infeasible, Solver
+from . import split
+from .jobs import Job, Workers, trace_rows
 from .symmetric import ProvenProgress
 
 
@@ -49,6 +50,7 @@ class BuildResult:
     checkpoint_error: str | None = None  # why the checkpoint could not be saved at the end (None: it was)
     job_seconds: list[float] = field(default_factory=list)  # the CPU seconds of each job below the opener
     depths: list[int] = field(default_factory=list)  # the guesses each answer left takes in root, in id order
+    job_trace: list = field(default_factory=list)  # those jobs and what each waited for (jobs.trace_rows)
 
 
 def candidate_ids(game, history: list[tuple[str, int]]) -> np.ndarray:
@@ -82,7 +84,8 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
         position.save(last=True)  # what the last searches proved, and a last try if a save failed on the way
     return BuildResult(root, total, time.perf_counter() - start, solver.counters(), game.guesses[g], len(position.S),
                        earlier_seconds=position.earlier, checkpoint_error=position.save.error if checkpoint else None,
-                       job_seconds=position.job_seconds, depths=answer_depths(game, matrix, root, position.S))
+                       job_seconds=position.job_seconds, job_trace=trace_rows(position.ran),
+                       depths=answer_depths(game, matrix, root, position.S))
 
 
 def answer_depths(game, matrix: np.ndarray, root: dict, answers) -> list[int]:
@@ -116,6 +119,7 @@ class _Build:
         game = solver.game
         self.solver, self.game, self.threads, self.progress = solver, game, threads, progress
         self.job_seconds: list[float] = []
+        self.ran: list[Job] = []
         self.checkpoint = checkpoint
         self.req = solver.empty_constraint()
         for word, code in history:
@@ -202,10 +206,8 @@ class _Build:
         left = sum(int(bounds[n]) for n in sizes.values())
         self.shown.bar, self.shown.text = bar, f"bound>={total + left} total={total}"
         outcomes: queue.Queue = queue.Queue()
-        sources = [_ClassSearch(self, g, d, code, part, outcomes.put) for code, part in todo]
-        workers = Workers(self.threads, sources, outcomes.put)
-        for source in sources:
-            source.workers = workers
+        workers = Workers(self.threads, [], outcomes.put)
+        workers.sources = [_ClassSearch(self, g, d, code, part, outcomes.put, workers) for code, part in todo]
         workers.start()
         try:
             for _ in todo:
@@ -234,6 +236,7 @@ class _Build:
             bar.close()
             workers.stop()  # on an error or Ctrl-C, do not wait for the rest
         self.job_seconds.extend(workers.job_seconds)
+        self.ran.extend(workers.ran)
         root = {"guess": game.guesses[g]}
         if results:
             root["next"] = {game.pattern_text(code): results[code] for code in sorted(results)}
@@ -250,66 +253,28 @@ def _next(outcomes: queue.Queue):
 
 
 class _ClassSearch:
-    """One class below the opener as a source of jobs (split.Workers): one job that solves it
-    whole (_Build.solve_class), or, for a large class, its guesses valued as jobs of their own
-    (split.SplitSearch), then its tree built on the thread that valued the best guess (whose memo
-    holds that guess's classes), then the tie-break on depth (Solver.shallowest) split the same
-    way. `finish((code, value, subtree or None))` is called once at the end."""
+    """One class below the opener as a source of jobs (jobs.Workers): one job that solves it whole
+    (_Build.solve_class), or, for a large class, a split.SplitTree: its guesses valued as jobs of
+    their own, its tree built on the thread that valued the best guess; from split.DEEP_MIN_THREADS
+    threads on the deeper split too (split.deep_for: the classes of its first guess valued as jobs
+    and split in turn, its tree built where they were solved). `finish((code, value, subtree or
+    None))` is called once at the end."""
 
-    def __init__(self, build: _Build, g: int, d: int, code: int, part: np.ndarray, finish):
-        self.solver, self.code, self.part, self.finish = build.solver, code, part, finish
-        self.workers: Workers | None = None
+    def __init__(self, build: _Build, g: int, d: int, code: int, part: np.ndarray, finish, workers: Workers):
         self.ready: list = []  # jobs any worker may take
-        self.search: SplitSearch | None = None
-        self.value, self.node = INF, None
-        if build.threads > 1 and can_split(self.solver, len(part), d - 1):
-            self.cap, self.req = d - 1, self.solver.constrain(build.req, g, code)
-            self._search(self.cap, INF, self._solved)
+        self.tree = None
+        solver = build.solver
+        deep = split.deep_for(build.threads)  # the one switch between the split of the top and the deeper split
+        if (build.threads > 1 or split.ALONE) and split.can_split(solver, len(part), d - 1, deep=deep):
+            self.tree = split.SplitTree(solver, part, d - 1, solver.constrain(build.req, g, code), workers,
+                                        lambda value, node, mark: finish((code, value, node)), deep=deep)
         else:
-            self.ready.append(lambda worker: finish(build.solve_class(g, d, code, part)))
+            self.ready.append(Job(lambda worker: finish(build.solve_class(g, d, code, part))))
 
     def take(self):
         if self.ready:
             return self.ready.pop(0)
-        search = self.search
-        return search.take() if search is not None else None
-
-    def _search(self, cap: int, beta: int, then) -> None:
-        """V(part, cap) below beta and the kernel's best guess, split if the kernel's scan would
-        be (else one kernel call), then `then(value, guess, worker)`."""
-        guesses = root_candidates(self.solver, self.part, cap, beta, self.req)
-        if guesses is None:
-            def whole(worker: int) -> None:
-                then(*self.solver.solve(self.part, cap, beta, self.req), worker)
-
-            self.search = None
-            self.ready.append(whole)
-        else:
-            self.search = SplitSearch(self.solver, self.part, cap, beta, self.req, *guesses, then)
-
-    def _solved(self, value: int, guess: int, worker: int) -> None:
-        self.search = None
-        if value >= INF:
-            self.finish((self.code, value, None))
-            return
-        self.value = value
-        self.workers.pin(worker, lambda w: self._tree(guess, self.cap))
-
-    def _tree(self, guess: int, cap: int) -> None:
-        self.node = self.solver._tree_with(self.part, cap, self.req, guess)
-        depth = tree_depth(self.node)
-        if depth > 1 and self.solver.class_bounds[depth - 1, len(self.part)] <= self.value:
-            self._search(depth - 1, self.value + 1, self._shallower)
-        else:
-            self.finish((self.code, self.value, self.node))
-
-    def _shallower(self, value: int, guess: int, worker: int) -> None:
-        """An optimal tree within one guess less exists exactly when the value there is the same."""
-        self.search = None
-        if value != self.value:
-            self.finish((self.code, self.value, self.node))
-        else:
-            self.workers.pin(worker, lambda w: self._tree(guess, tree_depth(self.node) - 1))
+        return self.tree.take() if self.tree is not None else None
 
 
 def exact_tree(game, matrix: np.ndarray, first: str | None, max_guesses: int | None,

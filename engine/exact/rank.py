@@ -14,9 +14,9 @@ keeps its memo across the guesses it solves.
 from __future__ import annotations
 
 import bisect
+import queue as queues
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -29,6 +29,8 @@ from ..progress import progress_bar
 from .checkpoint import checkpoint_bytes, read_rank
 from .context import default_threads, memo_mb_per_thread
 from .heuristics import heuristic_order
+from .jobs import Job, Mark, Workers, trace_rows
+from . import split
 from .solver import INF, Solver
 from .symmetric import ProvenProgress, uses_symmetry
 
@@ -45,6 +47,7 @@ class RankResult:
     proven: list = field(default_factory=list)  # symmetric games: Solver.proven_entries(), for the build after
     checkpoint_error: str | None = None  # why the checkpoint could not be saved at the end (None: it was)
     job_seconds: list = field(default_factory=list)  # (word, CPU seconds) of each opener valued
+    job_trace: list = field(default_factory=list)  # the jobs run and what each waited for (jobs.trace_rows)
 
     def ordered(self) -> list[tuple[str, int, bool]]:
         """Best first: by value, exact values before bounds of the same size, then by word."""
@@ -157,67 +160,136 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
         with lock:
             return exact_sorted[top - 1] if len(exact_sorted) >= top else INF
 
-    job_seconds: list[tuple[str, float]] = []
-
-    def job(g: int) -> tuple[str, int, bool]:
-        cpu = time.thread_time()
-        word, beta = game.guesses[g], budget()
-        with lock:
-            known_bound = values.get(word, (0, False))[0]  # a guess valued again: proven at least this
-        if known_bound >= beta:  # the budget has fallen to its bound meanwhile
-            return word, known_bound, False
-        value = solver.evaluate_opener(S, g, beta)
-        job_seconds.append((word, time.thread_time() - cpu))
-        return word, value, value < beta
-
     bar = progress_bar(total=len(order), initial=len(order) - len(todo), desc="first guesses", unit="words",
                        show=progress)
     shown.bar = bar
     interrupted = False
-    pool = ThreadPoolExecutor(threads)
-    # Until the top-th exact value is known every job runs without a budget, so only the first
-    # ones that must (the best `top` by the heuristic) start then; the rest wait for a budget.
-    unbudgeted = max(0, top - len(exact_sorted))
+    outcomes: queues.Queue = queues.Queue()
+    workers = Workers(threads, [], outcomes.put)
+    source = _Openers(solver, S, todo, lambda: top - len(exact_sorted), budget, values, workers.lock, outcomes.put,
+                      threads, deep=split.deep_for(threads))  # the one switch: openers whole, or class by class
+    workers.sources = [source]
+    workers.start()
     try:
-        pending = set()
-        queue = list(todo)
-        submitted = 0
-
-        def fill() -> None:
-            nonlocal submitted
-            while submitted < len(queue) and len(pending) < 2 * threads:
-                if submitted >= unbudgeted and budget() >= INF and pending:
-                    return  # wait for the top-th value (unless nothing runs: infeasible openers)
-                pending.add(pool.submit(job, queue[submitted]))
-                submitted += 1
-
-        fill()
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                word, value, exact = future.result()
-                with lock:
-                    merge(values, word, value, exact)
-                    if exact:
-                        bisect.insort(exact_sorted, value)
-                bar.update(1)
-                best = sorted((v, w) for w, (v, e) in values.items() if e)[:3]
-                kth = budget()
-                shown.text = (f"top{top}<={kth} " if kth < INF else "") + " ".join(f"{w}={v}" for v, w in best)
-                shown.show()
-            fill()
+        for _ in todo:
+            outcome = _next(outcomes)
+            if isinstance(outcome, BaseException):
+                raise outcome
+            word, value, exact = outcome
+            with lock:
+                merge(values, word, value, exact)
+                if exact:
+                    bisect.insort(exact_sorted, value)
+            source.valued(word)
+            workers.wake()
+            bar.update(1)
+            best = sorted((v, w) for w, (v, e) in values.items() if e)[:3]
+            kth = budget()
+            shown.text = (f"top{top}<={kth} " if kth < INF else "") + " ".join(f"{w}={v}" for v, w in best)
+            shown.show()
             if checkpoint:
                 save(5.0)
     except KeyboardInterrupt:
         interrupted = True
-        pool.shutdown(wait=False, cancel_futures=True)
     finally:
+        workers.stop()  # on Ctrl-C or an error, do not wait for the jobs running
         shown.bar = None
         bar.close()
         if checkpoint:
             save(last=True)
-    if not interrupted:
-        pool.shutdown(wait=True)
+    seconds: dict[str, float] = {}
+    for job in workers.ran:
+        if job.tag is not None:
+            seconds[job.tag] = seconds.get(job.tag, 0.0) + job.seconds
     return RankResult(values, top, len(order), time.perf_counter() - start, interrupted, notes=notes,
                       proven=solver.proven_entries() if solver.symmetric else [], earlier_seconds=earlier,
-                      checkpoint_error=save.error if checkpoint else None, job_seconds=job_seconds)
+                      checkpoint_error=save.error if checkpoint else None,
+                      job_seconds=list(seconds.items()), job_trace=trace_rows(workers.ran))
+
+
+class _Openers:
+    """The rank's openers as a source of jobs (jobs.Workers), in heuristic order. Until the
+    `needed`-th exact value is known (the budget), only as many openers as values are missing
+    start (an opener proven infeasible lets the next one start); then each opener is one job,
+    against the budget known when it starts. `put((word, value, exact))` gives each result, and
+    `valued(word)` is called once the caller has counted it.
+
+    With `deep` (split.deep_for: many threads) the openers valued without a budget go class by
+    class (split.GuessSplit: large classes split at their top too), every thread on the first of
+    them, then the next: a thread that started one of them whole would hold it to the end while
+    the others wait for the budget. On one or two threads that costs more than it gains, and
+    each is one job too."""
+
+    def __init__(self, solver, S, todo: list[int], missing, budget, values, lock, put, threads: int,
+                 deep: bool = False):
+        self.solver, self.S, self.todo, self.budget, self.values = solver, S, todo, budget, values
+        self.lock, self.put = lock, put  # lock: the workers' (take() is called holding it)
+        self.missing = missing  # how many exact values the budget still waits for
+        self.next = 0
+        # openers started without a budget whose value the caller has not counted yet (so that
+        # none more starts between a value and its count)
+        self.open: set[str] = set()
+        self.splits: list[split.GuessSplit] = []
+        self.whole: list[Job] = []  # the openers valued whole without a budget
+        self.by_classes = deep and not solver.symmetric
+        # one thread: no split search below a class (unless split.ALONE asks for the jobs of many)
+        self.split_min = None if threads > 1 or split.ALONE else len(S) + 1
+        self.budgeted: Mark | None = None  # every job before the budget was known
+
+    def take(self):
+        for part in self.splits:
+            job = part.take()
+            if job is not None:
+                return job
+        if self.next >= len(self.todo):
+            return None
+        g = int(self.todo[self.next])
+        word = self.solver.game.guesses[g]
+        if self.budget() >= INF:
+            if len(self.open) >= self.missing():
+                return None
+            self.next += 1
+            self.open.add(word)
+            if self.by_classes:
+                start = self.solver.empty_constraint()
+                part = split.GuessSplit(self.solver, self.S, self.solver.cap, start, g, lambda: INF,
+                                  lambda value, exact, split: self._done(word, value, value < INF), self.lock,
+                                  (), self.split_min, word)
+                self.splits.append(part)
+                return part.take()
+            job = Job(lambda worker: self._done(word, *self._whole(g, INF)), (), word)
+            self.whole.append(job)
+            return job
+        if self.budgeted is None:
+            self.budgeted = Mark([p.mark for p in self.splits if p.mark is not None] + self.whole)
+        self.next += 1
+        return Job(lambda worker: self._opener(g, word), (self.budgeted,), word)
+
+    def _whole(self, g: int, beta: int) -> tuple[int, bool]:
+        value = self.solver.evaluate_opener(self.S, g, beta)
+        return value, value < beta
+
+    def _opener(self, g: int, word: str) -> None:
+        beta = self.budget()
+        known_bound = self.values.get(word, (0, False))[0]  # a guess valued again: proven at least this
+        if known_bound >= beta:  # the budget has fallen to its bound meanwhile
+            self.put((word, known_bound, False))
+            return
+        self.put((word, *self._whole(g, beta)))
+
+    def _done(self, word: str, value: int, exact: bool) -> None:
+        self.put((word, value, exact))
+
+    def valued(self, word: str) -> None:
+        """The caller has counted `word`'s value (in `missing` too)."""
+        with self.lock:
+            self.open.discard(word)
+
+
+def _next(outcomes: queues.Queue):
+    """The next outcome, waiting in short steps so that Ctrl-C reaches the main thread."""
+    while True:
+        try:
+            return outcomes.get(timeout=0.5)
+        except queues.Empty:
+            continue

@@ -23,23 +23,48 @@ import numpy as np
 from numba import njit
 
 from . import kernels
+from .jobs import Job, Mark, Workers, current_worker  # noqa: F401 - Workers: the pool these searches feed
+from .solver import tree_depth
 
-# The pair counts (kernels.PAIR_LIMIT) settle sets of this size and less by another order: those
-# stay whole. The split pays off only on sets whose search takes seconds anyway.
+# The split of the top (a search with `deep` off): a class below the opener of at least SPLIT_MIN
+# answers is split at its top, smaller ones stay whole (the pair counts, kernels.PAIR_LIMIT, settle
+# them by another order, which root_candidates does not replicate; its value and guess are the same).
 SPLIT_MIN = kernels.PAIR_LIMIT + 1
+# The deeper split (`deep` on): classes below the opener of at least DEEP_MIN answers are split too,
+# and the first DEEP_GUESSES guesses of a split search on a set of at least DEEP_MIN answers are
+# valued class by class, a class of at least DEEP_MIN answers split in turn. Those guesses run
+# before the rest can start (they set the budget), so they are the long poles of a split build;
+# the later ones run side by side anyway. Its many small jobs cost Python bookkeeping and memo
+# entries that each thread builds alone: on 2 threads that costs more than it gains, so the build
+# and the rank take it from DEEP_MIN_THREADS threads on (`deep_for`; the tests and the bench set
+# it to 1 to force it, or above any thread count to keep it off).
+DEEP_MIN_THREADS = 3
+ALONE = False  # split on one thread too (bench/scaling.py: its jobs are then those of a many-thread run)
+DEEP_MIN = 40
+DEEP_GUESSES = 1
 NEEDED_RULES = kernels.USE_BOUNDS | kernels.USE_SHORTCUTS | kernels.USE_FILTER
 
 
-def can_split(solver, n: int, d: int) -> bool:
-    """Whether a set of n answers with d guesses left is split (else one kernel call)."""
-    return (n >= SPLIT_MIN and d >= 3 and solver.mode in ("normal", "hard") and not solver.symmetric
+def deep_for(threads: int) -> bool:
+    """Whether a build or a rank on `threads` threads takes the deeper split (else the split of
+    the top only, as one or two threads are fastest with)."""
+    return threads >= DEEP_MIN_THREADS
+
+
+def can_split(solver, n: int, d: int, least: int | None = None, deep: bool = False) -> bool:
+    """Whether a set of n answers (at least `least`; by default SPLIT_MIN, or DEEP_MIN with the
+    deeper split) with d guesses left is split (else one kernel call)."""
+    if least is None:
+        least = min(SPLIT_MIN, DEEP_MIN) if deep else SPLIT_MIN
+    return (n >= least and d >= 3 and solver.mode in ("normal", "hard") and not solver.symmetric
             and solver.rules & NEEDED_RULES == NEEDED_RULES)
 
 
-def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray):
+def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray, deep: bool = False):
     """(the guesses the kernel keeps at (S, d) under `req`, by id; the order it tries them in, as
     indices into those; their class bounds in that order), or None where the kernel settles the
-    node another way (a shortcut, a bound at least beta)."""
+    node another way (a shortcut, a bound at least beta), or, without `deep`, where the class
+    bounds grow faster than 2c - 1 (the split of the top leaves that node whole)."""
     n = len(S)
     bounds = solver.class_bounds
     if d < 3 or beta <= int(bounds[d][n]) or beta <= 2 * n:
@@ -54,14 +79,19 @@ def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray):
         ids = ids[ok]
     n_codes, win = solver.game.n_codes, solver.game.win_code
     child = bounds[d - 1].astype(np.int64)
-    if int(child[n]) != 2 * n - 1 or n_codes > 0xFFFF:  # few codes: the class bounds grow faster (not replicated)
+    if n_codes > 0xFFFF:
+        return None
+    # past the game's branching + 1 answers the class bound grows faster than 2c - 1: the kernel then
+    # sums it class by class (`tight`), as _scan does too
+    tight = int(child[n]) != 2 * n - 1
+    if tight and not deep:
         return None
     S = np.ascontiguousarray(S, dtype=np.int32)
     ids = np.ascontiguousarray(ids, dtype=np.int32)
     labels = np.empty((len(ids), n), np.uint16)
-    stats = np.empty((len(ids), 4), np.int64)
+    stats = np.empty((len(ids), 5), np.int64)
     keys = np.random.default_rng(n).integers(1, 2**62, n, dtype=np.int64)
-    _scan(solver.matrix, ids, S, win, n_codes, keys, labels, stats)
+    _scan(solver.matrix, ids, S, win, n_codes, keys, labels, stats, child)
     k, in_s, squares = stats[:, 0], stats[:, 1], stats[:, 2]
     if np.any(k >= n - 1):  # a splitter into singletons, or a candidate leaving one pair: the kernel's shortcuts
         return None
@@ -71,19 +101,20 @@ def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray):
         later = np.flatnonzero(first[group] != np.arange(len(ids)))  # a row hashed like an earlier one
         same = np.all(labels[later] == labels[first[group[later]]], axis=1)  # (a collision keeps both)
         keep[later[same]] = False
-    ids, k, in_s, squares = ids[keep], k[keep], in_s[keep], squares[keep]
+    ids, k, in_s, squares, sums = ids[keep], k[keep], in_s[keep], squares[keep], stats[keep, 4]
     if not np.all(np.isin(solver.answer_gid[S], ids)):  # each answer's own guess is kept (its win tells it apart)
         return None
-    lbs = 3 * n - k - in_s
+    lbs = np.minimum(n + sums, kernels.INF) if tight else 3 * n - k - in_s
     order = np.lexsort((ids, 2 * squares + n * lbs))
     return ids, order, lbs[order]
 
 
 @njit(cache=True, nogil=True)
-def _scan(matrix, ids, S, win, n_codes, keys, labels, stats):
+def _scan(matrix, ids, S, win, n_codes, keys, labels, stats, child_bounds):
     """Each guess's codes over S relabelled by first appearance (the winning code kept apart), as
-    the kernel's scan does, and its class count, in-S flag, sum of squared class sizes and a hash
-    of the labels (`keys`: one random key per position)."""
+    the kernel's scan does, and its class count, in-S flag, sum of squared class sizes, a hash
+    of the labels (`keys`: one random key per position) and the sum of its classes' bounds
+    (`child_bounds`: by class size, the winning class left out)."""
     stamp = np.full(n_codes, -1, np.int64)
     label = np.zeros(n_codes, np.int64)
     count = np.zeros(n_codes, np.int64)
@@ -94,6 +125,7 @@ def _scan(matrix, ids, S, win, n_codes, keys, labels, stats):
         in_s = 0
         squares = 0
         h = 0
+        bound_sum = 0
         for i in range(S.size):
             c = row[S[i]]
             if stamp[c] != r:
@@ -108,6 +140,8 @@ def _scan(matrix, ids, S, win, n_codes, keys, labels, stats):
             else:
                 count[c] += 1
             squares += 2 * count[c] - 1
+            if c != win:
+                bound_sum += child_bounds[count[c]] - child_bounds[count[c] - 1]
             if c == win:
                 in_s = 1
             labels[r, i] = label[c]
@@ -116,15 +150,24 @@ def _scan(matrix, ids, S, win, n_codes, keys, labels, stats):
         stats[r, 1] = in_s
         stats[r, 2] = squares
         stats[r, 3] = h
+        stats[r, 4] = bound_sum
 
 
 class SplitSearch:
     """V(S, d) below beta (else a bound at least beta) and the kernel's best guess, its guesses
     valued as separate jobs (`take`). `done(value, guess, worker)` is called once, by the thread
-    that finishes last; `worker` ran the winning guess, so its memo holds the guess's classes."""
+    that finishes last. Then `result` is (value, guess), `won` says how the best guess was valued
+    (a worker's number: that worker's memo holds the guess's classes; or the GuessSplit that
+    valued them class by class) and `mark` stands for every job of the search.
+
+    The first guess (the best, usually) runs alone, since its total is the budget of the rest;
+    on a set of at least DEEP_MIN answers it is valued class by class (GuessSplit), each class a
+    job or, if large, a split search of its own, so that it does not hold one thread while the
+    others wait; only with `deep` (else every guess is one kernel call, the split of the top).
+    `lock`: the lock of the sources this search is part of (an RLock)."""
 
     def __init__(self, solver, S: np.ndarray, d: int, beta: int, req: np.ndarray, kept: np.ndarray,
-                 order: np.ndarray, lbs: np.ndarray, done):
+                 order: np.ndarray, lbs: np.ndarray, done, lock=None, after=(), tag=None, deep: bool = False):
         self.solver, self.S, self.d, self.beta, self.req = solver, np.ascontiguousarray(S, np.int32), d, beta, req
         self.rows, self.guesses, self.lbs, self.done = order, kept[order], lbs, done
         # What the kernel's node hands its children: the kept guesses' codes over S (a local
@@ -135,39 +178,54 @@ class SplitSearch:
         self.L_ids = np.ascontiguousarray(kept, np.int32)
         self.win_row = np.searchsorted(kept, solver.answer_gid[self.S]).astype(solver.answer_gid.dtype)
         self.pos = np.arange(len(self.S), dtype=np.int32)
-        self.results = [None] * len(order)  # (value, exact, worker)
+        self.results = [None] * len(order)  # (value, exact, how)
         self.best = beta  # the least exact value so far (or beta)
         self.next = 0  # the next guess to hand out
         self.running = 0
         self.finished = False  # _finish called (once)
-        self.lock = threading.Lock()
+        self.lock = lock or threading.RLock()
+        self.after, self.tag, self.deep = tuple(after), tag, deep
+        self.splits: list[GuessSplit] = []  # guesses valued class by class
+        self.ran: list[Job] = []  # the jobs (and marks of class-by-class guesses) finished
+        self.first: Mark | None = None  # the first guess valued: the rest wait for it
+        self.result, self.won, self.mark = None, None, None
 
     def take(self):
-        """A job valuing the next guess, or None: none left, or the first still running (it sets
-        the budget that prunes the rest, as in the kernel)."""
-        last = None
+        """A job: of a guess valued class by class, else valuing the next guess; or None: none
+        left, or the first still running (it sets the budget that prunes the rest, as in the
+        kernel)."""
         with self.lock:
+            for part in self.splits:
+                job = part.take()
+                if job is not None:
+                    return job
             # a guess whose class bound reaches the best so far cannot win: passed over here, as
             # the kernel's loop does, without a job
             while self.next > 0 and self.next < len(self.lbs) and self.lbs[self.next] >= self.best:
-                self.results[self.next] = (int(self.lbs[self.next]), False, -1)
+                self.results[self.next] = (int(self.lbs[self.next]), False, None)
                 self.next += 1
             if self.next >= len(self.lbs):
                 if self.running or self.finished:
                     return None
                 self.finished = True  # every guess passed over since the last job ended
-                last = True
-            elif self.next == 1 and self.running:
+                return Job(lambda worker: self._finish(worker), self.ran, self.tag)
+            if self.next == 1 and self.running:
                 return None
-            else:
-                i = self.next
-                self.next += 1
-                self.running += 1
-        if last:
-            return lambda worker: self._finish(worker)
-        return lambda worker: self._value(i, worker)
+            i = self.next
+            self.next += 1
+            self.running += 1
+            after = self.after if i == 0 else (self.first,)
+            if i < DEEP_GUESSES and self.deep and len(self.S) >= DEEP_MIN:
+                part = GuessSplit(self.solver, self.S, self.d, self.req, int(self.guesses[i]), lambda: self.best,
+                                  lambda value, exact, split: self._valued(i, value, exact, split, split.mark),
+                                  self.lock, after, DEEP_MIN, self.tag)
+                self.splits.append(part)
+                return part.take()
+            job = Job(None, after, self.tag)
+            job.run = lambda worker: self._value(i, worker, job)
+            return job
 
-    def _value(self, i: int, worker: int) -> None:
+    def _value(self, i: int, worker: int, job: Job) -> None:
         with self.lock:
             budget = self.best
         lb = int(self.lbs[i])
@@ -176,15 +234,21 @@ class SplitSearch:
         else:
             value = self._evaluate(int(self.rows[i]), budget)
             exact = value < budget
+        self._valued(i, value, exact, worker, job)
+
+    def _valued(self, i: int, value: int, exact: bool, how, job: Job) -> None:
         with self.lock:
-            self.results[i] = (value, exact, worker)
+            self.results[i] = (value, exact, how)
+            self.ran.append(job)
+            if i == 0:
+                self.first = Mark(self.ran)
             if exact and value < self.best:
                 self.best = value
             self.running -= 1
             last = self.running == 0 and self.next >= len(self.lbs) and not self.finished
             self.finished = self.finished or last
         if last:
-            self._finish(worker)
+            self._finish(current_worker())
 
     def _evaluate(self, row: int, budget: int) -> int:
         """The cost of the guess in `row` of the local matrix (exact below budget), as the kernel's
@@ -198,75 +262,235 @@ class SplitSearch:
 
     def _finish(self, worker: int) -> None:
         best = min((v for v, e, _ in self.results if e), default=None)
+        guess, how = -1, None
         if best is None:  # nothing below beta: the least bound proven
-            self.done(min((v for v, _, _ in self.results), default=kernels.INF), -1, worker)
-            return
-        for i, (value, exact, at) in enumerate(self.results):
-            if exact and value == best:
-                self.done(best, int(self.guesses[i]), at)
+            best = min((v for v, _, _ in self.results), default=kernels.INF)
+        else:
+            for i, (value, exact, at) in enumerate(self.results):
+                if exact and value == best:
+                    guess, how = int(self.guesses[i]), at
+                    break
+                if not exact and value == best:  # refuted against a budget of `best`: a tie is possible
+                    again = self._evaluate(int(self.rows[i]), best + 1)
+                    if again == best:  # valued on this thread: its memo holds the classes
+                        guess, how = int(self.guesses[i]), current_worker()
+                        break
+        if best >= kernels.INF:  # no tree within the cap: reported as the kernel does
+            best, guess, how = kernels.INF, -1, None
+        with self.lock:
+            self.result, self.won, self.mark = (best, guess), how, Mark(self.ran)
+        self.done(best, guess, worker)
+
+
+class GuessSplit:
+    """The cost of `guess` at (S, d) (exact below the budget, else a bound at least the budget),
+    its classes valued as jobs: each a kernel call, or for a class of at least `split_min`
+    answers (None: can_split's default) a SplitSearch of its own. `budget()` is the budget now (it only falls); each class
+    starts against what it leaves given what the others are known to cost at least, as in the
+    kernel's loop; once the sum of what the classes cost at least reaches the budget, the guess
+    is refuted (jobs of it still running are then ignored). `done(value, exact, self)` is called
+    once. `records[q]` says how class q was valued (a worker, or its SplitSearch)."""
+
+    def __init__(self, solver, S, d: int, req, guess: int, budget, done, lock, after=(), split_min=None, tag=None):
+        self.solver, self.S, self.d, self.req, self.guess = solver, S, d, req, guess
+        self.budget, self.done, self.lock, self.after, self.tag = budget, done, lock, tuple(after), tag
+        self.split_min = split_min  # None: can_split's default
+        self.classes = sorted(solver.classes(S, guess), key=lambda item: len(item[1]))
+        bounds = solver.class_bounds[d - 1]
+        self.lower = [int(bounds[len(part)]) for _, part in self.classes]
+        self.running = len(S) + sum(self.lower)
+        # a class of 1 answer costs 1, of 2 answers 3 (guess one of them): exactly its bound
+        self.queue = [q for q, (_, part) in enumerate(self.classes) if len(part) > 2 or (len(part) == 2 and d < 3)]
+        self.left = len(self.queue)
+        self.children: list[SplitSearch] = []
+        self.records: dict[int, object] = {}
+        self.ran: list[Job] = []
+        self.closed = False
+        self.mark: Mark | None = None
+
+    def child_req(self, code: int) -> np.ndarray:
+        return self.solver.constrain(self.req, self.guess, code)
+
+    def take(self):
+        with self.lock:
+            if self.closed:
+                return None
+            for child in self.children:
+                job = child.take()
+                if job is not None:
+                    return job
+            if not self.left:  # nothing to value (every class at its bound)
+                self.left = -1
+                return Job(lambda worker: self._close(worker), self.after, self.tag)
+            if not self.queue:
+                return None
+            q = self.queue.pop(0)
+            code, part = self.classes[q]
+            budget = self.budget() - (self.running - self.lower[q])
+            job = Job(None, self.after, self.tag)
+            job.run = lambda worker: self._solve(q, part, budget, self.child_req(code), worker, job)
+            return job
+
+    def _solve(self, q: int, part, budget: int, child_req, worker: int, job: Job) -> None:
+        """Class q valued against `budget`: by the kernel, or, for a large class, by a split search
+        whose jobs follow this one."""
+        with self.lock:
+            if self.closed:  # refuted meanwhile
                 return
-            if not exact and value == best:  # refuted against a budget of `best`: a tie is possible
-                again = self._evaluate(int(self.rows[i]), best + 1)
-                if again == best:
-                    self.done(best, int(self.guesses[i]), worker)
-                    return
+        if budget <= self.lower[q]:
+            self._valued(q, self.lower[q], False, worker, job)
+            return
+        if can_split(self.solver, len(part), self.d - 1, self.split_min, deep=True):
+            found = root_candidates(self.solver, part, self.d - 1, budget, child_req, deep=True)
+            if found is not None:
+                child = SplitSearch(self.solver, part, self.d - 1, budget, child_req, *found,
+                                    lambda value, guess, worker: self._valued(q, value, value < budget,
+                                                                              child, child.mark),
+                                    self.lock, (job,), self.tag, deep=True)
+                with self.lock:
+                    self.children.append(child)  # its jobs go out once this one returns
+                return
+        value = self.solver.solve(part, self.d - 1, budget, child_req)[0]
+        self._valued(q, value, value < budget, worker, job)
+
+    def _valued(self, q: int, value: int, exact: bool, how, job: Job) -> None:
+        with self.lock:
+            if self.closed:
+                return
+            self.ran.append(job)
+            self.records[q] = how
+            if value > self.lower[q]:
+                self.running += value - self.lower[q]
+                self.lower[q] = value
+            self.left -= 1
+            if exact and self.left:
+                return
+        self._close(-1)
+
+    def _close(self, worker: int) -> None:
+        with self.lock:
+            if self.closed:
+                return
+            self.closed = True
+            self.mark = Mark(self.ran or self.after)
+            value = self.running
+            exact = self.left <= 0 and value < self.budget()
+        self.done(value, exact, self)
 
 
-class Workers:
-    """`threads` daemon threads running jobs (callables taking the worker's number): first the
-    jobs pinned to that worker (`pin`), then the first job any of `sources` (in order) hands out
-    (`source.take()`, None when it has none now). A job's exception goes to `on_error`. Each
-    job's CPU seconds are kept in `job_seconds` (what bench/scaling.py shows)."""
+class SplitTree:
+    """The optimal tree of (S, d) under `req` and its value, as jobs on `workers`: the value by a
+    SplitSearch, then the tree of its best guess built on the threads whose memos hold its
+    classes (class by class where the guess was valued so, a large class by a SplitTree of its
+    own), then the tie-break on depth (Solver.shallowest) searched the same way. With `found`
+    (value, guess, how, mark: a finished search's), the search is skipped. `finish(value, tree or
+    None, mark)` is called once, `mark` standing for every job it ran. Without `deep` it is the
+    split of the top: the guesses valued as jobs, the tree and the tie-break each on the thread
+    that valued the best guess."""
 
-    def __init__(self, threads: int, sources: list, on_error):
-        self.cond = threading.Condition()
-        self.sources, self.on_error = sources, on_error
-        self.pinned = [[] for _ in range(threads)]
-        self.stopped = False
-        self.job_seconds: list[float] = []
+    def __init__(self, solver, S, d: int, req, workers, finish, found=None, after=(), tag=None, deep: bool = False):
+        self.solver, self.S, self.d, self.req, self.workers, self.finish = solver, S, d, req, workers, finish
+        self.lock, self.tag, self.deep = workers.lock, tag, deep
+        self.ready: list[Job] = []  # jobs any worker may take
+        self.search: SplitSearch | None = None
+        self.trees: list[SplitTree] = []
+        self.value, self.node, self.mark = kernels.INF, None, None
+        if found is None:
+            self._search(d, kernels.INF, self._solved, after)
+        else:
+            self._solved(*found)
 
-    def start(self) -> Workers:
-        for w in range(len(self.pinned)):
-            threading.Thread(target=self._run, args=(w,), daemon=True, name=f"build-{w}").start()
-        return self
+    def take(self):
+        with self.lock:
+            if self.ready:
+                return self.ready.pop(0)
+            for tree in self.trees:
+                job = tree.take()
+                if job is not None:
+                    return job
+            return self.search.take() if self.search is not None else None
 
-    def pin(self, worker: int, job) -> None:
-        with self.cond:
-            self.pinned[worker].append(job)
-            self.cond.notify_all()
+    def _search(self, cap: int, beta: int, then, after) -> None:
+        """V(S, cap) below beta and the kernel's best guess, split if the kernel's scan would be
+        (else one kernel call), then `then(value, guess, how, mark)`."""
+        solver, S, req = self.solver, self.S, self.req
+        found = root_candidates(solver, S, cap, beta, req, self.deep)
+        with self.lock:
+            if found is None:
+                job = Job(None, after, self.tag)
+                job.run = lambda worker: then(*solver.solve(S, cap, beta, req), worker, job)
+                self.search = None
+                self.ready.append(job)
+            else:
+                search = SplitSearch(solver, S, cap, beta, req, *found,
+                                     lambda value, guess, worker: then(value, guess, search.won, search.mark),
+                                     self.lock, after, self.tag, self.deep)
+                self.search = search
+        self.workers.wake()
 
-    def stop(self) -> None:
-        """No job starts after this (those running finish in the background)."""
-        with self.cond:
-            self.stopped = True
-            self.cond.notify_all()
+    def _solved(self, value: int, guess: int, how, mark) -> None:
+        self.search = None
+        if value >= kernels.INF:
+            self.mark = mark
+            self.finish(value, None, mark)
+            return
+        self.value = value
+        self._build(guess, self.d, how, mark)
 
-    def _take(self, worker: int):
-        if self.pinned[worker]:
-            return self.pinned[worker].pop(0)
-        for source in self.sources:
-            job = source.take()
-            if job is not None:
-                return job
-        return None
+    def _build(self, guess: int, cap: int, how, mark) -> None:
+        """The tree opening with `guess` within `cap` guesses, then `_built`."""
+        solver, S, req = self.solver, self.S, self.req
+        if isinstance(how, int):  # that worker's memo holds the guess's classes
+            job = Job(None, (mark,), self.tag)
+            job.run = lambda worker: self._built(solver._tree_with(S, cap, req, guess), cap, job)
+            self.workers.pin(how, job)
+            return
+        split = how  # valued class by class: each class's tree where it was valued
+        subtrees, parts = {}, []
+        waiting = [len(split.classes)]
 
-    def _run(self, worker: int) -> None:
-        import time
+        def got(code: int, tree: dict, part) -> None:
+            with self.lock:
+                subtrees[code] = tree
+                parts.append(part)
+                waiting[0] -= 1
+                last = waiting[0] == 0
+            if last:
+                node = {"guess": solver.game.guesses[guess]}
+                node["next"] = {solver.game.pattern_text(c): subtrees[c] for c in sorted(subtrees)}
+                self._built(node, cap, Mark(parts))
 
-        while True:
-            with self.cond:
-                job = None
-                while not self.stopped and job is None:
-                    job = self._take(worker)
-                    if job is None:
-                        self.cond.wait(1.0)
-                if self.stopped:
-                    return
-            start = time.thread_time()
-            try:
-                job(worker)
-            except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
-                self.on_error(error)
-            self.job_seconds.append(time.thread_time() - start)
-            with self.cond:
-                self.cond.notify_all()
+        for q, (code, part) in enumerate(split.classes):
+            record, child_req = split.records.get(q), split.child_req(code)
+            if record is None:  # one or two answers: its tree is immediate
+                got(code, solver.tree(part, cap - 1, child_req), mark)
+            elif isinstance(record, int):
+                job = Job(None, (mark,), self.tag)
+                job.run = (lambda job, code, part, child_req: lambda worker: got(
+                    code, solver.tree(part, cap - 1, child_req), job))(job, code, part, child_req)
+                self.workers.pin(record, job)
+            else:
+                with self.lock:
+                    tree = SplitTree(solver, part, cap - 1, child_req, self.workers,
+                                     (lambda code: lambda value, node, done: got(code, node, done))(code),
+                                     found=(*record.result, record.won, record.mark), tag=self.tag, deep=True)
+                    self.trees.append(tree)
+        self.workers.wake()
+
+    def _built(self, node: dict, cap: int, mark) -> None:
+        self.node = node
+        depth = tree_depth(node)
+        if depth > 1 and self.solver.class_bounds[depth - 1, len(self.S)] <= self.value:
+            self._search(depth - 1, self.value + 1, self._shallower, (mark,))
+        else:
+            self.mark = mark
+            self.finish(self.value, node, mark)
+
+    def _shallower(self, value: int, guess: int, how, mark) -> None:
+        """An optimal tree within one guess less exists exactly when the value there is the same."""
+        self.search = None
+        if value != self.value:
+            self.mark = mark
+            self.finish(self.value, self.node, mark)
+        else:
+            self._build(guess, tree_depth(self.node) - 1, how, mark)
