@@ -2,6 +2,7 @@
 
     wordtree dordle build --answers A --guesses G [--max-guesses 7] [--objective total|worst] [--first WORD] -o T
     wordtree dordle build [GAME] --from GUESS:P1/P2,...   the rest of a game in progress, exactly
+    wordtree dordle build [GAME] --checkpoint F [--resume | --overwrite] [--status]   resumable, opener by opener
     wordtree dordle verify T --answers A --guesses G
     wordtree dordle next [T] GUESS:P1/P2 ...      the best next guess (===== marks a solved board)
     wordtree dordle play [T]                      an assistant for a real game (reads P1/P2 from stdin)
@@ -81,6 +82,16 @@ def add_dordle(sub) -> None:
                    help="solve the rest of a game in progress exactly (no time limit): the steps played, "
                         "comma-separated, as in dordle next, e.g. salet:BBYBB/BYBBG,crony:BGYBB/GGGGG")
     b.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree-dordle/1 JSON (whole games only)")
+    b.add_argument("--checkpoint", metavar="FILE",
+                   help="save each opener's result here as the search goes (every few seconds, and when stopped "
+                        "with Ctrl-C), with a progress line over the openers; --objective total, whole games only")
+    b.add_argument("--resume", action="store_true", help="go on from --checkpoint: the openers it holds are skipped")
+    b.add_argument("--overwrite", action="store_true",
+                   help="start --checkpoint over even if it exists (without --resume or this, an existing one is "
+                        "refused)")
+    b.add_argument("--status", action="store_true",
+                   help="print what --checkpoint proves so far (openers exact, refuted and left, the best total and "
+                        "the proven lower bound), then stop")
     v = actions.add_parser("verify", help="replay every ordered pair through a Dordle tree (or walk a heuristic "
                                           "strategy's rule) and check its total")
     v.add_argument("tree", help="a wordtree-dordle/1 or wordtree-dordle-strategy/1 file")
@@ -150,6 +161,8 @@ def run_dordle(args) -> int:
         return _run_lookup(args)
     if action == "verify":
         return _verify(args)
+    if action == "build":
+        _check_checkpoint(args)
     if action == "build" and args.steps is not None:
         _check_from(args)
     game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
@@ -214,20 +227,91 @@ def _build(args, game, matrix) -> int:
 
     if args.steps is not None:
         return _build_from(args, game, matrix)
+    if args.checkpoint:
+        return _build_checkpointed(args, game, matrix)
     first = None if args.first is None else game.guess_index[game.parse_guess(args.first)]
     if args.objective == "worst":
         search = smallest_cap_search(game, matrix, args.max_guesses, first)
         doc = build_document(search, first, "worst", args.max_guesses)
     else:
         doc = build_document(DordleSearch(game, matrix, args.max_guesses), first)
+    _print_result(args, doc)
+    if args.output:
+        with output_errors(args.output):
+            write_atomic(args.output, orjson.dumps(doc))
+    return 0
+
+
+def _print_result(args, doc: dict) -> None:
     result = doc["result"]
     worst = f", worst {doc['max_guesses']} (least possible)" if args.objective == "worst" else ""
     print(f"total {result['total']} over {result['pairs']} ordered pairs, mean {result['mean']:.4f}{worst}, "
           f"first guess {result['first']}{'' if result['optimal'] else ' (fixed)'}, {result['seconds']} s, "
           f"{result['nodes']} nodes")
+
+
+def _check_checkpoint(args) -> None:
+    """--checkpoint and its companions: what they need, and what they do not go with."""
+    for flag in ("resume", "overwrite", "status"):
+        if getattr(args, flag) and not args.checkpoint:
+            raise UsageError(f"--{flag} needs --checkpoint FILE")
+    if args.resume and args.overwrite:
+        raise UsageError("--resume continues the checkpoint and --overwrite starts it over: give one of them")
+    if not args.checkpoint:
+        return
+    if args.steps is not None:
+        raise UsageError("--checkpoint saves the search of a whole game; drop --from or --checkpoint")
+    if args.objective != "total":
+        raise UsageError("--checkpoint is for builds with --objective total")
+    if args.first is not None:
+        raise UsageError("--checkpoint saves the search over the openers; with --first there is one: drop one")
+
+
+def _build_checkpointed(args, game, matrix) -> int:
+    """`dordle build --checkpoint FILE`: the root searched opener by opener (dordle.root), each
+    opener's result saved in FILE, then the tree built as without it; or, with --status, what FILE
+    proves so far. Ctrl-C stops it with every finished opener saved (exit 130)."""
+    import time
+
+    import orjson
+
+    from ..dordle.root import checkpoint_status, root_search
+    from ..dordle.search import ALL_RULES, DordleSearch
+    from ..dordle.tree import build_document
+    from ..errors import CheckpointNotSaved, OutputSavedElsewhere
+    from ..files import check_writable, open_checkpoint, write_atomic, write_or_fallback
+    from ..progress import progress_bar
+
+    if args.status:
+        print("\n".join(checkpoint_status(game, args.max_guesses, ALL_RULES, args.checkpoint)))
+        return 0
     if args.output:
-        with output_errors(args.output):
-            write_atomic(args.output, orjson.dumps(doc))
+        check_writable(args.output, "tree")
+    search = DordleSearch(game, matrix, args.max_guesses)
+    started = time.perf_counter()
+    with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=args.overwrite):
+        result = root_search(search, args.checkpoint, resume=args.resume, progress=lambda total, done: progress_bar(
+            total, initial=done, desc="openers", unit="openers"))
+    failures = [CheckpointNotSaved(args.checkpoint, result.checkpoint_error)] if result.checkpoint_error else []
+    if result.interrupted:
+        print(f"wordtree: interrupted after {result.evaluated} openers this run ({result.left} left): the openers "
+              f"done are in {args.checkpoint}; add --resume to go on", file=sys.stderr, flush=True)
+        for exc in failures:
+            print(f"wordtree: error: {exc}", file=sys.stderr, flush=True)
+        return 130
+    doc = build_document(search, solved=(result.value, result.guess), started=started)
+    _print_result(args, doc)
+    if args.output:
+        where, reason = write_or_fallback(args.output, lambda path: write_atomic(path, orjson.dumps(doc)))
+        if reason is not None:
+            failures.append(OutputSavedElsewhere(args.output, "tree", reason, where))
+            if where is None:
+                sys.stdout.write(orjson.dumps(doc).decode() + "\n")
+    sys.stdout.flush()
+    for exc in failures[:-1]:
+        print(f"wordtree: error: {exc}", file=sys.stderr)
+    if failures:
+        raise failures[-1]
     return 0
 
 

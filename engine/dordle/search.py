@@ -175,6 +175,33 @@ class DordleSearch:
                 if exact or (value >= beta and rules & USE_BUDGETS):
                     return value, best if exact else -1
                 lower = value
+        G, lbs, scores, bound = self.candidates(S1, S2, ident, d, guesses)
+        lower = max(lower, bound)
+        limit = min(beta, DINF) if rules & USE_BUDGETS else DINF
+        if lower >= limit:
+            return self._store(key, min(lower, DINF), lower >= DINF, -1)
+        order = self.guess_order(lbs, scores)
+        best_value, best_guess, floor = limit, -1, DINF
+        for i in order:
+            if rules & USE_BOUNDS and lbs[i] >= best_value:
+                floor = min(floor, int(lbs[i]))
+                break  # sorted by bound: every later guess is refuted too
+            cost = self.evaluate(S1, S2, ident, d, int(G[i]), best_value, G)
+            if cost < best_value:
+                best_value, best_guess = cost, int(G[i])
+            else:
+                floor = min(floor, cost)
+        if best_guess >= 0:
+            return self._store(key, best_value, True, best_guess)
+        return self._store(key, min(DINF, max(lower, floor)), limit >= DINF, -1)
+
+    def candidates(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int,
+                   guesses: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """What a node (m >= 1 pairs, d >= 2) tries: (G, lbs, scores, lower), G the guesses the
+        pruning rules leave, lbs each one's counting bound, scores the tie-break, lower the node's
+        bound from them and the projection (as far as the rules use them). solve and
+        root.root_search both start from it, so they try the same guesses in the same order."""
+        rules = self.rules
         G = self.all_guesses if guesses is None else guesses
         mark1 = np.zeros(self.n_answers, np.bool_)
         mark1[S1] = True
@@ -192,27 +219,16 @@ class DordleSearch:
         useless = np.empty(len(G), np.bool_)
         guess_bounds(self.matrix, self.game.n_codes, G, S1, S2, ident, mark1, mark2, self.answer_of_guess, self.win,
                      d, self.cb, lbs, scores, useless)
+        lower = 0
         if rules & USE_BOUNDS:
-            lower = max(lower, int(lbs.min()))
+            lower = int(lbs.min())
         if rules & USE_PROJECTION:
             lower = max(lower, self.projection(S1, S2, ident, d))
-        limit = min(beta, DINF) if rules & USE_BUDGETS else DINF
-        if lower >= limit:
-            return self._store(key, min(lower, DINF), lower >= DINF, -1)
-        order = np.lexsort((scores, lbs)) if rules & USE_BOUNDS else np.argsort(scores, kind="stable")
-        best_value, best_guess, floor = limit, -1, DINF
-        for i in order:
-            if rules & USE_BOUNDS and lbs[i] >= best_value:
-                floor = min(floor, int(lbs[i]))
-                break  # sorted by bound: every later guess is refuted too
-            cost = self.evaluate(S1, S2, ident, d, int(G[i]), best_value, G)
-            if cost < best_value:
-                best_value, best_guess = cost, int(G[i])
-            else:
-                floor = min(floor, cost)
-        if best_guess >= 0:
-            return self._store(key, best_value, True, best_guess)
-        return self._store(key, min(DINF, max(lower, floor)), limit >= DINF, -1)
+        return G, lbs, scores, lower
+
+    def guess_order(self, lbs: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """The order the guesses are tried in: by bound, then score (by score alone without USE_BOUNDS)."""
+        return np.lexsort((scores, lbs)) if self.rules & USE_BOUNDS else np.argsort(scores, kind="stable")
 
     def shortcut(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int) -> tuple[int, int]:
         """The value and a best guess of a state of one or two pairs (d >= 2).

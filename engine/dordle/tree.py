@@ -57,13 +57,16 @@ def smallest_cap_search(game, matrix: np.ndarray, max_guesses: int, first: int |
     return DordleSearch(game, matrix, max_guesses, **options)  # infeasible: build_document says so
 
 
-def build_document(search, first: int | None = None, objective: str = "total", cap_asked: int | None = None) -> dict:
+def build_document(search, first: int | None = None, objective: str = "total", cap_asked: int | None = None,
+                   solved: tuple[int, int] | None = None, started: float | None = None) -> dict:
     """The optimal tree (opening with `first` when given) and its result, as a document. With
     objective "worst", `search` comes from smallest_cap_search: the tree's cap (max_guesses) is
-    the least worst case, `cap_asked` the cap that was allowed."""
+    the least worst case, `cap_asked` the cap that was allowed. `solved`: the whole game's
+    optimum and opener found already (root.root_search), by a search that began at `started`
+    (time.perf_counter(); the result's seconds count from it)."""
     game = search.game
-    t0 = time.perf_counter()
-    value, guess = search.solve_game(first)
+    t0 = time.perf_counter() if started is None else started
+    value, guess = search.solve_game(first) if solved is None else solved
     if value >= DINF:
         opener = f" opening with {game.guesses[first]}" if first is not None else ""
         raise UserError(f"impossible: no Dordle strategy{opener} solves every pair within {search.cap} guesses")

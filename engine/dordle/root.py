@@ -1,0 +1,243 @@
+"""The root of the exact Dordle search, opener by opener, with a checkpoint: a search of the full
+lists takes days, and one that stops must not lose the openers it has settled.
+
+`root_search` tries the openers exactly as DordleSearch.solve does at the root (the same
+pruned guesses, bounds and order, DordleSearch.candidates; the same budgets; the same stop at
+the first opener whose bound reaches the best total), so it finds solve_game's value and
+opener. After each opener it records what it proved: the exact total (below the budget it was
+given), or a lower bound at least that budget (refuted).
+
+A resume skips the recorded openers and starts from the best exact total recorded. That is
+sound: the budgets only shrink, so an opener refuted against an earlier budget is refuted
+against this one, and since openers are recorded in order, every opener after the recorded ones
+meets the same budget as in a run that never stopped.
+
+The checkpoint (wordtree-dordle-root/1, JSON) is the header (the lists' fingerprints, the cap,
+the rules, the objective: a file of another run is refused, field named), then
+    "openers": the number of openers tried at the root (after pruning),
+    "root_lower": the root's own lower bound (least opener bound, projection),
+    "left_bound": the least bound of the openers not yet tried (null: none left),
+    "results": {word: [value, exact]}, "finished": whether the search is over, "seconds".
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import orjson
+
+from ..errors import UserError
+from ..files import ThrottledSave, read_checkpoint
+from . import bounds
+from .kernels import DINF
+from .search import USE_BOUNDS, USE_MEMO, USE_SHORTCUTS
+
+CHECKPOINT_FORMAT = "wordtree-dordle-root/1"
+SAVE_EVERY = 5.0  # seconds between checkpoint saves at most (and one at the end)
+
+
+@dataclass
+class RootResult:
+    value: int  # the optimum when finished, else the best exact total so far (DINF: none yet)
+    guess: int  # the opener reaching `value` (-1: none)
+    finished: bool
+    openers: int  # tried at the root, after pruning
+    exact: int  # openers valued exactly
+    refuted: int  # openers proven no better than the best (evaluated, or by their bound)
+    lower: int  # a proven lower bound on the optimum (equal to it when finished)
+    evaluated: int  # openers this run evaluated (a resume skips the recorded ones)
+    seconds: float  # this run's
+    interrupted: bool = False
+    checkpoint_error: str | None = None  # why the last save failed (None: it did not)
+
+    @property
+    def left(self) -> int:
+        return 0 if self.finished else self.openers - self.exact - self.refuted
+
+
+def checkpoint_header(game, cap: int, rules: int) -> dict:
+    """What a checkpoint must match to be resumed: the lists, the cap, the rules, the objective."""
+    identity = game.identity()
+    return {"format": CHECKPOINT_FORMAT, "answers_sha256": identity["answers_sha256"],
+            "guesses_sha256": identity["guesses_sha256"], "max_guesses": int(cap), "rules": int(rules),
+            "objective": "total"}
+
+
+def read_root_checkpoint(path, game, cap: int, rules: int, resuming: bool = True) -> dict | None:
+    """The checkpoint at `path` (None: no file), its header checked and its results read with
+    their types checked: {word: (value, exact)} under "results"."""
+    doc = read_checkpoint(path, checkpoint_header(game, cap, rules), "Dordle build", resuming=resuming)
+    if doc is None:
+        return None
+    results = doc.get("results")
+    if not isinstance(results, dict):
+        raise UserError(f"{path}: malformed Dordle build checkpoint (no 'results')")
+    checked = {}
+    for word, item in results.items():
+        if word not in game.guess_index or not isinstance(item, list) or len(item) != 2 \
+                or not _whole(item[0]) or not isinstance(item[1], bool):
+            raise UserError(f"{path}: malformed Dordle build checkpoint (result {_short(word)})")
+        checked[word] = (min(int(item[0]), DINF), item[1])
+    for key in ("openers", "root_lower"):
+        if not _whole(doc.get(key)):
+            raise UserError(f"{path}: malformed Dordle build checkpoint (no whole '{key}')")
+    if doc.get("left_bound") is not None and not _whole(doc["left_bound"]):
+        raise UserError(f"{path}: malformed Dordle build checkpoint ('left_bound')")
+    return {**doc, "results": checked, "finished": doc.get("finished") is True}
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 20 else text[:17] + "...")
+
+
+def best_exact(results: dict, game) -> tuple[int, int]:
+    """(the least exact total recorded, its opener), or (DINF, -1)."""
+    exact = [(value, game.guess_index[word]) for word, (value, is_exact) in results.items() if is_exact]
+    return min(exact, key=lambda item: item[0]) if exact else (DINF, -1)
+
+
+def proven_lower(root_lower: int, best: int, left_bound: int | None) -> int:
+    """The root's optimum is at least its own bound, and at least the least of the best exact total
+    and the bounds of the openers not yet tried (every other opener is proven no better)."""
+    return max(root_lower, min(best, DINF if left_bound is None else left_bound))
+
+
+def root_search(search, checkpoint=None, resume: bool = False, progress=None, max_openers: int | None = None,
+                save_every: float = SAVE_EVERY) -> RootResult:
+    """The optimal total of the whole game and its opener, as search.solve_game() finds them,
+    opener by opener; with `checkpoint` (a path the caller holds: files.open_checkpoint) each
+    opener's result is saved there (at most every `save_every` seconds, and at the end), and with
+    `resume` the openers it records are skipped. `progress(total, done)`: makes a tqdm-like bar
+    over the openers (None: none). `max_openers`: stop after evaluating that many (unfinished; for
+    tests). Ctrl-C (KeyboardInterrupt) stops it too: the result says interrupted, and the
+    checkpoint holds every opener finished."""
+    t0 = time.perf_counter()
+    game = search.game
+    S1, S2, ident, d = search.root()
+    m = bounds.pairs(len(S1), len(S2), ident)
+    saved = read_root_checkpoint(checkpoint, game, search.cap, search.rules) if checkpoint and resume else None
+    results: dict[str, tuple[int, bool]] = dict(saved["results"]) if saved else {}
+    earlier = float(saved.get("seconds", 0.0)) if saved and isinstance(saved.get("seconds"), (int, float)) else 0.0
+    trivial = _trivial_root(search, S1, S2, ident, d, m)
+    if trivial is not None:
+        G, lbs, order, lower = search.all_guesses[:0], np.zeros(0, np.int64), np.zeros(0, np.int64), trivial[0]
+    else:
+        search.nodes += 1  # the root, as solve counts it
+        G, lbs, scores, lower = search.candidates(S1, S2, ident, d)
+        order = search.guess_order(lbs, scores)
+    state = {"position": 0, "finished": trivial is not None or lower >= DINF}
+    # least bound of the openers from each position on
+    suffix = np.minimum.accumulate(lbs[order][::-1])[::-1] if len(order) else lbs
+
+    def left_bound() -> int | None:
+        k = state["position"]
+        return None if state["finished"] or k >= len(order) else int(suffix[k])
+
+    def snapshot() -> bytes:
+        return orjson.dumps({**checkpoint_header(game, search.cap, search.rules), "openers": len(order),
+                             "root_lower": int(min(lower, DINF)), "left_bound": left_bound(),
+                             "results": {w: [int(v), e] for w, (v, e) in results.items()},
+                             "finished": state["finished"], "seconds": round(earlier + time.perf_counter() - t0, 3)})
+
+    save = ThrottledSave(checkpoint, snapshot) if checkpoint else None
+    best_value, best_guess = best_exact(results, game)
+    evaluated, interrupted = 0, False
+    shown = sum(game.guesses[g] in results for g in G)  # openers the bar counts done
+    bar = progress(len(order), shown) if progress else None
+    if bar is not None:
+        bar.set_postfix_str(_postfix(best_value, proven_lower(lower, best_value, left_bound())))
+    try:
+        while not state["finished"] and state["position"] < len(order):
+            i = order[state["position"]]
+            if search.rules & USE_BOUNDS and lbs[i] >= best_value:  # sorted by bound: the rest are refuted
+                if bar is not None:
+                    bar.update(len(order) - shown)
+                state["finished"] = True
+                break
+            word = game.guesses[int(G[i])]
+            if word not in results:
+                if max_openers is not None and evaluated >= max_openers:
+                    break
+                cost = search.evaluate(S1, S2, ident, d, int(G[i]), best_value, G)
+                evaluated += 1
+                results[word] = (min(int(cost), DINF), cost < best_value)
+                if cost < best_value:
+                    best_value, best_guess = int(cost), int(G[i])
+                if bar is not None:
+                    bar.update(1)
+                    shown += 1
+            state["position"] += 1
+            if bar is not None:
+                bar.set_postfix_str(_postfix(best_value, proven_lower(lower, best_value, left_bound())))
+            if save is not None:
+                save(save_every)
+        else:
+            state["finished"] = True
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+        if save is not None:
+            save(last=True)
+    finished = state["finished"]
+    if finished and trivial is not None:
+        best_value, best_guess = trivial
+    elif finished and best_guess < 0:
+        best_value = DINF
+    if finished and trivial is None and search.rules & USE_MEMO:  # the root stored as solve stores it
+        search._store(search.key(S1, S2, ident, d), best_value, True, best_guess)
+    seconds = time.perf_counter() - t0
+    search.seconds += seconds
+    exact = sum(e for _, e in results.values())
+    return RootResult(best_value, best_guess, finished, len(order), exact,
+                      (len(order) - exact) if finished else len(results) - exact,
+                      best_value if finished else proven_lower(lower, best_value, left_bound()), evaluated, seconds,
+                      interrupted, save.error if save is not None else None)
+
+
+def _trivial_root(search, S1, S2, ident, d, m) -> tuple[int, int] | None:
+    """(value, guess) of a root solve settles without trying openers: no pairs, or one or two
+    (USE_SHORTCUTS); None otherwise."""
+    if m == 0:
+        return 0, -1
+    if search.rules & USE_SHORTCUTS and m <= 2:
+        search.nodes += 1
+        return search.shortcut(S1, S2, ident, d)
+    return None
+
+
+def _postfix(best: int, lower: int) -> str:
+    return f"best {'none' if best >= DINF else best}, proven >= {'inf' if lower >= DINF else lower}"
+
+
+def checkpoint_status(game, cap: int, rules: int, path) -> list[str]:
+    """What the checkpoint at `path` proves so far, as lines: the openers exact, refuted and left,
+    the best total so far, and the proven lower bound on the optimum."""
+    from ..exact.checkpoint import NoCheckpoint
+
+    doc = read_root_checkpoint(path, game, cap, rules, resuming=False)
+    if doc is None:
+        raise NoCheckpoint(path)
+    results, openers, finished = doc["results"], doc["openers"], doc["finished"]
+    best, guess = best_exact(results, game)
+    exact = sum(e for _, e in results.values())
+    refuted = openers - exact if finished else len(results) - exact
+    left = 0 if finished else max(0, openers - len(results))
+    lower = best if finished else proven_lower(doc["root_lower"], best, doc["left_bound"])
+    n = len(game.answers)
+    pairs = n * (n - 1)
+    shown = "none yet" if best >= DINF else f"{best} (mean {best / pairs:.4f}), opening with {game.guesses[guess]}"
+    state = "finished: the best is optimal" if finished else "not finished"
+    seconds = doc.get("seconds") if isinstance(doc.get("seconds"), (int, float)) else 0
+    return [f"{path}: {state}, {seconds:.0f} s of search so far",
+            f"openers: {openers} ({exact} exact, {refuted} refuted, {left} left)",
+            f"best total so far: {shown}",
+            f"proven lower bound: {'none (no strategy within the cap)' if lower >= DINF else lower}"
+            + ("" if lower >= DINF else f" over {pairs} ordered pairs, mean {lower / pairs:.4f}")]
