@@ -352,3 +352,26 @@ def test_a_hangman_output_is_checked_before_the_search(tmp_path):
     words.write_text("abc\nabd\nbca\n")
     out = run("build", "hangman", "--length", "3", "--words", words, "-o", tmp_path / "a-file" / "t.json")
     assert out.returncode == 1 and "not a folder" in error_line(out)
+
+
+def test_a_term_stops_a_rank_as_ctrl_c_does_and_its_checkpoint_resumes(tmp_path):
+    """`kill` (TERM) on a running rank: the command stops as on Ctrl-C (exit 130, "interrupted"),
+    with every opener valued so far saved in its checkpoint, which --resume takes."""
+    ck = tmp_path / "rank.ck"
+    command = [sys.executable, str(ROOT / "cli.py"), "rank", "--top", "1", "--threads", "1", "--checkpoint", str(ck)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while not ck.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)  # the first save: the first opener valued (after compiling, on a fresh cache)
+        assert ck.exists(), "no checkpoint saved in time"
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and "interrupted" in out + err and "Traceback" not in err, err
+    results = orjson.loads(ck.read_bytes())["results"]
+    assert len(results) >= 1
+    again = subprocess.run([*command, "--resume", "--limit", str(len(results))], capture_output=True, text=True,
+                           timeout=240)
+    assert again.returncode == 0, again.stderr

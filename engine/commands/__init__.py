@@ -89,11 +89,21 @@ def main(argv: list[str] | None = None) -> int:
         from ..numba_cache import freeze_numba_objects
 
         freeze_numba_objects()  # numba's objects out of the collector's way, as they come (a command's process only)
+        _term_as_interrupt()
         try:
             return _main(sys.argv[1:])
         finally:
             _before_exit()
     return _main(list(argv))
+
+
+def _term_as_interrupt() -> None:
+    """A TERM (what `kill`, batch schedulers and container stops send) stops a command's process
+    as Ctrl-C does: a long build or rank saves its checkpoint and says how to resume, instead of
+    dying with its last minutes of work unsaved."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
 def _before_exit() -> None:
