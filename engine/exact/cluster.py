@@ -74,20 +74,26 @@ _worker_solver: dict[GameSpec, Solver] = {}  # one game per worker process: its 
 _worker_lock = threading.Lock()
 
 
+def game_of(spec: GameSpec):
+    """(game, pattern matrix) rebuilt on a worker from `spec`, refused when its lists differ from
+    the client's (by the game's cache key)."""
+    from ..games import get_game
+    from ..patterns import pattern_matrix
+
+    game = get_game(spec.name, spec.answers, spec.guesses, **dict(spec.options))
+    if game.cache_key != spec.cache_key:
+        import socket
+
+        raise UserError(f"worker on {socket.gethostname()}: its copy of the word lists differs "
+                        "from the client's")
+    return game, pattern_matrix(game, spec.cache_dir).matrix
+
+
 def _solver_for(spec: GameSpec) -> Solver:
     with _worker_lock:
         solver = _worker_solver.get(spec)
         if solver is None:
-            from ..games import get_game
-            from ..patterns import pattern_matrix
-
-            game = get_game(spec.name, spec.answers, spec.guesses, **dict(spec.options))
-            if game.cache_key != spec.cache_key:
-                import socket
-
-                raise UserError(f"worker on {socket.gethostname()}: its copy of the word lists differs "
-                                "from the client's")
-            matrix = pattern_matrix(game, spec.cache_dir).matrix
+            game, matrix = game_of(spec)
             _worker_solver.clear()
             solver = _worker_solver[spec] = Solver(game, matrix, spec.max_guesses, memo_mb=spec.memo_mb, mode=spec.mode)
         return solver
