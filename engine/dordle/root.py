@@ -108,6 +108,148 @@ def proven_lower(root_lower: int, best: int, left_bound: int | None) -> int:
     return max(root_lower, min(best, DINF if left_bound is None else left_bound))
 
 
+@dataclass
+class RootPlan:
+    """What the root tries, computed in one place (root_plan) for root_search and the cluster:
+    the root state, the openers G the pruning leaves, their bounds, the order they are tried in
+    (positions into G), the root's own bound, and the value and opener of a root that needs no
+    openers (None otherwise)."""
+
+    S1: np.ndarray
+    S2: np.ndarray
+    ident: bool
+    d: int
+    G: np.ndarray
+    lbs: np.ndarray
+    order: np.ndarray
+    lower: int
+    trivial: tuple[int, int] | None
+
+    @property
+    def settled(self) -> bool:
+        """Whether the root needs no opener tried: trivial, or no strategy within the cap."""
+        return self.trivial is not None or self.lower >= DINF
+
+    def guess(self, position: int) -> int:
+        return int(self.G[self.order[position]])
+
+
+def root_plan(search) -> RootPlan:
+    """The root's openers in DordleSearch.solve's order (DordleSearch.candidates, guess_order)."""
+    S1, S2, ident, d = search.root()
+    m = bounds.pairs(len(S1), len(S2), ident)
+    trivial = _trivial_root(search, S1, S2, ident, d, m)
+    if trivial is not None:
+        G, lbs, order, lower = search.all_guesses[:0], np.zeros(0, np.int64), np.zeros(0, np.int64), trivial[0]
+    else:
+        search.nodes += 1  # the root, as solve counts it
+        G, lbs, scores, lower = search.candidates(S1, S2, ident, d)
+        order = search.guess_order(lbs, scores)
+    return RootPlan(S1, S2, ident, d, G, lbs, order, int(lower), trivial)
+
+
+class RootLedger:
+    """The openers' results ({word: (value, exact)}) against the plan's order, and what they imply.
+
+    Results may be recorded in any order (a cluster finishes openers out of order), so the budget
+    of the opener at position p is the least of the exact totals recorded before p and of those
+    recorded after p plus one: an opener ties with a later one only by being exact, and solve
+    keeps the first opener of the least total. The first opener reaching the optimum is therefore
+    always below its budget, and best() (least exact total, earliest position) is solve's value
+    and opener. When results form a prefix of the order (root_search), the budget is solve's."""
+
+    def __init__(self, search, plan: RootPlan, results: dict | None = None):
+        self.game, self.plan = search.game, plan
+        self.use_bounds = bool(search.rules & USE_BOUNDS)
+        self.results: dict[str, tuple[int, bool]] = dict(results or {})
+        self.position = {self.game.guesses[plan.guess(p)]: p for p in range(len(plan.order))}
+        self.ordered_lbs = plan.lbs[plan.order]
+        self.recorded = np.zeros(len(plan.order), np.bool_)
+        for word in self.results:
+            if word in self.position:
+                self.recorded[self.position[word]] = True
+        # (position, value) of the exact results; a word off the plan (a forged file) goes last
+        self.exact = [(self.position.get(w, len(plan.order)), v) for w, (v, e) in self.results.items() if e]
+
+    def has(self, position: int) -> bool:
+        return bool(self.recorded[position])
+
+    def done(self) -> int:
+        """The openers of the plan recorded."""
+        return int(self.recorded.sum())
+
+    def record(self, guess: int, value: int, exact: bool) -> None:
+        word = self.game.guesses[guess]
+        self.results[word] = (min(int(value), DINF), bool(exact))
+        position = self.position.get(word, len(self.plan.order))
+        if position < len(self.recorded):
+            self.recorded[position] = True
+        if exact:
+            self.exact.append((position, min(int(value), DINF)))
+
+    def budget(self, position: int) -> int:
+        """The budget of the opener at `position` (DINF: no exact total yet)."""
+        return min([DINF] + [v if p < position else v + 1 for p, v in self.exact if p != position])
+
+    def refuted(self, position: int) -> bool:
+        """solve's break rule at `position`: the openers are sorted by bound, so once one's bound
+        reaches its budget, it and every opener after it not yet recorded is no better (with
+        USE_BOUNDS; without, nothing is refuted unevaluated)."""
+        return self.use_bounds and int(self.ordered_lbs[position]) >= self.budget(position)
+
+    def best(self) -> tuple[int, int]:
+        """(the least exact total recorded, its earliest opener), or (DINF, -1)."""
+        if not self.exact:
+            return DINF, -1
+        position, value = min(self.exact, key=lambda item: (item[1], item[0]))
+        if position >= len(self.plan.order):
+            return best_exact(self.results, self.game)
+        return value, self.plan.guess(position)
+
+    def left_bound(self, finished: bool) -> int | None:
+        """The least bound of the openers not yet recorded (None: none left, or finished)."""
+        left = self.ordered_lbs[~self.recorded]
+        return None if finished or not len(left) else int(left.min())
+
+    def lower(self, finished: bool) -> int:
+        return proven_lower(self.plan.lower, self.best()[0], self.left_bound(finished))
+
+    def postfix(self, finished: bool = False) -> str:
+        return _postfix(self.best()[0], self.lower(finished))
+
+    def snapshot(self, search, finished: bool, seconds: float) -> bytes:
+        """The checkpoint (wordtree-dordle-root/1) of what is recorded."""
+        return orjson.dumps({**checkpoint_header(self.game, search.cap, search.rules), "openers": len(self.plan.order),
+                             "root_lower": int(min(self.plan.lower, DINF)), "left_bound": self.left_bound(finished),
+                             "results": {w: [int(v), e] for w, (v, e) in self.results.items()},
+                             "finished": finished, "seconds": round(seconds, 3)})
+
+
+def open_ledger(search, plan: RootPlan, checkpoint=None, resume: bool = False) -> tuple[RootLedger, float]:
+    """The ledger to start from (the checkpoint's results when resuming), and the seconds of search
+    the checkpoint records."""
+    saved = read_root_checkpoint(checkpoint, search.game, search.cap, search.rules) if checkpoint and resume else None
+    earlier = float(saved.get("seconds", 0.0)) if saved and isinstance(saved.get("seconds"), (int, float)) else 0.0
+    return RootLedger(search, plan, saved["results"] if saved else None), earlier
+
+
+def root_result(search, plan: RootPlan, ledger: RootLedger, finished: bool, evaluated: int, seconds: float,
+                interrupted: bool, save: ThrottledSave | None) -> RootResult:
+    """The search's outcome from the ledger; a finished root is stored in the memo as solve stores it."""
+    best_value, best_guess = ledger.best()
+    if finished and plan.trivial is not None:
+        best_value, best_guess = plan.trivial
+    if finished and plan.trivial is None and search.rules & USE_MEMO:
+        search._store(search.key(plan.S1, plan.S2, plan.ident, plan.d), best_value, True, best_guess)
+    search.seconds += seconds
+    exact = sum(e for _, e in ledger.results.values())
+    openers = len(plan.order)
+    return RootResult(best_value, best_guess, finished, openers, exact,
+                      (openers - exact) if finished else len(ledger.results) - exact,
+                      best_value if finished else ledger.lower(False), evaluated, seconds,
+                      interrupted, save.error if save is not None else None)
+
+
 def root_search(search, checkpoint=None, resume: bool = False, progress=None, max_openers: int | None = None,
                 save_every: float = SAVE_EVERY) -> RootResult:
     """The optimal total of the whole game and its opener, as search.solve_game() finds them,
@@ -118,63 +260,38 @@ def root_search(search, checkpoint=None, resume: bool = False, progress=None, ma
     tests). Ctrl-C (KeyboardInterrupt) stops it too: the result says interrupted, and the
     checkpoint holds every opener finished."""
     t0 = time.perf_counter()
-    game = search.game
-    S1, S2, ident, d = search.root()
-    m = bounds.pairs(len(S1), len(S2), ident)
-    saved = read_root_checkpoint(checkpoint, game, search.cap, search.rules) if checkpoint and resume else None
-    results: dict[str, tuple[int, bool]] = dict(saved["results"]) if saved else {}
-    earlier = float(saved.get("seconds", 0.0)) if saved and isinstance(saved.get("seconds"), (int, float)) else 0.0
-    trivial = _trivial_root(search, S1, S2, ident, d, m)
-    if trivial is not None:
-        G, lbs, order, lower = search.all_guesses[:0], np.zeros(0, np.int64), np.zeros(0, np.int64), trivial[0]
-    else:
-        search.nodes += 1  # the root, as solve counts it
-        G, lbs, scores, lower = search.candidates(S1, S2, ident, d)
-        order = search.guess_order(lbs, scores)
-    state = {"position": 0, "finished": trivial is not None or lower >= DINF}
-    # least bound of the openers from each position on
-    suffix = np.minimum.accumulate(lbs[order][::-1])[::-1] if len(order) else lbs
-
-    def left_bound() -> int | None:
-        k = state["position"]
-        return None if state["finished"] or k >= len(order) else int(suffix[k])
-
-    def snapshot() -> bytes:
-        return orjson.dumps({**checkpoint_header(game, search.cap, search.rules), "openers": len(order),
-                             "root_lower": int(min(lower, DINF)), "left_bound": left_bound(),
-                             "results": {w: [int(v), e] for w, (v, e) in results.items()},
-                             "finished": state["finished"], "seconds": round(earlier + time.perf_counter() - t0, 3)})
-
-    save = ThrottledSave(checkpoint, snapshot) if checkpoint else None
-    best_value, best_guess = best_exact(results, game)
+    plan = root_plan(search)
+    ledger, earlier = open_ledger(search, plan, checkpoint, resume)
+    order = plan.order
+    state = {"position": 0, "finished": plan.settled}
+    save = ThrottledSave(checkpoint, lambda: ledger.snapshot(
+        search, state["finished"], earlier + time.perf_counter() - t0)) if checkpoint else None
     evaluated, interrupted = 0, False
-    shown = sum(game.guesses[g] in results for g in G)  # openers the bar counts done
+    shown = ledger.done()  # openers the bar counts done
     bar = progress(len(order), shown) if progress else None
     if bar is not None:
-        bar.set_postfix_str(_postfix(best_value, proven_lower(lower, best_value, left_bound())))
+        bar.set_postfix_str(ledger.postfix(state["finished"]))
     try:
         while not state["finished"] and state["position"] < len(order):
-            i = order[state["position"]]
-            if search.rules & USE_BOUNDS and lbs[i] >= best_value:  # sorted by bound: the rest are refuted
+            position = state["position"]
+            if ledger.refuted(position):  # sorted by bound: the rest are refuted
                 if bar is not None:
                     bar.update(len(order) - shown)
                 state["finished"] = True
                 break
-            word = game.guesses[int(G[i])]
-            if word not in results:
+            if not ledger.has(position):
                 if max_openers is not None and evaluated >= max_openers:
                     break
-                cost = search.evaluate(S1, S2, ident, d, int(G[i]), best_value, G)
+                budget, guess = ledger.budget(position), plan.guess(position)
+                cost = search.evaluate(plan.S1, plan.S2, plan.ident, plan.d, guess, budget, plan.G)
                 evaluated += 1
-                results[word] = (min(int(cost), DINF), cost < best_value)
-                if cost < best_value:
-                    best_value, best_guess = int(cost), int(G[i])
+                ledger.record(guess, cost, cost < budget)
                 if bar is not None:
                     bar.update(1)
                     shown += 1
             state["position"] += 1
             if bar is not None:
-                bar.set_postfix_str(_postfix(best_value, proven_lower(lower, best_value, left_bound())))
+                bar.set_postfix_str(ledger.postfix(state["finished"]))
             if save is not None:
                 save(save_every)
         else:
@@ -186,20 +303,7 @@ def root_search(search, checkpoint=None, resume: bool = False, progress=None, ma
             bar.close()
         if save is not None:
             save(last=True)
-    finished = state["finished"]
-    if finished and trivial is not None:
-        best_value, best_guess = trivial
-    elif finished and best_guess < 0:
-        best_value = DINF
-    if finished and trivial is None and search.rules & USE_MEMO:  # the root stored as solve stores it
-        search._store(search.key(S1, S2, ident, d), best_value, True, best_guess)
-    seconds = time.perf_counter() - t0
-    search.seconds += seconds
-    exact = sum(e for _, e in results.values())
-    return RootResult(best_value, best_guess, finished, len(order), exact,
-                      (len(order) - exact) if finished else len(results) - exact,
-                      best_value if finished else proven_lower(lower, best_value, left_bound()), evaluated, seconds,
-                      interrupted, save.error if save is not None else None)
+    return root_result(search, plan, ledger, state["finished"], evaluated, time.perf_counter() - t0, interrupted, save)
 
 
 def _trivial_root(search, S1, S2, ident, d, m) -> tuple[int, int] | None:
