@@ -3,6 +3,7 @@
     wordtree dordle build --answers A --guesses G [--max-guesses 7] [--objective total|worst] [--first WORD] -o T
     wordtree dordle build [GAME] --from GUESS:P1/P2,...   the rest of a game in progress, exactly
     wordtree dordle build [GAME] --checkpoint F [--resume | --overwrite] [--status]   resumable, opener by opener
+    wordtree dordle build [GAME] --scheduler tcp://HOST:PORT|local [--workers N] [--checkpoint F]   on Dask
     wordtree dordle verify T --answers A --guesses G
     wordtree dordle next [T] GUESS:P1/P2 ...      the best next guess (===== marks a solved board)
     wordtree dordle play [T]                      an assistant for a real game (reads P1/P2 from stdin)
@@ -92,6 +93,11 @@ def add_dordle(sub) -> None:
     b.add_argument("--status", action="store_true",
                    help="print what --checkpoint proves so far (openers exact, refuted and left, the best total and "
                         "the proven lower bound), then stop")
+    b.add_argument("--scheduler", metavar="tcp://HOST:PORT|local",
+                   help="evaluate the openers on a Dask cluster (pip install -e \".[cluster]\"); local: start one "
+                        "here. --objective total, whole games only; --checkpoint as without it")
+    b.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="with --scheduler local: worker processes (default 2)")
     v = actions.add_parser("verify", help="replay every ordered pair through a Dordle tree (or walk a heuristic "
                                           "strategy's rule) and check its total")
     v.add_argument("tree", help="a wordtree-dordle/1 or wordtree-dordle-strategy/1 file")
@@ -162,6 +168,7 @@ def run_dordle(args) -> int:
     if action == "verify":
         return _verify(args)
     if action == "build":
+        _check_scheduler(args)
         _check_checkpoint(args)
     if action == "build" and args.steps is not None:
         _check_from(args)
@@ -227,7 +234,7 @@ def _build(args, game, matrix) -> int:
 
     if args.steps is not None:
         return _build_from(args, game, matrix)
-    if args.checkpoint:
+    if args.checkpoint or args.scheduler:
         return _build_checkpointed(args, game, matrix)
     first = None if args.first is None else game.guess_index[game.parse_guess(args.first)]
     if args.objective == "worst":
@@ -250,6 +257,20 @@ def _print_result(args, doc: dict) -> None:
           f"{result['nodes']} nodes")
 
 
+def _check_scheduler(args) -> None:
+    """--scheduler and --workers: what they do not go with."""
+    if args.workers is not None and args.scheduler != "local":
+        raise UsageError("--workers starts local workers: use it with --scheduler local")
+    if not args.scheduler:
+        return
+    if args.steps is not None:
+        raise UsageError("--scheduler spreads the search of a whole game; drop --from or --scheduler")
+    if args.objective != "total":
+        raise UsageError("--scheduler is for builds with --objective total")
+    if args.first is not None:
+        raise UsageError("--scheduler spreads the search over the openers; with --first there is one: drop one")
+
+
 def _check_checkpoint(args) -> None:
     """--checkpoint and its companions: what they need, and what they do not go with."""
     for flag in ("resume", "overwrite", "status"):
@@ -268,9 +289,10 @@ def _check_checkpoint(args) -> None:
 
 
 def _build_checkpointed(args, game, matrix) -> int:
-    """`dordle build --checkpoint FILE`: the root searched opener by opener (dordle.root), each
-    opener's result saved in FILE, then the tree built as without it; or, with --status, what FILE
-    proves so far. Ctrl-C stops it with every finished opener saved (exit 130)."""
+    """`dordle build --checkpoint FILE` and/or `--scheduler S`: the root searched opener by opener
+    (dordle.root, or dordle.cluster on Dask), each opener's result saved in FILE, then the tree
+    built as without it; or, with --status, what FILE proves so far. Ctrl-C stops it with every
+    finished opener saved (exit 130)."""
     import time
 
     import orjson
@@ -289,13 +311,26 @@ def _build_checkpointed(args, game, matrix) -> int:
         check_writable(args.output, "tree")
     search = DordleSearch(game, matrix, args.max_guesses)
     started = time.perf_counter()
+
+    def bar(total, done):
+        return progress_bar(total, initial=done, desc="openers", unit="openers")
+
     with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=args.overwrite):
-        result = root_search(search, args.checkpoint, resume=args.resume, progress=lambda total, done: progress_bar(
-            total, initial=done, desc="openers", unit="openers"))
+        if args.scheduler:
+            from ..dordle.cluster import dordle_spec, search_on_cluster
+
+            spec = dordle_spec(game, name=args.game, answers=args.answers, guesses=args.guesses,
+                               cache_dir=args.cache_dir, cap=search.cap, rules=search.rules)
+            result = search_on_cluster(args.scheduler, spec, search, workers=args.workers,
+                                       checkpoint=args.checkpoint, resume=args.resume, progress=bar)
+        else:
+            result = root_search(search, args.checkpoint, resume=args.resume, progress=bar)
     failures = [CheckpointNotSaved(args.checkpoint, result.checkpoint_error)] if result.checkpoint_error else []
     if result.interrupted:
-        print(f"wordtree: interrupted after {result.evaluated} openers this run ({result.left} left): the openers "
-              f"done are in {args.checkpoint}; add --resume to go on", file=sys.stderr, flush=True)
+        kept = (f"the openers done are in {args.checkpoint}; add --resume to go on" if args.checkpoint
+                else "add --checkpoint FILE to keep the openers done next time")
+        print(f"wordtree: interrupted after {result.evaluated} openers this run ({result.left} left): {kept}",
+              file=sys.stderr, flush=True)
         for exc in failures:
             print(f"wordtree: error: {exc}", file=sys.stderr, flush=True)
         return 130
