@@ -103,11 +103,11 @@ def search_on_cluster(scheduler: str, spec: DordleSpec, search, workers: int | N
         if bar is not None:
             stack.callback(bar.close)
             bar.set_postfix_str(ledger.postfix(state["finished"]))
-        if save is not None:
-            stack.callback(save, last=True)  # runs after the cluster is closed, whatever stopped the run
         try:
             if not state["stopped"]:
                 _run_jobs(stack, scheduler, workers, spec, ledger, state, bar, shown, max_openers, save, save_every)
+            elif save is not None:
+                save(last=True)
         except KeyboardInterrupt:
             interrupted = True
     return root_result(search, plan, ledger, state["finished"], state["evaluated"], time.perf_counter() - t0,
@@ -120,6 +120,8 @@ def _run_jobs(stack: ExitStack, scheduler, workers, spec, ledger, state: dict, b
     in flight, and record each result as it comes (counted in state["evaluated"]). Sets
     state["finished"] when every opener is settled."""
     client = _connect(stack, scheduler, workers)
+    if save is not None:
+        stack.callback(save, last=True)  # once connected, whatever stops the run
     from distributed import KilledWorker, as_completed
 
     order_size = len(ledger.plan.order)
