@@ -10,7 +10,8 @@ given), or a lower bound at least that budget (refuted).
 A resume skips the recorded openers and starts from the best exact total recorded. That is
 sound: the budgets only shrink, so an opener refuted against an earlier budget is refuted
 against this one, and since openers are recorded in order, every opener after the recorded ones
-meets the same budget as in a run that never stopped.
+meets the same budget as in a run that never stopped. A checkpoint of a cluster run (cluster.py)
+may record openers out of order; RootLedger's budgets keep the value and opener solve's then too.
 
 The checkpoint (wordtree-dordle-root/1, JSON) is the header (the lists' fingerprints, the cap,
 the rules, the objective: a file of another run is refused, field named), then
