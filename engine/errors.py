@@ -59,7 +59,7 @@ class NoDistributed(UserError):
     """Dask distributed is not installed."""
 
     def __init__(self):
-        super().__init__('a rank on a cluster needs Dask distributed: pip install -e ".[cluster]"')
+        super().__init__('a search on a cluster needs Dask distributed: pip install -e ".[cluster]"')
 
 
 class TooFewWorkers(UserError):
