@@ -8,7 +8,16 @@ import sys
 
 from ..errors import CheckpointNotSaved, OutputSavedElsewhere, UsageError, UserError
 from ..files import write_or_fallback
-from .common import game_options, game_options_given, games_epilog, int_option, load_game, search_options, summary
+from .common import (
+    game_options,
+    game_options_given,
+    games_epilog,
+    int_option,
+    load_game,
+    report_failures,
+    search_options,
+    summary,
+)
 from .hangman import hangman_build_options
 
 
@@ -119,7 +128,7 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
         n = len(candidate_ids(game, history))
         cost = f"total {total} over {n} candidates, mean {total / n:.4f} more guesses (exact)" if total else args.strategy
         print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s{note}")
-        return _failures([CheckpointNotSaved(args.checkpoint, checkpoint_error)] if checkpoint_error else [])
+        return report_failures([CheckpointNotSaved(args.checkpoint, checkpoint_error)] if checkpoint_error else [])
     extra = {"strategy": args.strategy} if args.strategy != "exact" else {}
     if optimal and first not in ("auto", recorded):
         # the search proved the best tree opening with this guess, not that the guess is the best
@@ -163,17 +172,7 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
                                       option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode() + "\n")
     if checkpoint_error:
         failures.append(CheckpointNotSaved(args.checkpoint, checkpoint_error))
-    return _failures(failures)
-
-
-def _failures(failures: list[UserError]) -> int:
-    """0, or the last of the writes that failed at the end raised (the others told first), each one line."""
-    sys.stdout.flush()
-    for exc in failures[:-1]:
-        print(f"wordtree: error: {exc}", file=sys.stderr)
-    if failures:
-        raise failures[-1]
-    return 0
+    return report_failures(failures)
 
 
 def _exact_tree(args, game, matrix, first, history):
@@ -304,7 +303,7 @@ def _rank(args) -> int:
         for exc in failures:
             print(f"wordtree: error: {exc}", file=sys.stderr, flush=True)
         os._exit(130)  # a worker may still be inside a kernel; the proven part is out and saved
-    return _failures(failures)
+    return report_failures(failures)
 
 
 def _rank_line(word: str, value: int, exact: bool) -> str:

@@ -165,3 +165,14 @@ def summary(command: str) -> str:
     from . import COMMANDS
 
     return COMMANDS[command][1]
+
+
+def report_failures(failures: list[UserError]) -> int:
+    """0, or the last of the writes that failed at the end of a command raised (the others told
+    first), each one line."""
+    sys.stdout.flush()
+    for exc in failures[:-1]:
+        print(f"wordtree: error: {exc}", file=sys.stderr)
+    if failures:
+        raise failures[-1]
+    return 0

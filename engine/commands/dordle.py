@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import UsageError, UserError
-from .common import int_option, seconds_or_none, summary
+from .common import int_option, report_failures, seconds_or_none, summary
 
 WORDLE_PRESETS = ("wordle", "wordle-nyt", "wordle-nyt2023")
 STEP = "GUESS:P1/P2"
@@ -342,12 +342,7 @@ def _build_checkpointed(args, game, matrix) -> int:
             failures.append(OutputSavedElsewhere(args.output, "tree", reason, where))
             if where is None:
                 sys.stdout.write(orjson.dumps(doc).decode() + "\n")
-    sys.stdout.flush()
-    for exc in failures[:-1]:
-        print(f"wordtree: error: {exc}", file=sys.stderr)
-    if failures:
-        raise failures[-1]
-    return 0
+    return report_failures(failures)
 
 
 def _check_from(args) -> None:

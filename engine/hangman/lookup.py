@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UnshippedListError, UserError
-from ..words import canonical_sha256, is_bare_name, load_words
-from .tree import FORMAT, WIN_POINTS, _find, _weights, read_document
+from ..words import is_bare_name
+from .tree import FORMAT, WIN_POINTS, _weights, read_document, tree_words
 
 EXACT_NODES = 300_000  # the exact search's node budget off the tree: about 2-4 s here; sets of a few hundred words finish
 EXACT_MEMO = 1 << 20  # its memo's entries
@@ -132,18 +132,7 @@ class HangmanTree:
 
     def _words(self, game: dict, words_file) -> list[str]:
         """The tree's words, from the list it names (or the user's), checked by fingerprint."""
-        path = _find(game, "words", words_file)
-        try:
-            lst = load_words(path)
-        except UserError as exc:  # a list found by a name out of the file: its lines are not quoted
-            if words_file is not None:
-                raise
-            raise UserError(f"game: the words list {path.name} is not the one the tree was made for ({exc})") from None
-        words = sorted(w for w in set(lst.words) if len(w) == self.length)
-        if canonical_sha256(words) != game.get("words_sha256") or len(words) != game.get("words_count"):
-            raise UserError(f"game: the {self.length}-letter words of {lst.name} differ from those the tree was "
-                            f"made for")
-        return words
+        return tree_words(game, self.length, words_file)
 
     @classmethod
     def open(cls, path, words_file=None, weights_file=None) -> HangmanTree:

@@ -122,6 +122,26 @@ def _weights(game: dict, words, weights_file=None) -> dict[str, int]:
     return {w: max(1, counts.get(w, 1)) for w in words}
 
 
+def tree_words(game: dict, length: int, words_file=None) -> list[str]:
+    """The `length`-letter words of the list a tree's `game` names (a shipped one, by file name
+    only) or of the user's `words_file`, sorted, checked against the tree's fingerprint and count.
+    A named list that cannot be read is reported without quoting its lines (it was found by a name
+    out of the file)."""
+    path = _find(game, "words", words_file)
+    try:
+        lst = load_words(path)
+    except UserError as exc:
+        if words_file is not None:
+            raise
+        reason = next((r for r in ("not a regular file", "larger than", "not UTF-8", "is empty") if r in str(exc)),
+                      "not a word list")
+        raise UserError(f"game: the words list {path.name} is not the one the tree was made for ({reason})") from None
+    words = sorted(w for w in set(lst.words) if len(w) == length)
+    if canonical_sha256(words) != game.get("words_sha256") or len(words) != game.get("words_count"):
+        raise UserError(f"game: the {length}-letter words of {lst.name} differ from those the tree was made for")
+    return words
+
+
 def verify_document(doc: dict, words_file=None, weights_file=None) -> dict:
     """Replay every word; return the recomputed figures. The first defect is a UserError.
     The word list (and weights file) is the user's `words_file` (`weights_file`), else the
@@ -132,18 +152,7 @@ def verify_document(doc: dict, words_file=None, weights_file=None) -> dict:
     length, lives = game.get("word_length"), game.get("lives")
     if not isinstance(length, int) or not isinstance(lives, int) or lives < 0:
         raise UserError("game: word_length and lives must be integers")
-    path = _find(game, "words", words_file)
-    try:
-        lst = load_words(path)
-    except UserError as exc:  # a list found by a name out of the file: its lines are not quoted
-        if words_file is not None:
-            raise
-        reason = next((r for r in ("not a regular file", "larger than", "not UTF-8", "is empty") if r in str(exc)),
-                      "not a word list")
-        raise UserError(f"game: the words list {path.name} is not the one the tree was made for ({reason})") from None
-    words = sorted(w for w in set(lst.words) if len(w) == length)
-    if canonical_sha256(words) != game.get("words_sha256") or len(words) != game.get("words_count"):
-        raise UserError(f"game: the {length}-letter words of {lst.name} differ from those the tree was made for")
+    words = tree_words(game, length, words_file)
     weights = _weights(game, words, weights_file)
     visits: dict[int, int] = {}
     reached_lost: dict[int, list[str]] = {}
