@@ -258,7 +258,9 @@ def test_cli_strategy_file(tmp_path, capsys):
     assert main(["dordle", "verify", str(out), *lists]) == 1
     err = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
     assert len(err) == 1 and "'result.total'" in err[0] and str(out) in err[0]
-    assert main(["dordle", "verify", str(out)]) == 1  # the default lists are not the file's
+    assert main(["dordle", "verify", str(out)]) == 1  # the lists the file names are not shipped ones
+    assert "'a.txt': word list not found among the shipped ones; give the lists" in capsys.readouterr().err
+    assert main(["dordle", "verify", str(out), "wordle"]) == 1  # the preset's lists are not the file's
     assert "other word lists" in capsys.readouterr().err
 
 

@@ -234,8 +234,8 @@ def _build(args, game, matrix) -> int:
 
     if args.steps is not None:
         return _build_from(args, game, matrix)
-    if args.checkpoint or args.scheduler:
-        return _build_checkpointed(args, game, matrix)
+    if args.checkpoint or args.scheduler or (args.objective == "total" and args.first is None):
+        return _build_checkpointed(args, game, matrix)  # opener by opener, with a progress line
     first = None if args.first is None else game.guess_index[game.parse_guess(args.first)]
     if args.objective == "worst":
         search = smallest_cap_search(game, matrix, args.max_guesses, first)
@@ -289,10 +289,10 @@ def _check_checkpoint(args) -> None:
 
 
 def _build_checkpointed(args, game, matrix) -> int:
-    """`dordle build --checkpoint FILE` and/or `--scheduler S`: the root searched opener by opener
-    (dordle.root, or dordle.cluster on Dask), each opener's result saved in FILE, then the tree
-    built as without it; or, with --status, what FILE proves so far. Ctrl-C stops it with every
-    finished opener saved (exit 130)."""
+    """`dordle build` of a whole game with every opener tried (and `--checkpoint FILE` and/or
+    `--scheduler S`): the root searched opener by opener (dordle.root, or dordle.cluster on Dask)
+    with a progress line, each opener's result saved in FILE if given, then the tree; or, with
+    --status, what FILE proves so far. Ctrl-C stops it with every finished opener saved (exit 130)."""
     import time
 
     import orjson
