@@ -36,3 +36,15 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def tmp_cache():
     return Path(_TMP)
+
+
+@pytest.fixture
+def dordle_lists(tmp_path):
+    """A small Dordle game's command-line options: every 150th original answer (16 words), the
+    same plus SALET and CRONY as guesses, cap 6."""
+    from wordtree.data import wordlists_dir
+
+    answers = [w.strip() for w in open(wordlists_dir() / "wordle-answers-2315.txt")][::150]
+    (tmp_path / "a.txt").write_text("\n".join(answers) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(answers + ["salet", "crony"]) + "\n")
+    return ["--answers", str(tmp_path / "a.txt"), "--guesses", str(tmp_path / "g.txt"), "--max-guesses", "6"]

@@ -147,23 +147,13 @@ def test_another_cap_or_other_lists_are_refused_in_one_line(tmp_path):
 
 
 # --- the command line ---
-@pytest.fixture
-def lists(tmp_path):
-    from wordtree.data import wordlists_dir
-
-    answers = [w.strip() for w in open(wordlists_dir() / "wordle-answers-2315.txt")][::150]
-    (tmp_path / "a.txt").write_text("\n".join(answers) + "\n")
-    (tmp_path / "g.txt").write_text("\n".join(answers + ["salet", "crony"]) + "\n")
-    return ["--answers", str(tmp_path / "a.txt"), "--guesses", str(tmp_path / "g.txt"), "--max-guesses", "6"]
-
-
-def test_cli_build_with_a_checkpoint_then_status_and_verify(lists, tmp_path, capsys):
+def test_cli_build_with_a_checkpoint_then_status_and_verify(dordle_lists, tmp_path, capsys):
     from wordtree.commands import main
 
     plain, out, path = tmp_path / "p.json", tmp_path / "t.json", tmp_path / "c.json"
-    assert main(["dordle", "build", *lists, "-o", str(plain)]) == 0
+    assert main(["dordle", "build", *dordle_lists, "-o", str(plain)]) == 0
     first_line = capsys.readouterr().out
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path), "-o", str(out)]) == 0
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "-o", str(out)]) == 0
     captured = capsys.readouterr()
     assert captured.out.split(",")[:3] == first_line.split(",")[:3]  # total, mean, first guess
     assert "openers:" in captured.err and "best 720" in captured.err
@@ -171,63 +161,63 @@ def test_cli_build_with_a_checkpoint_then_status_and_verify(lists, tmp_path, cap
     assert a["tree"] == b["tree"] and a["result"].keys() == b["result"].keys()
     assert {k: v for k, v in a["result"].items() if k != "seconds"} == \
         {k: v for k, v in b["result"].items() if k != "seconds"}
-    assert main(["dordle", "verify", str(out), *lists[:4]]) == 0
+    assert main(["dordle", "verify", str(out), *dordle_lists[:4]]) == 0
     capsys.readouterr()
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path), "--status"]) == 0
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "--status"]) == 0
     status = capsys.readouterr().out
     assert "finished" in status and "0 left" in status and "proven lower bound: 720 " in status
     # an existing checkpoint is neither replaced nor continued unless asked
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path)]) == 1
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "already holds a checkpoint" in err[0] and "--resume" in err[0]
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path), "--overwrite"]) == 0
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path), "--resume", "-o", str(out)]) == 0
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "--overwrite"]) == 0
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "--resume", "-o", str(out)]) == 0
     assert orjson.loads(out.read_bytes())["tree"] == a["tree"]
 
 
-def test_cli_status_of_an_unfinished_checkpoint(lists, tmp_path, capsys):
+def test_cli_status_of_an_unfinished_checkpoint(dordle_lists, tmp_path, capsys):
     from wordtree.commands import main
     from wordtree.games import get_game
 
-    game = get_game(None, lists[1], lists[3])
+    game = get_game(None, dordle_lists[1], dordle_lists[3])
     path = tmp_path / "c.json"
     stopped = root_search(DordleSearch(game, game._compute_matrix(), 6), path, max_openers=2)
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path), "--status"]) == 0
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "--status"]) == 0
     out = capsys.readouterr().out
     assert "not finished" in out
     exact = stopped.exact
     assert f"({exact} exact, {2 - exact} refuted, {stopped.openers - 2} left)" in out
     assert f"proven lower bound: {stopped.lower} " in out and stopped.lower <= 720
-    assert main(["dordle", "build", *lists, "--checkpoint", str(tmp_path / "none.json"), "--status"]) == 1
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(tmp_path / "none.json"), "--status"]) == 1
     assert "no such checkpoint" in capsys.readouterr().err
 
 
-def test_cli_ctrl_c_then_resume(lists, tmp_path, capsys, monkeypatch):
+def test_cli_ctrl_c_then_resume(dordle_lists, tmp_path, capsys, monkeypatch):
     import wordtree.progress
     from wordtree.commands import main
 
     path, out = tmp_path / "c.json", tmp_path / "t.json"
     monkeypatch.setattr(wordtree.progress, "progress_bar", lambda total, **_: Interrupting(2))
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path), "-o", str(out)]) == 130
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "-o", str(out)]) == 130
     err = capsys.readouterr().err
     assert "interrupted" in err and "--resume" in err and not out.exists()
     assert len(orjson.loads(path.read_bytes())["results"]) == 2
     monkeypatch.undo()
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path), "--resume", "-o", str(out)]) == 0
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "--resume", "-o", str(out)]) == 0
     assert orjson.loads(out.read_bytes())["result"]["total"] == 720
 
 
-def test_cli_refuses_a_checkpoint_of_other_lists_in_one_line(lists, tmp_path, capsys):
+def test_cli_refuses_a_checkpoint_of_other_lists_in_one_line(dordle_lists, tmp_path, capsys):
     from wordtree.commands import main
 
     path = tmp_path / "c.json"
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path)]) == 0
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path)]) == 0
     (tmp_path / "a.txt").write_text("\n".join((tmp_path / "a.txt").read_text().split()[:-1]) + "\n")
     capsys.readouterr()
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path), "--resume"]) == 1
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "--resume"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "answers_sha256 differs" in err[0]
-    assert main(["dordle", "build", *lists[:4], "--max-guesses", "5", "--checkpoint", str(path), "--status"]) == 1
+    assert main(["dordle", "build", *dordle_lists[:4], "--max-guesses", "5", "--checkpoint", str(path), "--status"]) == 1
     assert "max_guesses 6 there, 5 here" in capsys.readouterr().err
 
 
@@ -237,25 +227,25 @@ def test_cli_refuses_a_checkpoint_of_other_lists_in_one_line(lists, tmp_path, ca
     (["--first", "salet"], "with --first there is one"),
     (["--resume", "--overwrite"], "give one of them"),
 ])
-def test_cli_checkpoint_usage_errors(lists, tmp_path, capsys, extra, words):
+def test_cli_checkpoint_usage_errors(dordle_lists, tmp_path, capsys, extra, words):
     from wordtree.commands import main
 
-    assert main(["dordle", "build", *lists, "--checkpoint", str(tmp_path / "c.json"), *extra]) == 2
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(tmp_path / "c.json"), *extra]) == 2
     assert words in capsys.readouterr().err
     assert not (tmp_path / "c.json").exists()
 
 
 @pytest.mark.parametrize("flag", ["--resume", "--overwrite", "--status"])
-def test_cli_checkpoint_companions_need_it(lists, capsys, flag):
+def test_cli_checkpoint_companions_need_it(dordle_lists, capsys, flag):
     from wordtree.commands import main
 
-    assert main(["dordle", "build", *lists, flag]) == 2
+    assert main(["dordle", "build", *dordle_lists, flag]) == 2
     assert f"{flag} needs --checkpoint FILE" in capsys.readouterr().err
 
 
-def test_cli_checks_the_output_before_searching(lists, tmp_path, capsys):
+def test_cli_checks_the_output_before_searching(dordle_lists, tmp_path, capsys):
     from wordtree.commands import main
 
-    assert main(["dordle", "build", *lists, "--checkpoint", str(tmp_path / "c.json"), "-o", str(tmp_path)]) == 1
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(tmp_path / "c.json"), "-o", str(tmp_path)]) == 1
     assert "cannot write the tree" in capsys.readouterr().err
     assert not (tmp_path / "c.json").exists()

@@ -192,28 +192,18 @@ def test_a_worker_job_values_an_opener_as_evaluate_does(games):
 
 
 # --- the command line ---
-@pytest.fixture
-def lists(tmp_path):
-    from wordtree.data import wordlists_dir
-
-    answers = [w.strip() for w in open(wordlists_dir() / "wordle-answers-2315.txt")][::150]
-    (tmp_path / "a.txt").write_text("\n".join(answers) + "\n")
-    (tmp_path / "g.txt").write_text("\n".join(answers + ["salet", "crony"]) + "\n")
-    return ["--answers", str(tmp_path / "a.txt"), "--guesses", str(tmp_path / "g.txt"), "--max-guesses", "6"]
-
-
 def run(*args):
     return subprocess.run([sys.executable, str(ROOT / "cli.py"), *map(str, args)], capture_output=True, text=True,
                           cwd=ROOT, timeout=300)
 
 
-def test_cli_local_cluster_builds_the_in_process_tree(lists, tmp_path, capsys):
+def test_cli_local_cluster_builds_the_in_process_tree(dordle_lists, tmp_path, capsys):
     from wordtree.commands import main
 
     plain, out, path = tmp_path / "p.json", tmp_path / "t.json", tmp_path / "c.json"
-    assert main(["dordle", "build", *lists, "-o", str(plain)]) == 0
+    assert main(["dordle", "build", *dordle_lists, "-o", str(plain)]) == 0
     first_line = capsys.readouterr().out
-    proc = run("dordle", "build", *lists, "--scheduler", "local", "--workers", 2, "--checkpoint", path, "-o", out)
+    proc = run("dordle", "build", *dordle_lists, "--scheduler", "local", "--workers", 2, "--checkpoint", path, "-o", out)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split(",")[:3] == first_line.split(",")[:3]  # total, mean, first guess
     assert "openers:" in proc.stderr and "best 720" in proc.stderr
@@ -221,9 +211,9 @@ def test_cli_local_cluster_builds_the_in_process_tree(lists, tmp_path, capsys):
     assert a["tree"] == b["tree"] and a["result"]["total"] == b["result"]["total"] == 720
     assert a["result"]["first"] == b["result"]["first"]
     # the cluster's checkpoint, resumed in process: nothing left to evaluate, the same tree
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path), "--resume", "-o", str(plain)]) == 0
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "--resume", "-o", str(plain)]) == 0
     assert orjson.loads(plain.read_bytes())["tree"] == a["tree"]
-    assert main(["dordle", "build", *lists, "--checkpoint", str(path), "--status"]) == 0
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "--status"]) == 0
     assert "finished" in capsys.readouterr().out
 
 
@@ -235,20 +225,20 @@ def test_cli_local_cluster_builds_the_in_process_tree(lists, tmp_path, capsys):
     (["--scheduler", "tcp://127.0.0.1:1", "--workers", "2"], "--scheduler local"),
     (["--scheduler", "local", "--workers", "0"], "at least 1"),
 ])
-def test_cli_scheduler_usage_errors(lists, tmp_path, capsys, extra, words):
+def test_cli_scheduler_usage_errors(dordle_lists, tmp_path, capsys, extra, words):
     from wordtree.commands import main
 
-    assert main(["dordle", "build", *lists, "--checkpoint", str(tmp_path / "c.json"), *extra]) == 2
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(tmp_path / "c.json"), *extra]) == 2
     assert words in capsys.readouterr().err
     assert not (tmp_path / "c.json").exists()
 
 
-def test_cli_unreachable_scheduler_is_one_line(lists, monkeypatch, capsys):
+def test_cli_unreachable_scheduler_is_one_line(dordle_lists, monkeypatch, capsys):
     from wordtree.commands import main
     from wordtree.exact import cluster as exact_cluster
 
     monkeypatch.setattr(exact_cluster, "CONNECT_TIMEOUT", "1s")
-    assert main(["dordle", "build", *lists, "--scheduler", "tcp://127.0.0.1:1"]) == 1
+    assert main(["dordle", "build", *dordle_lists, "--scheduler", "tcp://127.0.0.1:1"]) == 1
     err = capsys.readouterr().err
     assert "cannot reach the Dask scheduler" in err and "Traceback" not in err
     assert len([line for line in err.splitlines() if line.startswith("wordtree: error")]) == 1

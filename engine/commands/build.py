@@ -9,6 +9,7 @@ import sys
 from ..errors import CheckpointNotSaved, OutputSavedElsewhere, UsageError, UserError
 from ..files import write_or_fallback
 from .common import (
+    checkpoint_flags,
     game_options,
     game_options_given,
     games_epilog,
@@ -50,7 +51,7 @@ def add_build(sub) -> None:
 def run_build(args) -> int:
     if args.status and args.state:
         raise UsageError("--status reads the checkpoints of whole-game builds; drop --from")
-    _checkpoint_flags(args)
+    checkpoint_flags(args)
     if args.game == "hangman":
         from .hangman import run_build_hangman
 
@@ -88,14 +89,6 @@ def run_build(args) -> int:
     with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=args.overwrite, companions=beside):
         matrix = pattern_matrix(game, args.cache_dir).matrix
         return _build(args, game, matrix, history, first, recorded, start, compiled)
-
-
-def _checkpoint_flags(args) -> None:
-    """--resume and --overwrite: each with --checkpoint, not both."""
-    if args.overwrite and not args.checkpoint:
-        raise UsageError("--overwrite needs --checkpoint FILE")
-    if args.overwrite and args.resume:
-        raise UsageError("--resume continues the checkpoint and --overwrite starts it over: give one of them")
 
 
 def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) -> int:
@@ -231,7 +224,7 @@ def run_rank(args) -> int:
 
     if args.resume and not args.checkpoint:
         raise UsageError("--resume needs --checkpoint FILE")
-    _checkpoint_flags(args)
+    checkpoint_flags(args)
     if args.scheduler and args.threads is not None:
         raise UsageError("--threads is for in-process runs; with --scheduler, size the workers instead")
     if args.workers is not None and args.scheduler != "local":

@@ -176,3 +176,12 @@ def report_failures(failures: list[UserError]) -> int:
     if failures:
         raise failures[-1]
     return 0
+
+
+def checkpoint_flags(args, needing: tuple[str, ...] = ("overwrite",)) -> None:
+    """The flags in `needing` each with --checkpoint; --resume and --overwrite not both."""
+    for flag in needing:
+        if getattr(args, flag) and not args.checkpoint:
+            raise UsageError(f"--{flag} needs --checkpoint FILE")
+    if args.overwrite and args.resume:
+        raise UsageError("--resume continues the checkpoint and --overwrite starts it over: give one of them")

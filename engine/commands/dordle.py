@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import UsageError, UserError
-from .common import int_option, report_failures, seconds_or_none, summary
+from .common import checkpoint_flags, int_option, report_failures, seconds_or_none, summary
 
 WORDLE_PRESETS = ("wordle", "wordle-nyt", "wordle-nyt2023")
 STEP = "GUESS:P1/P2"
@@ -261,31 +261,26 @@ def _check_scheduler(args) -> None:
     """--scheduler and --workers: what they do not go with."""
     if args.workers is not None and args.scheduler != "local":
         raise UsageError("--workers starts local workers: use it with --scheduler local")
-    if not args.scheduler:
-        return
-    if args.steps is not None:
-        raise UsageError("--scheduler spreads the search of a whole game; drop --from or --scheduler")
-    if args.objective != "total":
-        raise UsageError("--scheduler is for builds with --objective total")
-    if args.first is not None:
-        raise UsageError("--scheduler spreads the search over the openers; with --first there is one: drop one")
+    if args.scheduler:
+        _opener_by_opener_only(args, "--scheduler", "spreads")
 
 
 def _check_checkpoint(args) -> None:
     """--checkpoint and its companions: what they need, and what they do not go with."""
-    for flag in ("resume", "overwrite", "status"):
-        if getattr(args, flag) and not args.checkpoint:
-            raise UsageError(f"--{flag} needs --checkpoint FILE")
-    if args.resume and args.overwrite:
-        raise UsageError("--resume continues the checkpoint and --overwrite starts it over: give one of them")
-    if not args.checkpoint:
-        return
+    checkpoint_flags(args, needing=("resume", "overwrite", "status"))
+    if args.checkpoint:
+        _opener_by_opener_only(args, "--checkpoint", "saves")
+
+
+def _opener_by_opener_only(args, flag: str, verb: str) -> None:
+    """`flag` works on the root's search opener by opener (a whole game, objective total, every
+    opener tried): refuse what that is not."""
     if args.steps is not None:
-        raise UsageError("--checkpoint saves the search of a whole game; drop --from or --checkpoint")
+        raise UsageError(f"{flag} {verb} the search of a whole game; drop --from or {flag}")
     if args.objective != "total":
-        raise UsageError("--checkpoint is for builds with --objective total")
+        raise UsageError(f"{flag} is for builds with --objective total")
     if args.first is not None:
-        raise UsageError("--checkpoint saves the search over the openers; with --first there is one: drop one")
+        raise UsageError(f"{flag} {verb} the search over the openers; with --first there is one: drop one")
 
 
 def _build_checkpointed(args, game, matrix) -> int:
