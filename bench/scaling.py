@@ -1,7 +1,8 @@
-"""How the exact search scales with threads, with the split of the top (what 1 and 2 threads take,
-split.DEEP_MIN_THREADS) and with the deeper split: a build below a fixed opener and a `rank --top
-K --limit N`, each on 1, 2 (and every core, if more) threads and with each split forced, with wall
-and CPU seconds and the spread of the jobs' CPU seconds; then a simulation of more workers.
+"""How the exact search scales with threads, with whole classes (what 1 and 2 threads take,
+split.SPLIT_MIN_THREADS), the split of the top and the deeper split (what 3 threads and more take,
+split.DEEP_MIN_THREADS): a build below a fixed opener and a `rank --top K --limit N`, each on 1, 2
+(and every core, if more) threads and with each split forced, with wall and CPU seconds and the
+spread of the jobs' CPU seconds; then a simulation of more workers.
 
     python bench/scaling.py                       # wordle-nyt2023 --first tarse, rank --limit 100
     python bench/scaling.py --quick               # wordle --first salet, rank --limit 30 (a minute or two)
@@ -11,10 +12,11 @@ and CPU seconds and the spread of the jobs' CPU seconds; then a simulation of mo
 Run it on a quiet machine (no other search running: `uptime` shows the load it starts at), from
 the repository's root with the project installed (`pip install -e .`), numba's cache warm (any
 build first). Each run is its own process, so its CPU seconds are the process's own, every
-thread counted. "top" is the split of 2026-11-26 (a class of 111 answers and more split at its
-top only; a rank's openers one job each), "deep" the deeper split (classes below a class's first
-guess as jobs, recursively from 40 answers; the first openers of a rank class by class): the
-rows force one or the other (split.DEEP_MIN_THREADS set to 1, or above any thread count),
+thread counted. "whole" solves each class below the opener as one job (a rank's openers one job
+each), "top" is the split of 2026-11-26 (a class of 111 answers and more split at its top only),
+"deep" the deeper split (classes below a class's first guess as jobs, recursively from 40
+answers; the first openers of a rank class by class): the rows force one of them
+(split.SPLIT_MIN_THREADS and split.DEEP_MIN_THREADS set to 1, or above any thread count),
 whatever a plain run on that many threads would take. The job columns are the CPU seconds of
 the jobs the pool ran (jobs.Workers): their count, median, 90th percentile and largest.
 
@@ -46,8 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 def child(kind: str, game_name: str, arg: str, threads: int, top: int, flags: str) -> dict:
     """One run in this process: a build opening with `arg`, or a rank of the first `arg` openers;
-    `flags`, comma-separated: "alone" (split on one thread too), "top" (the split of the top only)
-    or "deep" (the deeper split on any number of threads)."""
+    `flags`, comma-separated: "alone" (split on one thread too), "whole" (no class split), "top"
+    (the split of the top only) or "deep" (the deeper split), on any number of threads."""
     from wordtree.exact import split
     from wordtree.exact.build import build
     from wordtree.exact.rank import rank
@@ -55,10 +57,12 @@ def child(kind: str, game_name: str, arg: str, threads: int, top: int, flags: st
     from wordtree.patterns import pattern_matrix
 
     split.ALONE = "alone" in flags
+    if "whole" in flags:
+        split.SPLIT_MIN_THREADS = split.DEEP_MIN_THREADS = 1 << 30
     if "top" in flags:
-        split.DEEP_MIN_THREADS = 1 << 30
+        split.SPLIT_MIN_THREADS, split.DEEP_MIN_THREADS = 1, 1 << 30
     if "deep" in flags:
-        split.DEEP_MIN_THREADS = 1
+        split.SPLIT_MIN_THREADS = split.DEEP_MIN_THREADS = 1
     game = get_game(game_name)
     matrix = pattern_matrix(game).matrix
     start = time.perf_counter()
@@ -110,16 +114,17 @@ def simulated(label: str, row: dict) -> None:
     print(f"  SIMULATED wall on more workers (not measured): {'; '.join(cells)}", flush=True)
 
 
-def table(title: str, kind: str, game_name: str, arg: str, counts: list[int], top: int) -> dict:
-    """Each thread count with each split forced (top, then deep), measured."""
+def table(title: str, kind: str, game_name: str, arg: str, counts: list[int], top: int, splits: tuple) -> dict:
+    """Each thread count with each of `splits` forced, measured (speedup and CPU against the first
+    split's first thread count)."""
     print(f"\n{title}")
     print(f"{'split':>5} {'threads':>7} {'wall s':>8} {'CPU s':>8} {'speedup':>8} {'CPU / 1 thread':>15} "
           f"{'jobs':>6} {'median':>8} {'p90':>8} {'largest':>8}  result")
     rows = {}
     for threads in counts:
-        for flags in ("top", "deep"):
+        for flags in splits:
             row = rows[flags, threads] = measure(kind, game_name, arg, threads, top, flags)
-            base = rows["top", counts[0]]
+            base = rows[splits[0], counts[0]]
             value = row["value"] if kind == "build" else ",".join(row["value"][:3]) + ",..."
             print(f"{flags:>5} {threads:>7} {row['wall']:>8.2f} {row['cpu']:>8.2f} {base['wall'] / row['wall']:>8.2f} "
                   f"{row['cpu'] / base['cpu']:>15.2f} {spread(row)}  {value}", flush=True)
@@ -149,12 +154,13 @@ def main() -> None:
         args.build, args.rank_limit = "wordle:salet", 30
     cores = default_threads()
     counts = [int(t) for t in args.threads.split(",")] if args.threads else sorted({1, 2, cores})
-    print(f"{cores} usable cores; load average {os.getloadavg()[0]:.2f}; as shipped the deeper split "
-          f"from {split.DEEP_MIN_THREADS} threads on")
+    print(f"{cores} usable cores; load average {os.getloadavg()[0]:.2f}; as shipped a build splits classes "
+          f"from {split.SPLIT_MIN_THREADS} threads on, deeper from {split.DEEP_MIN_THREADS}")
     game_name, opener = args.build.split(":")
-    table(f"build {game_name} --first {opener}", "build", game_name, opener, counts, args.top)
-    table(f"rank {game_name} --top {args.top} --limit {args.rank_limit}", "rank", game_name,
-          str(args.rank_limit), counts, args.top)
+    table(f"build {game_name} --first {opener}", "build", game_name, opener, counts, args.top,
+          ("whole", "top", "deep"))
+    table(f"rank {game_name} --top {args.top} --limit {args.rank_limit} (a rank's openers stay whole without the "
+          "deeper split)", "rank", game_name, str(args.rank_limit), counts, args.top, ("whole", "deep"))
     if args.no_simulation:
         return
     print("\nSIMULATION from one-thread runs split as many threads split (see the docstring)")

@@ -115,7 +115,8 @@ def child(output: str, options: list[str]) -> None:
     stdout, sys.stdout = sys.stdout, open(os.devnull, "w")
     try:
         sys.argv = ["wordtree", "build", "--quiet", "-o", output, *options]
-        code = wordtree.commands.main()  # as the command's own process runs it
+        end, wordtree.commands._end_process = wordtree.commands._end_process, lambda code: None
+        code = wordtree.commands.main()  # as the command's own process runs it, up to its end
     finally:
         sys.stdout = stdout
     if code:
@@ -125,6 +126,7 @@ def child(output: str, options: list[str]) -> None:
     parts = {part: [wall[part], cpu[part]] for part in PARTS[:-1]}
     print(json.dumps(parts), flush=True)
     print(json.dumps({**parts, "finished": [time.time(), time.process_time()]}), flush=True)
+    end(code)  # the process ends as a command's does (commands._end_process)
 
 
 def main() -> None:

@@ -56,9 +56,11 @@ def guard_cache() -> None:
     if load is None or save is None:  # a numba whose cache works otherwise: leave it alone
         return
 
+    light = _light_load()
+
     def load_overload(self, sig, target_context):
         try:
-            return load(self, sig, target_context)
+            return light(self, sig, target_context) if light else load(self, sig, target_context)
         except Exception as exc:  # noqa: BLE001 (whatever an unreadable entry raises, it is a miss)
             _forget(self, exc)
             return None  # numba compiles the function and saves a fresh entry
@@ -78,6 +80,34 @@ def guard_cache() -> None:
     _watch_compiles()
     _installed = True
     _freeze_now()
+
+
+def _light_load():
+    """numba's cache load without its setup of the compiler's registries, or None where this numba
+    lacks the parts it calls (numba's own load is used then).
+
+    numba's `Cache.load_overload` first refreshes the target context: it imports some seventy
+    modules of numba's lowering and typing and installs a thousand templates (0.14 s, the most of
+    a build's kernel loads: docs/performance.md). A cache hit needs none of them: the entry holds
+    the machine code, its callees linked in, and what it calls at run time is numba's runtime
+    (NRT), which `rtsys.initialize` sets up. A miss returns None and numba compiles, and its
+    compiler refreshes both contexts itself (CompilerBase), so a compile is untouched."""
+    from numba.core import caching
+
+    try:
+        from numba.core.runtime import nrt
+    except ImportError:
+        return None
+    parts = ("_load_overload", "_guard_against_spurious_io_errors")
+    if not all(hasattr(caching.Cache, part) for part in parts) or not hasattr(nrt, "rtsys"):
+        return None
+
+    def load(cache, sig, target_context):
+        nrt.rtsys.initialize(target_context)
+        with cache._guard_against_spurious_io_errors():
+            return cache._load_overload(sig, target_context)
+
+    return load
 
 
 _freezing = False  # freeze numba's objects out of the collector's reach (`freeze_numba_objects`)

@@ -264,9 +264,38 @@ def test_a_commands_process_freezes_numbas_objects_and_an_in_process_call_does_n
               "import wordtree.exact.kernels\n"
               "after_import = gc.get_freeze_count()\n"
               "sys.argv = ['wordtree', 'feedback', 'salet', 'crane']\n"
-              "from wordtree.commands import main\n"
-              "main()\n"
+              "import wordtree.commands\n"
+              "wordtree.commands._end_process = lambda code: None  # (it would end the process here)\n"
+              "wordtree.commands.main()\n"
               "print(before, after_import, gc.get_freeze_count())\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     before, after_import, at_exit = map(int, out.split()[-3:])
     assert before == 0 and after_import > 50_000 and at_exit >= after_import
+
+
+_ENDS = """
+import atexit, sys, threading
+import wordtree.commands
+atexit.register(lambda: print("exit function ran"))
+sys.stdout.write("buffered, ")
+if sys.argv[1] == "thread":  # a thread still running: the usual exit, which waits for it
+    threading.Thread(target=threading.Event().wait, args=(1.0,)).start()
+sys.argv = ["wordtree", "feedback", "salet", sys.argv[2]]
+code = wordtree.commands.main()
+print("main returned", code)
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("answer,code", [("crane", 0), ("cran", 1)])
+@pytest.mark.parametrize("thread", [False, True])
+def test_a_commands_process_ends_after_its_exit_functions_and_output(answer, code, thread):
+    """commands._end_process: a command's process ends once its command is done, with its exit
+    status, its exit functions run and its output flushed, without the interpreter's teardown;
+    where another thread still runs, main() returns instead, for the usual exit."""
+    proc = subprocess.run([sys.executable, "-c", _ENDS, "thread" if thread else "-", answer], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == code, proc.stderr
+    assert proc.stdout.startswith("buffered, ") and proc.stdout.endswith("exit function ran\n")
+    assert ("main returned" in proc.stdout) == thread
+    assert proc.stdout.startswith("buffered, BYBYB\n") == (code == 0)

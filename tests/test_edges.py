@@ -261,3 +261,51 @@ def test_a_corrupted_numba_cache_is_rebuilt_with_a_notice(tmp_path, corrupt):
 
     clean = info(3)
     assert clean.returncode == 0 and clean.stderr == "", clean.stderr
+
+
+_CACHED_THEN_COMPILED = """
+import numba
+import numpy as np
+from numba.core.registry import cpu_target
+from wordtree.exact import kernels
+
+matrix = (np.arange(12, dtype=np.uint8).reshape(3, 4) * 7) % 5
+present = kernels._codes_present(matrix, 5)  # the second process loads it from numba's cache
+light = len(cpu_target.target_context._registries) == 0
+out = np.empty((4, 3), np.uint8)
+kernels._transpose(matrix, out)
+
+
+@numba.njit
+def fresh(a):  # never cached: compiled here, after the loads (strings need numba's registries)
+    return a.sum() + len("four")
+
+
+print(light, present.tolist() == [bool((matrix == c).any()) for c in range(5)], (out == matrix.T).all(),
+      fresh(np.arange(4)))
+"""
+
+
+def test_a_cached_kernel_loads_without_numbas_registries_and_a_compile_after_it_works(tmp_path):
+    """numba_cache._light_load: a cache hit sets up none of numba's typing and lowering registries
+    (the most of a build's kernel loads); what it loads runs right, and a function compiled after
+    it (whose compiler sets them up) too."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    printed = []
+    for _ in range(2):  # the first process compiles the kernels, the second loads them
+        proc = subprocess.run([sys.executable, "-c", _CACHED_THEN_COMPILED], capture_output=True, text=True,
+                              cwd=ROOT, env=env, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        printed.append(proc.stdout.split())
+    assert printed[0] == ["False", "True", "True", "10"]  # compiling set the registries up
+    assert printed[1] == ["True", "True", "True", "10"]
+
+
+def test_numbas_own_load_is_used_where_its_parts_are_missing(monkeypatch):
+    from numba.core import caching
+
+    from wordtree import numba_cache
+
+    assert numba_cache._light_load() is not None
+    monkeypatch.delattr(caching.Cache, "_load_overload")
+    assert numba_cache._light_load() is None

@@ -87,15 +87,16 @@ def test_split_search_equals_the_kernel(real_lists, seed, mode):
 @pytest.mark.parametrize("mode,cap", [("normal", 6), ("normal", 4), ("hard", 6), ("normal", None)])
 @pytest.mark.parametrize("seed", range(3))
 def test_split_build_gives_the_same_tree(real_lists, monkeypatch, seed, mode, cap):
-    """Classes split at their top (even small ones, here; on 2 threads), and split deeper (on 4,
-    split.DEEP_MIN_THREADS as shipped), give the tree of the unsplit build. The opener is a poor
-    one (the largest class), so that some classes have no perfect splitter, which the kernel
-    would take at once."""
+    """Classes split at their top (even small ones, here; on 2 threads, split.SPLIT_MIN_THREADS
+    lowered to force it), and split deeper (on 4, split.DEEP_MIN_THREADS as shipped), give the
+    tree of the unsplit build. The opener is a poor one (the largest class), so that some classes
+    have no perfect splitter, which the kernel would take at once."""
     game = small_game(real_lists, 10 + seed, n_answers=150, n_guesses=100)
     matrix = game._compute_matrix()
     first = game.guesses[max(range(len(game.guesses)), key=lambda g: np.bincount(matrix[g]).max())]
     whole = build(game, matrix, first=first, max_guesses=cap, threads=1, progress=False, mode=mode)
     monkeypatch.setattr(split, "SPLIT_MIN", 5)
+    monkeypatch.setattr(split, "SPLIT_MIN_THREADS", 2)
     searches = []
     monkeypatch.setattr(split, "SplitSearch", lambda *a, **k: searches.append(a) or SplitSearch(*a, **k))
     for threads in (1, 2, 4):
@@ -169,6 +170,7 @@ def deep_split(monkeypatch):
     real = split.GuessSplit
     monkeypatch.setattr(split, "DEEP_MIN", 3)
     monkeypatch.setattr(split, "DEEP_MIN_THREADS", 1)
+    monkeypatch.setattr(split, "SPLIT_MIN_THREADS", 1)
     monkeypatch.setattr(split, "GuessSplit", lambda *a, **k: made.append(a) or real(*a, **k))
     return made
 
@@ -224,20 +226,23 @@ def test_deep_split_build_gives_the_same_tree(real_lists, monkeypatch, deep_spli
     assert deep_split
 
 
-def test_two_threads_take_the_split_of_the_top(real_lists, monkeypatch, deep_split):
-    """Below split.DEEP_MIN_THREADS threads neither the build nor the rank splits deeper; from
-    there on both do."""
+def test_two_threads_solve_classes_whole_and_three_split_deeper(real_lists, monkeypatch, deep_split):
+    """As shipped (split.SPLIT_MIN_THREADS, split.DEEP_MIN_THREADS): on 1 and 2 threads a build
+    splits no class and neither the build nor the rank splits deeper; on 3 both split deeper."""
     game = small_game(real_lists, 40, n_answers=150, n_guesses=100)
     matrix = game._compute_matrix()
     monkeypatch.setattr(split, "SPLIT_MIN", 5)
     monkeypatch.setattr(split, "DEEP_MIN_THREADS", 3)
+    monkeypatch.setattr(split, "SPLIT_MIN_THREADS", 3)
+    trees = []
+    monkeypatch.setattr(split, "SplitTree", lambda *a, real=split.SplitTree, **k: trees.append(a) or real(*a, **k))
     first = game.guesses[max(range(len(game.guesses)), key=lambda g: np.bincount(matrix[g]).max())]
     for threads in (1, 2):
         build(game, matrix, first=first, threads=threads, progress=False)
         rank(game, matrix, top=2, limit=6, threads=threads, progress=False)
-    assert not deep_split
+    assert not deep_split and not trees
     build(game, matrix, first=first, threads=3, progress=False)
-    assert deep_split
+    assert deep_split and trees
     del deep_split[:]
     rank(game, matrix, top=2, limit=6, threads=3, progress=False)
     assert deep_split

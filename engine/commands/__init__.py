@@ -86,14 +86,19 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command in `argv` (None: the process's own arguments, and the process ends after:
     see `_before_exit`) and return its exit status."""
     if argv is None:
+        # nothing here calls BLAS: its threads, which numpy's import starts and spins, only cost
+        # CPU (about 0.1 s a process); a user's own setting stays
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         from ..numba_cache import freeze_numba_objects
 
         freeze_numba_objects()  # numba's objects out of the collector's way, as they come (a command's process only)
         _term_as_interrupt()
         try:
-            return _main(sys.argv[1:])
+            code = _main(sys.argv[1:])
         finally:
             _before_exit()
+        _end_process(code)  # returns only where ending now could lose something
+        return code
     return _main(list(argv))
 
 
@@ -113,6 +118,28 @@ def _before_exit() -> None:
     import gc
 
     gc.freeze()
+
+
+def _end_process(code: int) -> None:
+    """End the process now with `code`, once its exit functions have run and its output is out,
+    without the interpreter's teardown: that frees, module by module, what the OS frees at once,
+    numba's JIT engine among it (about 0.03-0.05 s of a build's process). Returns instead, for
+    the usual exit, where another thread is still running (the usual exit waits for it) or the
+    output cannot be flushed (the usual exit reports that)."""
+    import atexit
+    import threading
+
+    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
+    others = [t for t in threading.enumerate() if t is not threading.current_thread() and not t.daemon]
+    if run_exit_functions is None or threading.current_thread() is not threading.main_thread() or others:
+        return
+    run_exit_functions()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
 
 
 def _main(argv: list[str]) -> int:

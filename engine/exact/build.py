@@ -186,8 +186,9 @@ class _Build:
 
     def assemble(self, g: int, d: int) -> tuple[dict, int]:
         """The tree opening with g with d guesses left, and its total: below g every class is an
-        independent exact problem, the largest first so the threads finish together, and a large
-        class's own guesses are valued on every idle thread too (split.py); the classes the
+        independent exact problem, the largest first so the threads finish together, and (from
+        split.SPLIT_MIN_THREADS threads on) a large class's own guesses are valued on every idle
+        thread too (split.py); the classes the
         checkpoint holds are taken from it."""
         game, S = self.game, self.S
         jobs = sorted(self.solver.classes(S, g), key=lambda item: -len(item[1]))
@@ -254,9 +255,10 @@ def _next(outcomes: queue.Queue):
 
 class _ClassSearch:
     """One class below the opener as a source of jobs (jobs.Workers): one job that solves it whole
-    (_Build.solve_class), or, for a large class, a split.SplitTree: its guesses valued as jobs of
-    their own, its tree built on the thread that valued the best guess; from split.DEEP_MIN_THREADS
-    threads on the deeper split too (split.deep_for: the classes of its first guess valued as jobs
+    (_Build.solve_class), or, for a large class from split.SPLIT_MIN_THREADS threads on
+    (split.split_for), a split.SplitTree: its guesses valued as jobs of their own, its tree built
+    on the thread that valued the best guess; from split.DEEP_MIN_THREADS threads on the deeper
+    split too (split.deep_for: the classes of its first guess valued as jobs
     and split in turn, its tree built where they were solved). `finish((code, value, subtree or
     None))` is called once at the end."""
 
@@ -265,7 +267,7 @@ class _ClassSearch:
         self.tree = None
         solver = build.solver
         deep = split.deep_for(build.threads)  # the one switch between the split of the top and the deeper split
-        if (build.threads > 1 or split.ALONE) and split.can_split(solver, len(part), d - 1, deep=deep):
+        if split.split_for(build.threads) and split.can_split(solver, len(part), d - 1, deep=deep):
             self.tree = split.SplitTree(solver, part, d - 1, solver.constrain(build.req, g, code), workers,
                                         lambda value, node, mark: finish((code, value, node)), deep=deep)
         else:

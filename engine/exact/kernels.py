@@ -562,11 +562,12 @@ def _codes_present(matrix, n_codes):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _transpose(matrix, out):
     """out = matrix.T, in 64 x 64 tiles so that both sides are read and written a cache line at
     a time (the small-set path reads the pattern matrix answer by answer). One thread, as
-    `_codes_present`: a build's start pays for neither numba's thread pool nor its load."""
+    `_codes_present`: a build's start pays for neither numba's thread pool nor its load. It
+    releases the GIL: the solver runs it beside the rest of its setup."""
     rows, cols = matrix.shape
     tile = 64
     for r0 in range(0, rows, tile):

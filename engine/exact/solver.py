@@ -34,6 +34,27 @@ class Infeasible(UserError):
         super().__init__(f"impossible: no tree{opener} solves every answer within {cap} guesses (proven)")
 
 
+class _Background:
+    """fn(*args) on a daemon thread of its own (a kernel that releases the GIL runs beside the
+    caller); wait() returns once it is done, and raises what it raised."""
+
+    def __init__(self, fn, *args):
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._call, args=(fn, args), daemon=True)
+        self._thread.start()
+
+    def _call(self, fn, args) -> None:
+        try:
+            fn(*args)
+        except BaseException as exc:  # noqa: BLE001 (handed to whoever waits)
+            self._error = exc
+
+    def wait(self) -> None:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+
 class Solver(OrbitSearch):
     """Exact values and trees for one game, one cap and one mode, over its full guess list.
     `max_guesses`: the cap on guesses per answer, None for no cap."""
@@ -82,8 +103,9 @@ class Solver(OrbitSearch):
         # (normal mode: elsewhere legality, not the partition alone, decides)
         by_answer = mode == "normal" and rules & kernels.USE_PAIRS
         self.columns = np.empty(self.matrix.shape[::-1] if by_answer else (0, 0), self.matrix.dtype)
-        if by_answer:
-            kernels._transpose(self.matrix, self.columns)
+        # filled on a thread of its own while the setup goes on (tens of ms, on a build's start);
+        # every search waits for it (_run)
+        self._transposing = _Background(kernels._transpose, self.matrix, self.columns) if by_answer else None
         self._local = threading.local()
         self._contexts: list[Context] = []
         self._lock = threading.Lock()
@@ -142,6 +164,9 @@ class Solver(OrbitSearch):
 
     # --- kernels ---
     def _run(self, S: np.ndarray, d: int, beta: int, forced: int, req: np.ndarray | None) -> int:
+        if self._transposing is not None:
+            self._transposing.wait()
+            self._transposing = None
         ctx = self.context()
         ctx.root_constraint[:] = self.empty_constraint() if req is None else req
         S = np.ascontiguousarray(S, dtype=np.int32)

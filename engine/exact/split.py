@@ -39,15 +39,26 @@ SPLIT_MIN = kernels.PAIR_LIMIT + 1
 # and the rank take it from DEEP_MIN_THREADS threads on (`deep_for`; the tests and the bench set
 # it to 1 to force it, or above any thread count to keep it off).
 DEEP_MIN_THREADS = 3
+# Below SPLIT_MIN_THREADS threads a build splits no class at all (`split_for`): each class below
+# the opener is one job, the largest first. On 2 threads the split of the top (a large class's
+# guesses valued side by side, each against the budget known when it starts) gave the same wall
+# time or worse and 25-35 % more CPU than whole classes (SALET, hard SALET, CRATE, TARSE on the
+# NYT lists: docs/log/2026-11-27.md). Tests and the bench lower it to force the split.
+SPLIT_MIN_THREADS = 3
 ALONE = False  # split on one thread too (bench/scaling.py: its jobs are then those of a many-thread run)
 DEEP_MIN = 40
 DEEP_GUESSES = 1
 NEEDED_RULES = kernels.USE_BOUNDS | kernels.USE_SHORTCUTS | kernels.USE_FILTER
 
 
+def split_for(threads: int) -> bool:
+    """Whether a build on `threads` threads splits its large classes (else each is one job)."""
+    return ALONE or threads >= SPLIT_MIN_THREADS
+
+
 def deep_for(threads: int) -> bool:
-    """Whether a build or a rank on `threads` threads takes the deeper split (else the split of
-    the top only, as one or two threads are fastest with)."""
+    """Whether a build or a rank on `threads` threads takes the deeper split where it splits
+    (else the split of the top only; a rank's openers stay whole)."""
     return threads >= DEEP_MIN_THREADS
 
 
