@@ -7,7 +7,7 @@ It prints the median wall and CPU seconds of --runs whole processes of
 `python cli.py build --quiet -o FILE` (SALET, Wordle normal mode, unless options follow `--`),
 then the median of --breakdowns runs of where one such process spends its time: Python's own
 start, the imports, the game and its pattern matrix, loading the compiled kernels from numba's
-cache (the first load of a process also sets up numba's registries), the rest of the solver's
+cache (the first load of a process also sets up numba's runtime, NRT), the rest of the solver's
 setup, the search, the document's stats, writing the file, the rest (argparse, the report) and
 the interpreter's exit.
 "Before the search" adds up everything before the search. A first run, not counted, warms the
@@ -71,6 +71,7 @@ def child(output: str, options: list[str]) -> None:
     """One build, as the command runs it, with its parts timed: one JSON line of
     {part: [wall, CPU]} (CPU: every thread of the process)."""
     begun, python_cpu = time.time(), time.process_time()
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as commands.main sets it before numpy loads
     spawned = float(os.environ.get("WORDTREE_SPAWNED", begun))
     clock = time.perf_counter
     t0 = clock()

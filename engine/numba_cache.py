@@ -23,6 +23,9 @@ first call) a second line says how long the burst took. `compile_seconds()` is t
 compiling so far in this process, which commands that report a time leave out of it and say
 apart (`compile_note`).
 
+A cache hit loads without numba's setup of its compiler's registries (`_light_load`): that
+setup is most of what loading a build's kernels costs, and only a compile needs it.
+
 `freeze_numba_objects()` (a command's process only) keeps numba's own objects out of the
 garbage collector's walks once they exist: they live as long as the process.
 """
@@ -116,8 +119,8 @@ _frozen_after_load = False
 
 def freeze_numba_objects() -> None:
     """From now on, freeze numba's objects out of the garbage collector's reach as they come:
-    once numba is imported, and once its first kernel load has set up its registries. They are
-    about a hundred thousand (types, typing templates, registries) and live as long as the
+    once numba is imported, and once its first kernel load is done (or a compile has set up its
+    registries: `_light_load` leaves them alone on a cache hit). They are about a hundred thousand (types, typing templates, registries) and live as long as the
     process, yet every full collection would walk them again. For a command's process only
     (commands.main): a frozen object is never freed, so a program that imports the engine for
     itself keeps Python's usual collector."""
