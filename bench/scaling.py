@@ -4,8 +4,9 @@ split.DEEP_MIN_THREADS): a build below a fixed opener and a `rank --top K --limi
 (and every core, if more) threads and with each split forced, with wall and CPU seconds and the
 spread of the jobs' CPU seconds; then a simulation of more workers.
 
-    python bench/scaling.py                       # wordle-nyt2023 --first tarse, rank --limit 100
+    python bench/scaling.py                       # wordle-nyt2023 --first tarse; rank wordle --limit 100
     python bench/scaling.py --quick               # wordle --first salet, rank --limit 30 (a minute or two)
+    python bench/scaling.py --rank-game wordle-nyt2023   # the rank on the build's lists (much longer)
     python bench/scaling.py --build wordle:crate --rank-limit 300 --threads 1,2,4,8,16
     python bench/scaling.py --no-simulation       # only the measured tables
 
@@ -140,6 +141,9 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--build", default="wordle-nyt2023:tarse", metavar="GAME:OPENER")
     p.add_argument("--rank-limit", type=int, default=100, metavar="N")
+    p.add_argument("--rank-game", default="wordle", metavar="GAME",
+                   help="the rank's game (default wordle: a rank of the NYT lists' openers takes over 20 "
+                        "minutes on 2 cores)")
     p.add_argument("--top", type=int, default=10)
     p.add_argument("--threads", default="", metavar="LIST", help="thread counts (default 1, 2 and every core)")
     p.add_argument("--quick", action="store_true", help="wordle:salet and --rank-limit 30")
@@ -159,8 +163,8 @@ def main() -> None:
     game_name, opener = args.build.split(":")
     table(f"build {game_name} --first {opener}", "build", game_name, opener, counts, args.top,
           ("whole", "top", "deep"))
-    table(f"rank {game_name} --top {args.top} --limit {args.rank_limit} (a rank's openers stay whole without the "
-          "deeper split)", "rank", game_name, str(args.rank_limit), counts, args.top, ("whole", "deep"))
+    table(f"rank {args.rank_game} --top {args.top} --limit {args.rank_limit} (a rank's openers stay whole without "
+          "the deeper split)", "rank", args.rank_game, str(args.rank_limit), counts, args.top, ("whole", "deep"))
     if args.no_simulation:
         return
     print("\nSIMULATION from one-thread runs split as many threads split (see the docstring)")
@@ -168,8 +172,8 @@ def main() -> None:
         simulated(f"build {game_name} --first {opener}, {flags} split",
                   measure("build", game_name, opener, 1, args.top, "alone," + flags))
     for flags in ("top", "deep"):
-        simulated(f"rank --top {args.top} --limit {args.rank_limit}, {flags} split",
-                  measure("rank", game_name, str(args.rank_limit), 1, args.top, "alone," + flags))
+        simulated(f"rank {args.rank_game} --top {args.top} --limit {args.rank_limit}, {flags} split",
+                  measure("rank", args.rank_game, str(args.rank_limit), 1, args.top, "alone," + flags))
 
 
 if __name__ == "__main__":
