@@ -140,15 +140,26 @@ class _Heartbeat(threading.Thread):
         stopped = threading.Event()
         wait = self.every
         while not stopped.wait(wait):
-            if self.bar.disable:  # tqdm sets it when the bar is closed
+            wait = self.beat()
+            if wait is None:
                 return
-            since = time.monotonic() - self.bar.shown_at
-            if since < self.every:  # an update printed a line meanwhile: the next beat counts from it
-                wait = self.every - since
-                continue
-            try:
-                self.bar.refresh()
-            except (ValueError, OSError):  # the stream went away
-                return
-            wait = self.every
+
+    def beat(self) -> float | None:
+        """Print the line if none came for `every` seconds; the seconds until the next beat (None:
+        the bar is closed or its stream gone). Decided and printed under the bar's lock, which an
+        update's line takes too, and the line counts as the update's last one: an update coming
+        at the same moment does not print the same line again."""
+        bar = self.bar
+        try:
+            with bar.get_lock():
+                if bar.disable:  # tqdm sets it when the bar is closed
+                    return None
+                since = time.monotonic() - bar.shown_at
+                if since < self.every:  # an update printed a line meanwhile: the next beat counts from it
+                    return self.every - since
+                bar.refresh(nolock=True)
+                bar.last_print_n, bar.last_print_t = bar.n, bar._time()
+        except (ValueError, OSError):  # the stream went away
+            return None
+        return self.every
 

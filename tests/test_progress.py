@@ -72,3 +72,28 @@ def test_a_terminal_gets_the_bar(monkeypatch):
     bar.update(3)
     bar.close()
     assert "\r" in stream.getvalue() and "bar" in stream.getvalue()
+
+
+def test_a_heartbeat_and_an_update_at_the_same_moment_print_one_line(piped, monkeypatch):
+    """The heartbeat's line counts as the bar's last one (and it checks under the bar's lock): an
+    update just after it, or just before it, does not print the same line twice."""
+    piped = piped()
+    monkeypatch.setattr(progress._Heartbeat, "start", lambda self: None)  # beats by hand
+    made = []
+    monkeypatch.setattr(progress._Heartbeat, "__init__",
+                        lambda self, bar, every: made.append(self) or (setattr(self, "bar", bar),
+                                                                       setattr(self, "every", every)) and None)
+    bar = progress.progress_bar(5, desc="classes", unit="classes")
+    beat = made[0]
+    time.sleep(0.25)  # the bar's mininterval (0.2 s) has passed since its first line
+    lines = len(piped.getvalue().splitlines())
+    assert beat.beat() == pytest.approx(0.2)  # a line was due: printed
+    bar.update(1)  # at once after it: no second line
+    assert len(piped.getvalue().splitlines()) == lines + 1
+    time.sleep(0.25)
+    bar.update(1)  # due again: the update prints
+    assert len(piped.getvalue().splitlines()) == lines + 2
+    assert beat.beat() < 0.2  # and the beat right after it waits instead
+    assert len(piped.getvalue().splitlines()) == lines + 2
+    bar.close()
+    assert beat.beat() is None
