@@ -2,6 +2,7 @@
 noisy, so one run proves little). Run as a script, it times the start of a build command:
 
     python bench/timing.py [--runs 7] [--breakdowns 5] [-- build options, e.g. --mode hard]
+    python bench/timing.py --against ../older-checkout [--runs 9] [-- build options]
 
 It prints the median wall and CPU seconds of --runs whole processes of
 `python cli.py build --quiet -o FILE` (SALET, Wordle normal mode, unless options follow `--`),
@@ -12,6 +13,9 @@ setup, the search, the document's stats, writing the file, the rest (argparse, t
 the interpreter's exit.
 "Before the search" adds up everything before the search. A first run, not counted, warms the
 caches; the load average is printed, since other work on the machine slows every figure.
+With --against, the same whole processes of another checkout (its .venv's Python if it has one)
+run alternately with this one's, and both medians are printed: how to compare two versions on a
+shared machine.
 """
 
 from __future__ import annotations
@@ -42,11 +46,13 @@ def median_seconds(fn, runs: int, clock=time.perf_counter) -> float:
     return statistics.median(times)
 
 
-def whole_process(options: list[str], output: str) -> tuple[float, float]:
-    """(wall, CPU) seconds of one `python cli.py build --quiet -o output [options]` process."""
+def whole_process(options: list[str], output: str, root: Path = ROOT, python: str = sys.executable
+                  ) -> tuple[float, float]:
+    """(wall, CPU) seconds of one `python cli.py build --quiet -o output [options]` process (of the
+    checkout at `root`, run by `python`)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, str(ROOT / "cli.py"), "build", "--quiet", "-o", output, *options],
+    subprocess.run([python, str(root / "cli.py"), "build", "--quiet", "-o", output, *options],
                    check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -130,15 +136,45 @@ def child(output: str, options: list[str]) -> None:
     end(code)  # the process ends as a command's does (commands._end_process)
 
 
+def alternate(other: Path, options: list[str], runs: int) -> None:
+    """`runs` whole processes of this checkout and of `other`, one after the other (so that the
+    machine's changing load falls on both), with each one's median wall and CPU seconds."""
+    if not (other / "cli.py").is_file():
+        raise SystemExit(f"{other}: not a checkout (no cli.py)")
+    venv = other / ".venv" / "bin" / "python"
+    sides = {"this": (ROOT, sys.executable), str(other): (other, str(venv) if venv.is_file() else sys.executable)}
+    with tempfile.TemporaryDirectory() as folder:
+        output = str(Path(folder) / "tree.json")
+        for root, python in sides.values():  # a first run each: the caches warm (a cold one compiles)
+            whole_process(options, output, root, python)
+        print(f"load average before: {os.getloadavg()[0]:.2f}")
+        times = {name: [] for name in sides}
+        for _ in range(runs):
+            for name, (root, python) in sides.items():
+                times[name].append(whole_process(options, output, root, python))
+    for name, rows in times.items():
+        walls, cpus = [w for w, _ in rows], [c for _, c in rows]
+        print(f"{name}: build {' '.join(options) or '(SALET, normal)'}, {runs} runs: median "
+              f"{statistics.median(walls):.3f} s wall (min {min(walls):.3f}, max {max(walls):.3f}), "
+              f"{statistics.median(cpus):.3f} s CPU")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7, help="whole-process runs (default 7)")
     parser.add_argument("--breakdowns", type=int, default=5, help="runs timed part by part (default 5)")
+    parser.add_argument("--against", metavar="CHECKOUT",
+                        help="another checkout (say a worktree of an older commit, with its own .venv), run "
+                             "alternately with this one: both medians, and no breakdown")
     parser.add_argument("--child", metavar="OUTPUT", help=argparse.SUPPRESS)
     parser.add_argument("options", nargs="*", help="build options after --, e.g. -- --mode hard")
     args = parser.parse_args()
     if args.child:
         child(args.child, args.options)
+        return
+    if args.against:
+        alternate(Path(args.against).resolve(), args.options, args.runs)
         return
     with tempfile.TemporaryDirectory() as folder:
         output = str(Path(folder) / "tree.json")

@@ -106,13 +106,14 @@ def load_words(name: str | Path, length: int | str | None = None, alphabet=LOWER
     except UnicodeDecodeError as exc:
         raise UserError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     seen: dict[str, None] = {}
+    allowed = {ord(ch): None for ch in alphabet}  # deleted by translate: what is left is outside the alphabet
     for lineno, line in enumerate(text.splitlines(), 1):
         word = line.strip().lower()
         if not word:
             continue
-        bad = next((ch for ch in word if ch not in alphabet), None)
-        if bad is not None:
-            raise UserError(f"{path}:{lineno}: {line.strip()!r} has a character outside a-z: {bad!r}")
+        outside = word.translate(allowed)
+        if outside:
+            raise UserError(f"{path}:{lineno}: {line.strip()!r} has a character outside a-z: {outside[0]!r}")
         if length == "first":
             length = len(word)
         if length is not None and len(word) != length:
