@@ -268,8 +268,20 @@ class _ClassSearch:
         solver = build.solver
         deep = split.deep_for(build.threads)  # the one switch between the split of the top and the deeper split
         if split.split_for(build.threads) and split.can_split(solver, len(part), d - 1, deep=deep):
-            self.tree = split.SplitTree(solver, part, d - 1, solver.constrain(build.req, g, code), workers,
-                                        lambda value, node, mark: finish((code, value, node)), deep=deep)
+            # the split's setup (its scan of every guess, its local matrix) is a job of its own: on a
+            # worker, beside other jobs, not on the caller before any job starts
+            setup = Job(None)
+
+            def start(worker: int) -> None:
+                tree = split.SplitTree(solver, part, d - 1, solver.constrain(build.req, g, code), workers,
+                                       lambda value, node, mark: finish((code, value, node)), after=(setup,),
+                                       deep=deep)
+                with workers.lock:
+                    self.tree = tree
+                workers.wake()
+
+            setup.run = start
+            self.ready.append(setup)
         else:
             self.ready.append(Job(lambda worker: finish(build.solve_class(g, d, code, part))))
 
