@@ -120,8 +120,9 @@ _frozen_after_load = False
 def freeze_numba_objects() -> None:
     """From now on, freeze numba's objects out of the garbage collector's reach as they come:
     once numba is imported, and once its first kernel load is done (or a compile has set up its
-    registries: `_light_load` leaves them alone on a cache hit). They are about a hundred thousand (types, typing templates, registries) and live as long as the
-    process, yet every full collection would walk them again. For a command's process only
+    registries: `_light_load` leaves them alone on a cache hit). They are about a hundred
+    thousand (types, typing templates, registries) and live as long as the process, yet every
+    full collection would walk them again. For a command's process only
     (commands.main): a frozen object is never freed, so a program that imports the engine for
     itself keeps Python's usual collector."""
     global _freezing

@@ -188,8 +188,7 @@ class _Build:
         """The tree opening with g with d guesses left, and its total: below g every class is an
         independent exact problem, the largest first so the threads finish together, and (from
         split.SPLIT_MIN_THREADS threads on) a large class's own guesses are valued on every idle
-        thread too (split.py); the classes the
-        checkpoint holds are taken from it."""
+        thread too (split.py); the classes the checkpoint holds are taken from it."""
         game, S = self.game, self.S
         jobs = sorted(self.solver.classes(S, g), key=lambda item: -len(item[1]))
         results: dict[int, dict] = {}
@@ -258,9 +257,9 @@ class _ClassSearch:
     (_Build.solve_class), or, for a large class from split.SPLIT_MIN_THREADS threads on
     (split.split_for), a split.SplitTree: its guesses valued as jobs of their own, its tree built
     on the thread that valued the best guess; from split.DEEP_MIN_THREADS threads on the deeper
-    split too (split.deep_for: the classes of its first guess valued as jobs
-    and split in turn, its tree built where they were solved). `finish((code, value, subtree or
-    None))` is called once at the end."""
+    split too (split.deep_for: the classes of its first guess valued as jobs and split in turn,
+    its tree built where they were solved). `finish((code, value, subtree or None))` is called
+    once at the end."""
 
     def __init__(self, build: _Build, g: int, d: int, code: int, part: np.ndarray, finish, workers: Workers):
         self.ready: list = []  # jobs any worker may take
