@@ -25,7 +25,7 @@ from .checkpoint import build_checkpoint_bytes, build_checkpoint_header, finishe
 from .context import Counters, default_threads, memo_mb_per_thread
 from .solver import INF, NO_CAP, Infeasible, Solver
 from . import split
-from .jobs import Job, Workers, trace_rows
+from .jobs import Job, Workers, next_outcome, trace_rows
 from .symmetric import ProvenProgress
 
 
@@ -211,7 +211,7 @@ class _Build:
         workers.start()
         try:
             for _ in todo:
-                outcome = _next(outcomes)
+                outcome = next_outcome(outcomes)
                 if isinstance(outcome, BaseException):
                     raise outcome
                 code, value, subtree = outcome
@@ -241,15 +241,6 @@ class _Build:
         if results:
             root["next"] = {game.pattern_text(code): results[code] for code in sorted(results)}
         return root, total
-
-
-def _next(outcomes: queue.Queue):
-    """The next outcome, waiting in short steps so that Ctrl-C reaches the main thread."""
-    while True:
-        try:
-            return outcomes.get(timeout=0.5)
-        except queue.Empty:
-            continue
 
 
 class _ClassSearch:

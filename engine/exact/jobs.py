@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import queue
 import threading
 import time
 
@@ -118,6 +119,16 @@ class Workers:
                 self.job_seconds.append(job.seconds)
                 self.ran.append(job)
                 self.cond.notify_all()
+
+
+def next_outcome(outcomes: queue.Queue):
+    """The next outcome a search's jobs put in `outcomes`, waiting in short steps so that Ctrl-C
+    reaches the main thread (a wait without a timeout would hold it until the outcome comes)."""
+    while True:
+        try:
+            return outcomes.get(timeout=0.5)
+        except queue.Empty:
+            continue
 
 
 def trace_rows(jobs: list[Job]) -> list[tuple[int, float, list[int]]]:

@@ -29,7 +29,7 @@ from ..progress import progress_bar
 from .checkpoint import checkpoint_bytes, read_rank
 from .context import default_threads, memo_mb_per_thread
 from .heuristics import heuristic_order
-from .jobs import Job, Mark, Workers, trace_rows
+from .jobs import Job, Mark, Workers, next_outcome, trace_rows
 from . import split
 from .solver import INF, Solver
 from .symmetric import ProvenProgress, uses_symmetry
@@ -172,7 +172,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     workers.start()
     try:
         for _ in todo:
-            outcome = _next(outcomes)
+            outcome = next_outcome(outcomes)
             if isinstance(outcome, BaseException):
                 raise outcome
             word, value, exact = outcome
@@ -284,12 +284,3 @@ class _Openers:
         """The caller has counted `word`'s value (in `missing` too)."""
         with self.lock:
             self.open.discard(word)
-
-
-def _next(outcomes: queues.Queue):
-    """The next outcome, waiting in short steps so that Ctrl-C reaches the main thread."""
-    while True:
-        try:
-            return outcomes.get(timeout=0.5)
-        except queues.Empty:
-            continue
