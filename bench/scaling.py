@@ -9,6 +9,8 @@ spread of the jobs' CPU seconds; then a simulation of more workers.
     python bench/scaling.py --rank-game wordle-nyt2023   # the rank on the build's lists (much longer)
     python bench/scaling.py --build wordle:crate --rank-limit 300 --threads 1,2,4,8,16
     python bench/scaling.py --no-simulation       # only the measured tables
+    python bench/scaling.py --shipped --threads 1,2,4,8,16 --no-simulation   # plain runs only
+    python bench/scaling.py --only rank --rank-limit 0 --threads 16 --shipped  # every opener
 
 Run it on a quiet machine (no other search running: `uptime` shows the load it starts at), from
 the repository's root with the project installed (`pip install -e .`), numba's cache warm (any
@@ -18,7 +20,8 @@ each), "top" is the split of 2026-11-26 (a class of 111 answers and more split a
 "deep" the deeper split (classes below a class's first guess as jobs, recursively from 40
 answers; the first openers of a rank class by class): the rows force one of them
 (split.SPLIT_MIN_THREADS and split.DEEP_MIN_THREADS set to 1, or above any thread count),
-whatever a plain run on that many threads would take. The job columns are the CPU seconds of
+whatever a plain run on that many threads would take; "shipped" (`--shipped`) forces nothing.
+",own" and ",shared" (`--memo`) force a memo per thread or one shared by all (split.SHARED_MIN_THREADS). The job columns are the CPU seconds of
 the jobs the pool ran (jobs.Workers): their count, median, 90th percentile and largest.
 
 The simulation is only that. A one-thread run that splits its work as a many-thread run does
@@ -57,6 +60,7 @@ def child(kind: str, game_name: str, arg: str, threads: int, top: int, flags: st
     from wordtree.games import get_game
     from wordtree.patterns import pattern_matrix
 
+    flags = set(flags.split(","))
     split.ALONE = "alone" in flags
     if "whole" in flags:
         split.SPLIT_MIN_THREADS = split.DEEP_MIN_THREADS = 1 << 30
@@ -64,13 +68,17 @@ def child(kind: str, game_name: str, arg: str, threads: int, top: int, flags: st
         split.SPLIT_MIN_THREADS, split.DEEP_MIN_THREADS = 1, 1 << 30
     if "deep" in flags:
         split.SPLIT_MIN_THREADS = split.DEEP_MIN_THREADS = 1
+    if "own" in flags:
+        split.SHARED_MIN_THREADS = 1 << 30
+    if "shared" in flags:
+        split.SHARED_MIN_THREADS = 1
     game = get_game(game_name)
     matrix = pattern_matrix(game).matrix
     start = time.perf_counter()
     if kind == "build":
         result = build(game, matrix, first=arg, threads=threads, progress=False)
         return {"wall": time.perf_counter() - start, "value": result.total, "trace": result.job_trace}
-    result = rank(game, matrix, top=top, limit=int(arg), threads=threads, progress=False)
+    result = rank(game, matrix, top=top, limit=int(arg) or None, threads=threads, progress=False)
     return {"wall": time.perf_counter() - start, "value": [w for w, _, _ in result.ordered()[:top]],
             "trace": result.job_trace}
 
@@ -119,7 +127,7 @@ def table(title: str, kind: str, game_name: str, arg: str, counts: list[int], to
     """Each thread count with each of `splits` forced, measured (speedup and CPU against the first
     split's first thread count)."""
     print(f"\n{title}")
-    print(f"{'split':>5} {'threads':>7} {'wall s':>8} {'CPU s':>8} {'speedup':>8} {'CPU / 1 thread':>15} "
+    print(f"{'split':>14} {'threads':>7} {'wall s':>8} {'CPU s':>8} {'speedup':>8} {'CPU / 1 thread':>15} "
           f"{'jobs':>6} {'median':>8} {'p90':>8} {'largest':>8}  result")
     rows = {}
     for threads in counts:
@@ -127,7 +135,7 @@ def table(title: str, kind: str, game_name: str, arg: str, counts: list[int], to
             row = rows[flags, threads] = measure(kind, game_name, arg, threads, top, flags)
             base = rows[splits[0], counts[0]]
             value = row["value"] if kind == "build" else ",".join(row["value"][:3]) + ",..."
-            print(f"{flags:>5} {threads:>7} {row['wall']:>8.2f} {row['cpu']:>8.2f} {base['wall'] / row['wall']:>8.2f} "
+            print(f"{flags:>14} {threads:>7} {row['wall']:>8.2f} {row['cpu']:>8.2f} {base['wall'] / row['wall']:>8.2f} "
                   f"{row['cpu'] / base['cpu']:>15.2f} {spread(row)}  {value}", flush=True)
     if len({json.dumps(r["value"]) for r in rows.values()}) > 1:
         print("  RESULTS DIFFER between runs")
@@ -140,7 +148,7 @@ def main() -> None:
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--build", default="wordle-nyt2023:tarse", metavar="GAME:OPENER")
-    p.add_argument("--rank-limit", type=int, default=100, metavar="N")
+    p.add_argument("--rank-limit", type=int, default=100, metavar="N", help="openers the rank values (0: all)")
     p.add_argument("--rank-game", default="wordle", metavar="GAME",
                    help="the rank's game (default wordle: a rank of the NYT lists' openers takes over 20 "
                         "minutes on 2 cores)")
@@ -148,6 +156,11 @@ def main() -> None:
     p.add_argument("--threads", default="", metavar="LIST", help="thread counts (default 1, 2 and every core)")
     p.add_argument("--quick", action="store_true", help="wordle:salet and --rank-limit 30")
     p.add_argument("--no-simulation", action="store_true", help="only the measured tables")
+    p.add_argument("--shipped", action="store_true",
+                   help="one row per thread count, split as a plain run on that many threads splits")
+    p.add_argument("--only", choices=("build", "rank"), help="only this table (and its simulation)")
+    p.add_argument("--memo", choices=("own", "shared", "both"),
+                   help="force a memo per thread or one shared by all (both: a row each; default: as shipped)")
     p.add_argument("--child", nargs=6, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
@@ -161,18 +174,24 @@ def main() -> None:
     print(f"{cores} usable cores; load average {os.getloadavg()[0]:.2f}; as shipped a build splits classes "
           f"from {split.SPLIT_MIN_THREADS} threads on, deeper from {split.DEEP_MIN_THREADS}")
     game_name, opener = args.build.split(":")
-    table(f"build {game_name} --first {opener}", "build", game_name, opener, counts, args.top,
-          ("whole", "top", "deep"))
-    table(f"rank {args.rank_game} --top {args.top} --limit {args.rank_limit} (a rank's openers stay whole without "
-          "the deeper split)", "rank", args.rank_game, str(args.rank_limit), counts, args.top, ("whole", "deep"))
+    limit = args.rank_limit or "all"
+    memos = {None: ("",), "own": (",own",), "shared": (",shared",), "both": (",own", ",shared")}[args.memo]
+    rows = lambda splits: tuple(f + m for f in (("shipped",) if args.shipped else splits) for m in memos)  # noqa: E731
+    if args.only != "rank":
+        table(f"build {game_name} --first {opener}", "build", game_name, opener, counts, args.top,
+              rows(("whole", "top", "deep")))
+    if args.only != "build":
+        table(f"rank {args.rank_game} --top {args.top} --limit {limit} (a rank's openers stay whole without "
+              "the deeper split)", "rank", args.rank_game, str(args.rank_limit), counts, args.top,
+              rows(("whole", "deep")))
     if args.no_simulation:
         return
     print("\nSIMULATION from one-thread runs split as many threads split (see the docstring)")
-    for flags in ("top", "deep"):
+    for flags in ("top", "deep") if args.only != "rank" else ():
         simulated(f"build {game_name} --first {opener}, {flags} split",
                   measure("build", game_name, opener, 1, args.top, "alone," + flags))
-    for flags in ("top", "deep"):
-        simulated(f"rank {args.rank_game} --top {args.top} --limit {args.rank_limit}, {flags} split",
+    for flags in ("top", "deep") if args.only != "build" else ():
+        simulated(f"rank {args.rank_game} --top {args.top} --limit {limit}, {flags} split",
                   measure("rank", args.rank_game, str(args.rank_limit), 1, args.top, "alone," + flags))
 
 

@@ -38,6 +38,15 @@ def tmp_cache():
     return Path(_TMP)
 
 
+@pytest.fixture(scope="session")
+def real_lists():
+    """The original Wordle lists (answers, guesses), from which the tests draw small games."""
+    from wordtree.games import get_game
+
+    game = get_game("wordle")
+    return list(game.answers), list(game.guesses)
+
+
 @pytest.fixture
 def dordle_lists(tmp_path):
     """A small Dordle game's command-line options: every 150th original answer (16 words), the

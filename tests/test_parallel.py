@@ -14,19 +14,12 @@ from wordtree.exact.build import build
 from wordtree.exact.split import SplitSearch
 from wordtree.exact.rank import rank
 from wordtree.exact.solver import INF, Solver
-from wordtree.games import get_game
 from wordtree.games.wordle import Wordle
 from wordtree.words import WordList, canonical_sha256
 
 
 def word_list(name, words):
     return WordList(name, name, tuple(words), canonical_sha256(words))
-
-
-@pytest.fixture(scope="module")
-def real_lists():
-    game = get_game("wordle")
-    return list(game.answers), list(game.guesses)
 
 
 def small_game(real_lists, seed, n_answers=70, n_guesses=160):

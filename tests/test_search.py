@@ -35,12 +35,6 @@ RULE_SETS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def real_lists():
-    game = get_game("wordle")
-    return list(game.answers), list(game.guesses)
-
-
 def small_game(real_lists, seed, n_answers=18, n_guesses=40):
     answers_all, guesses_all = real_lists
     rng = random.Random(seed)

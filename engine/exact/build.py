@@ -73,6 +73,8 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     threads = threads or default_threads()
     solver = Solver(game, matrix, max_guesses, rules, memo_mb_per_thread(memo_mb, threads), mode)
     solver.search_orbits_in_parallel(threads)
+    if split.shared_for(threads):
+        solver.share_memo(threads)
     position = _Build(solver, history or [], threads, progress, checkpoint, resume, proven, start)
     g = position.opener(first)
     root, total = position.assemble(g, position.d)

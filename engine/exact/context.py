@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,6 +88,94 @@ def memo_mb_per_thread(memo_mb: int, threads: int) -> int:
     return max(16, min(memo_mb, memory // MEMO_SHARE // max(1, threads) // 2**20))
 
 
+def memo_table(memo_mb: int, n_answers: int, depths: int, state_size: int, rng, shared: bool = False) -> tuple:
+    """A memo table of about `memo_mb` MB, as the kernels take it (kernels._memo_store says how
+    it is read and written); `shared`: one table for every thread (SharedMemo)."""
+    # ~30 bytes an entry plus 4 bytes per stored answer; the pool gets two thirds
+    budget = memo_mb * 2**20
+    entries = 1 << max(10, int(np.log2(max(1, budget / 3 / 30))))
+    pool = max(n_answers, int(budget * 2 / 3 / 4))
+    counters = np.zeros(4, np.int64)  # entries used, pool used, shared?, full? (kernels.MEMO_*)
+    counters[kernels.MEMO_SHARED] = int(shared)
+    return (
+        np.zeros(entries, np.uint64),  # keys (kernels.EMPTY: none; kernels.TAKEN: being written)
+        np.zeros(entries, np.int16),  # guesses left
+        np.zeros(entries, np.int64),  # offset of the set in the pool
+        np.zeros(entries, np.int32),  # set size
+        np.zeros(entries, np.uint64),  # payload: value or lower bound, exact?, best guess (kernels._pay)
+        np.zeros(pool, np.int32),  # pool of stored sets
+        counters,
+        rng.integers(1, 2**63, n_answers, dtype=np.uint64),  # a random key per answer
+        rng.integers(1, 2**63, depths, dtype=np.uint64),  # a random key per depth
+        rng.integers(1, 2**63, state_size, dtype=np.uint64) | np.uint64(1),  # per constraint entry (odd)
+    )
+
+
+class SharedMemo:
+    """One memo for every thread of a search, so that what one thread proves another reuses:
+    with a memo each, the threads of a split search prove the same sets again, since the sets
+    below sibling guesses overlap (on one thread, jobs dealt round-robin to 16 memos took 2.2
+    times the CPU of one memo for TARSE's build: docs/performance.md).
+
+    Two tables of half the memory: searches start on the current one (`use`); once it is full
+    (the kernels stop adding to it and say so), the next search to start switches to the other,
+    and the full one is cleared as soon as no search that started on it is still running. A
+    search whose table fills goes on without storing more until it ends."""
+
+    def __init__(self, memo_mb: int, n_answers: int, depths: int, state_size: int, seed: int = 12345):
+        rng = np.random.default_rng(seed)
+        first = memo_table(memo_mb // 2, n_answers, depths, state_size, rng, shared=True)
+        # the same keys for both tables (a set's hash is the same in either)
+        second = (*memo_table(memo_mb // 2, n_answers, depths, state_size, rng, shared=True)[:7], *first[7:])
+        self.tables = [first, second]
+        self.users = [0, 0]  # searches running on each table
+        self.current = 0
+        self.clears = 0
+        self._lock = threading.Lock()
+
+    def acquire(self) -> int:
+        """The table a search starting now uses (give it back with `release`)."""
+        with self._lock:
+            table = self.tables[self.current]
+            other = 1 - self.current
+            if table[6][kernels.MEMO_FULL] and self.users[other] == 0 and not self.tables[other][6][kernels.MEMO_FULL]:
+                self.current = other
+                if self.users[1 - other] == 0:
+                    self._clear(1 - other)
+            self.users[self.current] += 1
+            return self.current
+
+    def release(self, index: int) -> None:
+        with self._lock:
+            self.users[index] -= 1
+            if index != self.current and self.users[index] == 0 and self.tables[index][6][kernels.MEMO_FULL]:
+                self._clear(index)
+
+    def _clear(self, index: int) -> None:
+        keys, counters = self.tables[index][0], self.tables[index][6]
+        keys[:] = 0
+        counters[kernels.MEMO_ENTRIES] = counters[kernels.MEMO_POOL] = counters[kernels.MEMO_FULL] = 0
+        self.clears += 1
+
+    def use(self):
+        """`with memo.use() as table:` the table for one search."""
+        return _Using(self)
+
+
+class _Using:
+    __slots__ = ("memo", "index")
+
+    def __init__(self, memo: SharedMemo):
+        self.memo = memo
+
+    def __enter__(self) -> tuple:
+        self.index = self.memo.acquire()
+        return self.memo.tables[self.index]
+
+    def __exit__(self, *exc) -> None:
+        self.memo.release(self.index)
+
+
 class Context:
     """One thread's scratch arrays and memo table (numpy arrays handed to the kernels).
 
@@ -126,24 +215,7 @@ class Context:
             np.zeros((4, n_guesses), np.uint8),  # pair counts: pairs, repeats, has_win, one answer's flags
             np.zeros((4, n_guesses), np.uint16),  # the same for sets past kernels.PAIR_BYTES answers
         )
-        # memo: ~34 bytes an entry plus 4 bytes per stored answer; the pool gets two thirds
-        budget = memo_mb * 2**20
-        entries = 1 << max(10, int(np.log2(budget / 3 / 34)))
-        pool = max(n_answers, int(budget * 2 / 3 / 4))
-        self.memo = (
-            np.zeros(entries, np.uint64),  # keys (0 = empty)
-            np.zeros(entries, np.int16),  # guesses left
-            np.zeros(entries, np.int64),  # offset of the set in the pool
-            np.zeros(entries, np.int32),  # set size
-            np.zeros(entries, np.int64),  # value or lower bound
-            np.zeros(entries, np.bool_),  # exact?
-            np.zeros(entries, np.int32),  # best guess (exact entries)
-            np.zeros(pool, np.int32),  # pool of stored sets
-            np.zeros(2, np.int64),  # entries used, pool used
-            rng.integers(1, 2**63, n_answers, dtype=np.uint64),  # a random key per answer
-            rng.integers(1, 2**63, depths, dtype=np.uint64),  # a random key per depth
-            rng.integers(1, 2**63, state_size, dtype=np.uint64) | np.uint64(1),  # per constraint entry (odd)
-        )
+        self.memo = memo_table(memo_mb, n_answers, depths, state_size, rng)
 
     @property
     def stats(self) -> np.ndarray:

@@ -8,7 +8,9 @@ the slow, obviously-correct twins used as test oracles are in tests/reference.py
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ..numba_cache import guard_cache
 
@@ -159,6 +161,87 @@ def _set_hash(S, state, d, set_keys, state_keys, depth_keys):
     return h | np.uint64(1)  # 0 marks an empty slot
 
 
+# The memo's entries, one table per thread or one shared by all (context.py). A slot's identity
+# (key, depth, set size, the set's place in the pool, and the set and state in the pool) is
+# written before its key, and never changed while a search may read the table; its payload
+# (value, exact flag, best guess) is one 64-bit word, replaced whole, so a reader sees one
+# record or another, never a mix. In a shared table (counters[MEMO_SHARED] = 1) a slot is taken
+# by a compare-and-swap of its key from EMPTY to TAKEN, its pool space by an atomic add, the key
+# is published with a release store and read with an acquire load (`_atomic_*`: numba has no
+# atomics of its own, so they are LLVM's, through intrinsics), and a full table is not cleared
+# inside a search: it stops taking entries and says so (counters[MEMO_FULL]), and its owner
+# clears it once no search reads it (context.SharedMemo).
+EMPTY = np.uint64(0)
+TAKEN = np.uint64(2)  # being written, or given up (pool full): real keys are odd, so it never matches
+MEMO_ENTRIES, MEMO_POOL, MEMO_SHARED, MEMO_FULL = 0, 1, 2, 3  # counters
+PAY_EXACT = np.uint64(1 << 31)
+PAY_GUESS = np.uint64((1 << 31) - 1)
+
+
+def _item_pointer(context, builder, aryty, ary, idx):
+    array = context.make_array(aryty)(context, builder, ary)
+    return cgutils.get_item_pointer(context, builder, aryty, array, [idx], wraparound=False)
+
+
+@intrinsic
+def _atomic_load(typingctx, ary, idx):
+    """ary[idx], read with acquire ordering."""
+    def codegen(context, builder, signature, args):
+        ptr = _item_pointer(context, builder, signature.args[0], args[0], args[1])
+        return builder.load_atomic(ptr, "acquire", ary.dtype.bitwidth // 8)
+    return ary.dtype(ary, types.intp), codegen
+
+
+@intrinsic
+def _atomic_store(typingctx, ary, idx, value):
+    """ary[idx] = value, with release ordering (everything written before is seen with it)."""
+    def codegen(context, builder, signature, args):
+        ptr = _item_pointer(context, builder, signature.args[0], args[0], args[1])
+        builder.store_atomic(args[2], ptr, "release", ary.dtype.bitwidth // 8)
+        return context.get_dummy_value()
+    return types.void(ary, types.intp, ary.dtype), codegen
+
+
+@intrinsic
+def _atomic_cas(typingctx, ary, idx, expected, value):
+    """ary[idx] = value if it holds `expected`, atomically; returns what it held."""
+    def codegen(context, builder, signature, args):
+        ptr = _item_pointer(context, builder, signature.args[0], args[0], args[1])
+        return builder.extract_value(builder.cmpxchg(ptr, args[2], args[3], "acq_rel", "acquire"), 0)
+    return ary.dtype(ary, types.intp, ary.dtype, ary.dtype), codegen
+
+
+@intrinsic
+def _atomic_add(typingctx, ary, idx, value):
+    """ary[idx] += value, atomically; returns what it held."""
+    def codegen(context, builder, signature, args):
+        ptr = _item_pointer(context, builder, signature.args[0], args[0], args[1])
+        return builder.atomic_rmw("add", ptr, args[2], "acq_rel")
+    return ary.dtype(ary, types.intp, ary.dtype), codegen
+
+
+@njit(cache=True)
+def _pay(value, exact, guess):
+    """A payload word: the value in the high 32 bits, then the exact flag, then guess + 1."""
+    word = (np.uint64(value) << np.uint64(32)) | np.uint64(guess + 1)
+    return word | PAY_EXACT if exact else word
+
+
+@njit(cache=True)
+def _pay_value(word):
+    return np.int64(word >> np.uint64(32))
+
+
+@njit(cache=True)
+def _pay_exact(word):
+    return (word & PAY_EXACT) != 0
+
+
+@njit(cache=True)
+def _pay_guess(word):
+    return np.int64(word & PAY_GUESS) - 1
+
+
 @njit(cache=True)
 def _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool):
     """The slot holding (S, state, d), or -(empty slot) - 1 when it is absent. The state (the
@@ -167,8 +250,8 @@ def _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool):
     i = np.int64(h & np.uint64(mask))
     n = S.size
     while True:
-        k = mkeys[i]
-        if k == 0:
+        k = _atomic_load(mkeys, i)
+        if k == EMPTY:
             return -i - 1
         if k == h and mdepth[i] == d and mlen[i] == n:
             off = moff[i]
@@ -187,43 +270,81 @@ def _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool):
 
 
 @njit(cache=True)
-def _memo_store(S, state, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool,
-                counters, stats):
-    """Record an exact value or a lower bound for (S, state, d). When the table or its pool is
-    full it is cleared (values are recomputed on demand: a cleared entry costs time, never
-    exactness)."""
-    slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
-    if slot >= 0:
-        if mexact[slot]:
+def _memo_update(slot, value, exact, guess, mpay):
+    """Keep the better of the slot's payload and (value, exact, guess): an exact value stays;
+    else an exact value or a higher bound replaces it."""
+    word = _pay(value, exact, guess)
+    old = _atomic_load(mpay, slot)
+    while not _pay_exact(old) and (exact or value > _pay_value(old)):
+        seen = _atomic_cas(mpay, slot, old, word)
+        if seen == old:
             return
-        if exact or value > mval[slot]:
-            mval[slot] = value
-            mexact[slot] = exact
-            mguess[slot] = guess
-        return
+        old = seen
+
+
+@njit(cache=True)
+def _memo_store(S, state, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, mpay, pool, counters, stats):
+    """Record an exact value or a lower bound for (S, state, d). When a thread's own table or
+    its pool is full it is cleared (values are recomputed on demand: a cleared entry costs time,
+    never exactness); a full shared table takes no more entries until its owner clears it."""
     n = S.size
     size = n + state.size
-    if counters[0] + 1 > (mkeys.size * 7) // 10 or counters[1] + size > pool.size:
-        mkeys[:] = 0
-        counters[0] = 0
-        counters[1] = 0
-        stats[ST_MEMO_CLEARS] += 1
+    if counters[MEMO_SHARED] == 0:
         slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
-    i = -slot - 1
-    off = counters[1]
+        if slot >= 0:
+            _memo_update(slot, value, exact, guess, mpay)
+            return
+        if counters[MEMO_ENTRIES] + 1 > (mkeys.size * 7) // 10 or counters[MEMO_POOL] + size > pool.size:
+            mkeys[:] = 0
+            counters[MEMO_ENTRIES] = 0
+            counters[MEMO_POOL] = 0
+            stats[ST_MEMO_CLEARS] += 1
+            slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
+        i = -slot - 1
+        off = counters[MEMO_POOL]
+        counters[MEMO_ENTRIES] += 1
+        counters[MEMO_POOL] += size
+    else:
+        mask = mkeys.size - 1
+        i = np.int64(h & np.uint64(mask))
+        while True:
+            k = _atomic_load(mkeys, i)
+            if k == EMPTY:
+                if counters[MEMO_FULL] != 0 or counters[MEMO_ENTRIES] + 1 > (mkeys.size * 7) // 10:
+                    counters[MEMO_FULL] = 1
+                    return
+                if _atomic_cas(mkeys, i, EMPTY, TAKEN) != EMPTY:
+                    continue  # another thread took it first: look at it again
+                off = _atomic_add(counters, MEMO_POOL, np.int64(size))
+                if off + size > pool.size:
+                    counters[MEMO_FULL] = 1  # the slot stays TAKEN: never matched, never empty
+                    return
+                _atomic_add(counters, MEMO_ENTRIES, np.int64(1))
+                break
+            if k == h and mdepth[i] == d and mlen[i] == n:
+                off = moff[i]
+                same = True
+                for j in range(n):
+                    if pool[off + j] != S[j]:
+                        same = False
+                        break
+                for j in range(state.size):
+                    if pool[off + n + j] != state[j]:
+                        same = False
+                        break
+                if same:
+                    _memo_update(i, value, exact, guess, mpay)
+                    return
+            i = (i + 1) & mask
     for j in range(n):
         pool[off + j] = S[j]
     for j in range(state.size):
         pool[off + n + j] = state[j]
-    mkeys[i] = h
     mdepth[i] = d
     moff[i] = off
     mlen[i] = n
-    mval[i] = value
-    mexact[i] = exact
-    mguess[i] = guess
-    counters[0] += 1
-    counters[1] += size
+    mpay[i] = _pay(value, exact, guess)
+    _atomic_store(mkeys, i, h)  # last: the entry is whole before any reader can find it
     stats[ST_MEMO_STORES] += 1
 
 
@@ -619,7 +740,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     (lbs, scores, cls, cls_pos, class_start, class_size, class_code, stamp, cnt, epoch,
      dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats, req, bounds, last_step,
      cores, core_len, core_count, mark, pair_bytes, pair_words) = sc
-    (mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool, counters, set_keys, depth_keys, state_keys) = mm
+    (mkeys, mdepth, moff, mlen, mpay, pool, counters, set_keys, depth_keys, state_keys) = mm
     n = S.size
     no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
     use_bounds = (rules & USE_BOUNDS) != 0
@@ -667,20 +788,22 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
         slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
         if slot >= 0:
             stats[ST_MEMO_HITS] += 1
-            if mexact[slot]:
-                best_out[level] = mguess[slot]
-                return mval[slot]
-            if mval[slot] >= beta:
-                return mval[slot]
-            known_lb = mval[slot]
+            word = _atomic_load(mpay, slot)
+            if _pay_exact(word):
+                best_out[level] = _pay_guess(word)
+                return _pay_value(word)
+            if _pay_value(word) >= beta:
+                return _pay_value(word)
+            known_lb = _pay_value(word)
         elif (rules & USE_DEEPER) != 0 and d + 1 < depth_keys.size:
             h_deeper = _set_hash(S, state, d + 1, set_keys, state_keys, depth_keys)
             slot = _memo_slot(S, state, d + 1, h_deeper, mkeys, mdepth, moff, mlen, pool)
             if slot >= 0:
                 stats[ST_MEMO_HITS] += 1
-                if mval[slot] >= beta:
-                    return mval[slot]
-                known_lb = mval[slot]
+                word = _atomic_load(mpay, slot)
+                if _pay_value(word) >= beta:
+                    return _pay_value(word)
+                known_lb = _pay_value(word)
 
     # The matrix the children will read: by default this node's own (built below).
     C = L
@@ -766,8 +889,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 node_lb = max(min_lb, known_lb)
                 if node_lb >= beta:
                     if use_memo:
-                        _memo_store(S, state, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mval, mexact,
-                                    mguess, pool, counters, stats)
+                        _memo_store(S, state, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
                     return node_lb
                 if top_exact and top_lb == node_lb:
                     stats[ST_GUESSES_EVALUATED] += 1
@@ -893,13 +1015,11 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 node_lb = max(min_lb, known_lb) if use_bounds else 0
                 if node_lb >= beta:
                     if use_memo:
-                        _memo_store(S, state, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mval, mexact,
-                                    mguess, pool, counters, stats)
+                        _memo_store(S, state, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
                     return node_lb
         if result_guess >= 0 or d == 2:
             if use_memo:
-                _memo_store(S, state, d, h, result, True, result_guess, mkeys, mdepth, moff, mlen, mval, mexact,
-                            mguess, pool, counters, stats)
+                _memo_store(S, state, d, h, result, True, result_guess, mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
             best_out[level] = result_guess
             return result
 
@@ -1013,13 +1133,11 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             fail = running
     if best < beta:
         if use_memo:
-            _memo_store(S, state, d, h, best, True, best_g, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool,
-                        counters, stats)
+            _memo_store(S, state, d, h, best, True, best_g, mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
         best_out[level] = best_g
         return best
     if use_memo:
-        _memo_store(S, state, d, h, fail, False, -1, mkeys, mdepth, moff, mlen, mval, mexact, mguess, pool,
-                    counters, stats)
+        _memo_store(S, state, d, h, fail, False, -1, mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
     return fail
 
 

@@ -139,6 +139,8 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     threads = threads or default_threads()
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb_per_thread(memo_mb, threads), mode=mode)
     solver.search_orbits_in_parallel(threads)
+    if split.shared_for(threads):
+        solver.share_memo(threads)
     S = np.arange(len(game.answers), dtype=np.int32)
     order, values, exact_sorted, todo, others, earlier_doc, notes = plan(
         game, matrix, solver.cap, mode, limit, checkpoint, resume, known, top)

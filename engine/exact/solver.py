@@ -10,12 +10,13 @@ openers against a budget, and, for the symmetric games, the orbit-level search (
 from __future__ import annotations
 
 import threading
+from contextlib import nullcontext
 
 import numpy as np
 
 from ..errors import CapOutOfRange, UserError
 from . import kernels
-from .context import Context, Counters
+from .context import Context, Counters, SharedMemo
 from .symmetric import SOLVE_FIRST_FRACTION, OrbitSearch, uses_symmetry
 
 INF = kernels.INF
@@ -108,16 +109,27 @@ class Solver(OrbitSearch):
         self._transposing = _Background(kernels._transpose, self.matrix, self.columns) if by_answer else None
         self._local = threading.local()
         self._contexts: list[Context] = []
+        self.shared_memo: SharedMemo | None = None  # share_memo
         self._lock = threading.Lock()
         self._init_orbit_search()  # symmetric games: the orbits and the proven values (symmetric.py)
 
-    # --- per-thread contexts ---
+    # --- per-thread contexts, and the memo ---
+    def share_memo(self, threads: int) -> None:
+        """From now on every thread's searches read and fill one memo, of `threads` times
+        `memo_mb` (context.SharedMemo), instead of a memo each."""
+        if self.shared_memo is None:
+            self.shared_memo = SharedMemo(self.memo_mb * threads, self.matrix.shape[1], NO_CAP + 2, self.state_size)
+
+    def memo(self, ctx: Context):
+        """`with solver.memo(ctx) as memo:` the memo table one search on this thread uses."""
+        return nullcontext(ctx.memo) if self.shared_memo is None else self.shared_memo.use()
+
     def context(self) -> Context:
         ctx = getattr(self._local, "ctx", None)
         if ctx is None:
             m = self.matrix
             ctx = Context(m.shape[0], m.shape[1], self.game.n_codes, self.cap + 2, self.state_size, self.class_bounds,
-                          NO_CAP + 2, self.memo_mb)
+                          NO_CAP + 2, 1 if self.shared_memo is not None else self.memo_mb)
             self._local.ctx = ctx
             with self._lock:
                 self._contexts.append(ctx)
@@ -127,6 +139,8 @@ class Solver(OrbitSearch):
         total = Counters()
         for ctx in self._contexts:
             total.add(ctx.stats)
+        if self.shared_memo is not None:
+            total.memo_clears += self.shared_memo.clears
         return total
 
     # --- hard- and ultra-mode constraints (empty in normal mode) ---
@@ -170,10 +184,11 @@ class Solver(OrbitSearch):
         ctx = self.context()
         ctx.root_constraint[:] = self.empty_constraint() if req is None else req
         S = np.ascontiguousarray(S, dtype=np.int32)
-        return int(kernels._solve(S, S.copy(), d, beta, 0, self.matrix, self.columns, self.all_guesses,
-                                  self.matrix.shape[0],
-                                  self.answer_gid, forced, self.answer_gid, self.game.win_code, self.rules,
-                                  ctx.scratch, ctx.memo, self.letters, self.counts))
+        with self.memo(ctx) as memo:
+            return int(kernels._solve(S, S.copy(), d, beta, 0, self.matrix, self.columns, self.all_guesses,
+                                      self.matrix.shape[0],
+                                      self.answer_gid, forced, self.answer_gid, self.game.win_code, self.rules,
+                                      ctx.scratch, memo, self.letters, self.counts))
 
     def solve(self, S: np.ndarray, d: int, beta: int = INF, req: np.ndarray | None = None) -> tuple[int, int]:
         """(V(S, d) if below beta else a bound >= beta, best guess or -1), under constraint `req`."""

@@ -45,6 +45,9 @@ DEEP_MIN_THREADS = 3
 # time or worse and 25-35 % more CPU than whole classes (SALET, hard SALET, CRATE, TARSE on the
 # NYT lists: docs/log/2026-11-27.md). Tests and the bench lower it to force the split.
 SPLIT_MIN_THREADS = 3
+# From SHARED_MIN_THREADS threads on, the threads of a build or a rank share one memo
+# (context.SharedMemo; `shared_for`), else each has its own. Tests and the bench move it to force either.
+SHARED_MIN_THREADS = 2
 ALONE = False  # split on one thread too (bench/scaling.py: its jobs are then those of a many-thread run)
 DEEP_MIN = 40
 DEEP_GUESSES = 1
@@ -54,6 +57,11 @@ NEEDED_RULES = kernels.USE_BOUNDS | kernels.USE_SHORTCUTS | kernels.USE_FILTER
 def split_for(threads: int) -> bool:
     """Whether a build on `threads` threads splits its large classes (else each is one job)."""
     return ALONE or threads >= SPLIT_MIN_THREADS
+
+
+def shared_for(threads: int) -> bool:
+    """Whether the threads of a build or a rank on `threads` threads share one memo."""
+    return threads >= SHARED_MIN_THREADS
 
 
 def deep_for(threads: int) -> bool:
@@ -267,9 +275,10 @@ class SplitSearch:
         solver = self.solver
         ctx = solver.context()
         ctx.root_constraint[:] = self.req
-        return int(kernels._solve(self.S, self.pos, self.d, budget, 0, self.L, self.LT, self.L_ids, len(self.L_ids),
-                                  self.win_row, row, solver.answer_gid, solver.game.win_code, solver.rules,
-                                  ctx.scratch, ctx.memo, solver.letters, solver.counts))
+        with solver.memo(ctx) as memo:
+            return int(kernels._solve(self.S, self.pos, self.d, budget, 0, self.L, self.LT, self.L_ids,
+                                      len(self.L_ids), self.win_row, row, solver.answer_gid, solver.game.win_code,
+                                      solver.rules, ctx.scratch, memo, solver.letters, solver.counts))
 
     def _finish(self, worker: int) -> None:
         best = min((v for v, e, _ in self.results if e), default=None)
