@@ -21,7 +21,8 @@ each), "top" is the split of 2026-11-26 (a class of 111 answers and more split a
 answers; the first openers of a rank class by class): the rows force one of them
 (split.SPLIT_MIN_THREADS and split.DEEP_MIN_THREADS set to 1, or above any thread count),
 whatever a plain run on that many threads would take; "shipped" (`--shipped`) forces nothing.
-",own" and ",shared" (`--memo`) force a memo per thread or one shared by all (split.SHARED_MIN_THREADS). The job columns are the CPU seconds of
+",own" and ",shared" (`--memo`) force a memo per thread or one shared by all (split.SHARED_MIN_THREADS);
+`--deep-min N` sets the deeper split's least set (split.DEEP_MIN) in every row. The job columns are the CPU seconds of
 the jobs the pool ran (jobs.Workers): their count, median, 90th percentile and largest.
 
 The simulation is only that. A one-thread run that splits its work as a many-thread run does
@@ -72,6 +73,9 @@ def child(kind: str, game_name: str, arg: str, threads: int, top: int, flags: st
         split.SHARED_MIN_THREADS = 1 << 30
     if "shared" in flags:
         split.SHARED_MIN_THREADS = 1
+    for flag in flags:
+        if flag.startswith("deepmin="):
+            split.DEEP_MIN = int(flag.split("=")[1])
     game = get_game(game_name)
     matrix = pattern_matrix(game).matrix
     start = time.perf_counter()
@@ -127,7 +131,7 @@ def table(title: str, kind: str, game_name: str, arg: str, counts: list[int], to
     """Each thread count with each of `splits` forced, measured (speedup and CPU against the first
     split's first thread count)."""
     print(f"\n{title}")
-    print(f"{'split':>14} {'threads':>7} {'wall s':>8} {'CPU s':>8} {'speedup':>8} {'CPU / 1 thread':>15} "
+    print(f"{'split':>24} {'threads':>7} {'wall s':>8} {'CPU s':>8} {'speedup':>8} {'CPU / 1 thread':>15} "
           f"{'jobs':>6} {'median':>8} {'p90':>8} {'largest':>8}  result")
     rows = {}
     for threads in counts:
@@ -135,7 +139,7 @@ def table(title: str, kind: str, game_name: str, arg: str, counts: list[int], to
             row = rows[flags, threads] = measure(kind, game_name, arg, threads, top, flags)
             base = rows[splits[0], counts[0]]
             value = row["value"] if kind == "build" else ",".join(row["value"][:3]) + ",..."
-            print(f"{flags:>14} {threads:>7} {row['wall']:>8.2f} {row['cpu']:>8.2f} {base['wall'] / row['wall']:>8.2f} "
+            print(f"{flags:>24} {threads:>7} {row['wall']:>8.2f} {row['cpu']:>8.2f} {base['wall'] / row['wall']:>8.2f} "
                   f"{row['cpu'] / base['cpu']:>15.2f} {spread(row)}  {value}", flush=True)
     if len({json.dumps(r["value"]) for r in rows.values()}) > 1:
         print("  RESULTS DIFFER between runs")
@@ -159,6 +163,8 @@ def main() -> None:
     p.add_argument("--shipped", action="store_true",
                    help="one row per thread count, split as a plain run on that many threads splits")
     p.add_argument("--only", choices=("build", "rank"), help="only this table (and its simulation)")
+    p.add_argument("--deep-min", type=int, metavar="N",
+                   help=f"the deeper split's least set (split.DEEP_MIN, default {split.DEEP_MIN})")
     p.add_argument("--memo", choices=("own", "shared", "both"),
                    help="force a memo per thread or one shared by all (both: a row each; default: as shipped)")
     p.add_argument("--child", nargs=6, help=argparse.SUPPRESS)
@@ -176,7 +182,9 @@ def main() -> None:
     game_name, opener = args.build.split(":")
     limit = args.rank_limit or "all"
     memos = {None: ("",), "own": (",own",), "shared": (",shared",), "both": (",own", ",shared")}[args.memo]
-    rows = lambda splits: tuple(f + m for f in (("shipped",) if args.shipped else splits) for m in memos)  # noqa: E731
+    extra = f",deepmin={args.deep_min}" if args.deep_min else ""
+    rows = lambda splits: tuple(f + m + extra for f in (("shipped",) if args.shipped else splits)  # noqa: E731
+                                for m in memos)
     if args.only != "rank":
         table(f"build {game_name} --first {opener}", "build", game_name, opener, counts, args.top,
               rows(("whole", "top", "deep")))
@@ -189,10 +197,10 @@ def main() -> None:
     print("\nSIMULATION from one-thread runs split as many threads split (see the docstring)")
     for flags in ("top", "deep") if args.only != "rank" else ():
         simulated(f"build {game_name} --first {opener}, {flags} split",
-                  measure("build", game_name, opener, 1, args.top, "alone," + flags))
+                  measure("build", game_name, opener, 1, args.top, "alone," + flags + extra))
     for flags in ("top", "deep") if args.only != "build" else ():
         simulated(f"rank {args.rank_game} --top {args.top} --limit {limit}, {flags} split",
-                  measure("rank", args.rank_game, str(args.rank_limit), 1, args.top, "alone," + flags))
+                  measure("rank", args.rank_game, str(args.rank_limit), 1, args.top, "alone," + flags + extra))
 
 
 if __name__ == "__main__":

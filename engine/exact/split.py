@@ -34,10 +34,13 @@ SPLIT_MIN = kernels.PAIR_LIMIT + 1
 # and the first DEEP_GUESSES guesses of a split search on a set of at least DEEP_MIN answers are
 # valued class by class, a class of at least DEEP_MIN answers split in turn. Those guesses run
 # before the rest can start (they set the budget), so they are the long poles of a split build;
-# the later ones run side by side anyway. Its many small jobs cost Python bookkeeping and memo
-# entries that each thread builds alone: on 2 threads that costs more than it gains, so the build
-# and the rank take it from DEEP_MIN_THREADS threads on (`deep_for`; the tests and the bench set
-# it to 1 to force it, or above any thread count to keep it off).
+# the later ones run side by side anyway. Its many small jobs cost Python bookkeeping: on 2
+# threads that costs more than it gains, so the build and the rank take it from DEEP_MIN_THREADS
+# threads on (`deep_for`; the tests and the bench set it to 1 to force it, or above any thread
+# count to keep it off). DEEP_MIN was 40 until 2026-11-27: on 16 cores SALET's build then took
+# 1.64 s against 0.68 s with the split of the top (4,300 jobs of 0.2 ms), and at 160 it makes
+# 880 jobs, whereas TARSE's simulated build on 16 workers moves from 1.99 to 2.08 s
+# (docs/performance.md).
 DEEP_MIN_THREADS = 3
 # Below SPLIT_MIN_THREADS threads a build splits no class at all (`split_for`): each class below
 # the opener is one job, the largest first. On 2 threads the split of the top (a large class's
@@ -49,7 +52,7 @@ SPLIT_MIN_THREADS = 3
 # (context.SharedMemo; `shared_for`), else each has its own. Tests and the bench move it to force either.
 SHARED_MIN_THREADS = 2
 ALONE = False  # split on one thread too (bench/scaling.py: its jobs are then those of a many-thread run)
-DEEP_MIN = 40
+DEEP_MIN = 160
 DEEP_GUESSES = 1
 NEEDED_RULES = kernels.USE_BOUNDS | kernels.USE_SHORTCUTS | kernels.USE_FILTER
 
