@@ -305,3 +305,35 @@ def test_split_search_with_few_codes_equals_the_kernel(monkeypatch, deep_split):
             else:
                 assert got[0] >= beta and got[1] == -1
     assert compared
+
+
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+@pytest.mark.parametrize("seed", range(3))
+def test_an_opener_against_a_falling_budget_is_exact_below_it_and_a_bound_above(real_lists, seed, mode):
+    """evaluate_opener with a live budget (a rank's K-th best as other threads find better
+    openers) that falls after some classes: below the last budget read the value is the exact
+    one, otherwise a proven bound at least that budget and at most the exact value."""
+    game = small_game(real_lists, 60 + seed, n_answers=90, n_guesses=120)
+    matrix = game._compute_matrix()
+    S = np.arange(len(game.answers), dtype=np.int32)
+    rng = np.random.default_rng(seed)
+    checked = {"exact": 0, "bound": 0}
+    for g in rng.choice(len(game.guesses), size=8, replace=False):
+        exact = Solver(game, matrix, 6, mode=mode).evaluate_opener(S, int(g))
+        for start, end, after in ((exact + 9, exact - 4, 1), (exact + 9, exact + 2, 2), (exact, exact - 1, 0),
+                                  (exact + 1, exact - 30, 3)):
+            reads = []
+
+            def live():
+                reads.append(None)
+                return start if len(reads) <= after else end
+
+            value = Solver(game, matrix, 6, mode=mode).evaluate_opener(S, int(g), start, live)
+            final = min(start, live())
+            if value < final:
+                assert value == exact
+                checked["exact"] += 1
+            else:
+                assert final <= value <= exact
+                checked["bound"] += 1
+    assert checked["exact"] and checked["bound"]

@@ -267,9 +267,11 @@ class _Openers:
         self.next += 1
         return Job(lambda worker: self._opener(g, word), (self.budgeted,), word)
 
-    def _whole(self, g: int, beta: int) -> tuple[int, bool]:
-        value = self.solver.evaluate_opener(self.S, g, beta)
-        return value, value < beta
+    def _whole(self, g: int, beta: int, live=None) -> tuple[int, bool]:
+        """(value, exact) of opener g against `beta`, and against the budget as it falls
+        meanwhile with `live` (Solver.sum_of_classes): exact below the least budget read."""
+        value = self.solver.evaluate_opener(self.S, g, beta, live)
+        return value, value < (beta if live is None else min(beta, live()))
 
     def _opener(self, g: int, word: str) -> None:
         beta = self.budget()
@@ -277,7 +279,7 @@ class _Openers:
         if known_bound >= beta:  # the budget has fallen to its bound meanwhile
             self.put((word, known_bound, False))
             return
-        self.put((word, *self._whole(g, beta)))
+        self.put((word, *self._whole(g, beta, self.budget)))
 
     def _done(self, word: str, value: int, exact: bool) -> None:
         self.put((word, value, exact))

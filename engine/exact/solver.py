@@ -201,10 +201,12 @@ class Solver(OrbitSearch):
             raise UserError(f"{self.game.guesses[guess]!r} breaks the {self.mode}-mode rule here")
         return self._run(S, d, beta, guess, req)
 
-    def evaluate_opener(self, S: np.ndarray, guess: int, beta: int = INF) -> int:
+    def evaluate_opener(self, S: np.ndarray, guess: int, beta: int = INF, live=None) -> int:
         """The cost of opening the whole game with `guess` (exact if below beta, else a bound >=
         beta): class by class (see `sum_of_classes`), each by the kernel, or in a symmetric game
-        with one guess per orbit for the next levels.
+        with one guess per orbit for the next levels. `live()`, if given, is a budget that may
+        fall meanwhile (a rank's K-th best), read before each class: the result is then exact if
+        below the least budget read, which is at least `min(beta, live())` read afterwards.
 
         In a symmetric game the classes of at most 1/16 of the codes are solved in full before
         any class is asked for its share of the slack. Their values stand well above their
@@ -220,10 +222,11 @@ class Solver(OrbitSearch):
         start = self.empty_constraint()
         return self.sum_of_classes(
             len(S), self.classes(S, guess), self.cap - 1, beta,
-            lambda code, part, budget: self.solve(part, self.cap - 1, budget, self.constrain(start, guess, code))[0])
+            lambda code, part, budget: self.solve(part, self.cap - 1, budget, self.constrain(start, guess, code))[0],
+            live=live)
 
     def sum_of_classes(self, n: int, classes: list[tuple[int, np.ndarray]], d: int, beta: int, solve_part,
-                       bound_part=None, solve_first: int = 0) -> int:
+                       bound_part=None, solve_first: int = 0, live=None) -> int:
         """n + the sum of the values of the parts (code, part) with d guesses left: exact if
         below beta, else a proven bound >= beta. `solve_part(code, part, budget)` answers as
         `solve` does; `bound_part(part)`, if given, is a lower bound on a part's value at least
@@ -240,7 +243,14 @@ class Solver(OrbitSearch):
         a part that answers below its budget is exact, so a sum below beta is exact.
 
         Parts of at most `solve_first` answers are taken that way before the shares (see
-        evaluate_opener for why)."""
+        evaluate_opener for why).
+
+        `live()`, if given, is a budget that may fall while the parts are solved (a rank's K-th
+        best, as other threads find better openers): beta becomes the least of it and beta
+        before each part. That is the budget the search would have had if it started later, so
+        the sum is still exact below the last beta, and a proven bound at least it otherwise: a
+        part refuted against its budget lifts the sum to the beta of that moment, at least any
+        later one."""
         bounds = self.class_bounds[d]
         classes = sorted(classes, key=lambda item: len(item[1]))
         parts = [part for _, part in classes]
@@ -253,6 +263,8 @@ class Solver(OrbitSearch):
         for stage in stages:
             gap, size = beta - running, sum(len(parts[i]) for i in open_parts if i not in exact)
             for i in open_parts:
+                if live is not None:
+                    beta = min(beta, live())
                 if running >= beta:
                     return running
                 if i in exact or (stage == "small" and len(parts[i]) > solve_first):
