@@ -47,34 +47,43 @@ def split_solve(solver, S, d, beta, req, threads, deep=False):
     return answer[0]
 
 
+def compare_with_the_kernel(game, matrix, mode, seed, trials, least, split_results) -> int:
+    """For `trials` random (S, d), S of at least `least` answers, each with budgets above, at
+    and below its value: each of `split_results(S, d, beta, req)` (a split search's (value,
+    guess), None where it does not split) against the kernel on a memo of its own: the same
+    value and guess below beta, else a bound >= beta and no guess. Returns how many compared."""
+    rng = np.random.default_rng(seed)
+    compared = 0
+    for trial in range(trials):
+        S = np.sort(rng.choice(len(game.answers), size=int(rng.integers(least, len(game.answers))), replace=False))
+        S = S.astype(np.int32)
+        d = int(rng.integers(3, 6))
+        reference = Solver(game, matrix, 6, mode=mode)
+        req = reference.empty_constraint()
+        value, _ = reference.solve(S, d, INF, req)
+        for beta in (INF, value + 1, value, value - 3):
+            kernel = Solver(game, matrix, 6, mode=mode).solve(S, d, beta, req)
+            for got in split_results(S, d, beta, req):
+                if got is None:
+                    continue
+                compared += 1
+                if kernel[0] < beta:
+                    assert got == kernel, (trial, beta)
+                else:
+                    assert got[0] >= beta and got[1] == -1
+    return compared
+
+
 @pytest.mark.parametrize("mode", ["normal", "hard"])
 @pytest.mark.parametrize("seed", range(4))
 def test_split_search_equals_the_kernel(real_lists, seed, mode):
     """The value and the guess of a split search are the kernel's, whatever the budget."""
     game = small_game(real_lists, seed)
     matrix = game._compute_matrix()
-    rng = np.random.default_rng(seed)
-    compared = 0
-    for trial in range(6):
-        S = np.sort(rng.choice(len(game.answers), size=int(rng.integers(12, len(game.answers))), replace=False))
-        S = S.astype(np.int32)
-        d = int(rng.integers(3, 6))
-        reference = Solver(game, matrix, 6, mode=mode)
-        req = reference.empty_constraint()
-        value, guess = reference.solve(S, d, INF, req)
-        for beta in (INF, value + 1, value, value - 3):
-            solver = Solver(game, matrix, 6, mode=mode)
-            kernel = solver.solve(S, d, beta, req)
-            for threads in (1, 3):
-                got = split_solve(Solver(game, matrix, 6, mode=mode), S, d, beta, req, threads)
-                if got is None:
-                    continue
-                compared += 1
-                if kernel[0] < beta:
-                    assert got == kernel, (trial, beta, threads)
-                else:
-                    assert got[0] >= beta and got[1] == -1
-    assert compared
+    assert compare_with_the_kernel(
+        game, matrix, mode, seed, 6, 12,
+        lambda S, d, beta, req: [split_solve(Solver(game, matrix, 6, mode=mode), S, d, beta, req, threads)
+                                 for threads in (1, 3)])
 
 
 @pytest.mark.parametrize("mode,cap", [("normal", 6), ("normal", 4), ("hard", 6), ("normal", None)])
@@ -176,27 +185,11 @@ def test_deep_split_search_equals_the_kernel(real_lists, monkeypatch, deep_split
     monkeypatch.setattr(split, "DEEP_GUESSES", guesses)
     game = small_game(real_lists, 20 + guesses)
     matrix = game._compute_matrix()
-    rng = np.random.default_rng(guesses)
-    compared = 0
-    for trial in range(4):
-        S = np.sort(rng.choice(len(game.answers), size=int(rng.integers(25, len(game.answers))), replace=False))
-        S = S.astype(np.int32)
-        d = int(rng.integers(3, 6))
-        reference = Solver(game, matrix, 6, mode=mode)
-        req = reference.empty_constraint()
-        value, _ = reference.solve(S, d, INF, req)
-        for beta in (INF, value + 1, value, value - 3):
-            kernel = Solver(game, matrix, 6, mode=mode).solve(S, d, beta, req)
-            for threads in (1, 4):
-                got = split_solve(Solver(game, matrix, 6, mode=mode), S, d, beta, req, threads, deep=True)
-                if got is None:
-                    continue
-                compared += 1
-                if kernel[0] < beta:
-                    assert got == kernel, (trial, beta, threads)
-                else:
-                    assert got[0] >= beta and got[1] == -1
-    assert compared and deep_split
+    assert compare_with_the_kernel(
+        game, matrix, mode, guesses, 4, 25,
+        lambda S, d, beta, req: [split_solve(Solver(game, matrix, 6, mode=mode), S, d, beta, req, threads, deep=True)
+                                 for threads in (1, 4)])
+    assert deep_split
 
 
 @pytest.mark.parametrize("mode,cap,guesses", [("normal", 6, 1), ("normal", 4, 2), ("hard", 6, 1),

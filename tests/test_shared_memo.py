@@ -13,9 +13,9 @@ from numba import njit
 from wordtree.exact import context, kernels, split
 from wordtree.exact.build import build
 from wordtree.exact.rank import rank
-from wordtree.exact.solver import INF, Solver
+from wordtree.exact.solver import Solver
 
-from test_parallel import small_game, split_solve
+from test_parallel import compare_with_the_kernel, small_game, split_solve
 
 
 @njit(nogil=True)
@@ -162,31 +162,19 @@ def test_split_search_on_a_tiny_shared_memo_equals_the_kernel(real_lists, monkey
     monkeypatch.setattr(split, "DEEP_MIN", 3)
     game = small_game(real_lists, 40)
     matrix = game._compute_matrix()
-    rng = np.random.default_rng(40)
-    compared, clears = 0, 0
-    for trial in range(4):
-        S = np.sort(rng.choice(len(game.answers), size=int(rng.integers(30, len(game.answers))), replace=False))
-        S = S.astype(np.int32)
-        d = int(rng.integers(3, 6))
-        reference = Solver(game, matrix, 6, mode=mode)
-        req = reference.empty_constraint()
-        value, _ = reference.solve(S, d, INF, req)
-        for beta in (INF, value + 1, value, value - 3):
-            kernel = Solver(game, matrix, 6, mode=mode).solve(S, d, beta, req)
-            solver = Solver(game, matrix, 6, mode=mode, memo_mb=0)
-            solver.share_memo(3)
-            memo = solver.shared_memo  # two tables of 1024 slots, each with room for 12 numbers only
-            memo.tables = [(*table[:5], np.zeros(12, np.int32), *table[6:]) for table in memo.tables]
-            got = split_solve(solver, S, d, beta, req, 3, deep=True)
-            if got is None:
-                continue
-            compared += 1
-            clears += solver.counters().memo_clears
-            if kernel[0] < beta:
-                assert got == kernel, (trial, beta)
-            else:
-                assert got[0] >= beta and got[1] == -1
-    assert compared and clears
+    clears = []
+
+    def on_a_tiny_shared_memo(S, d, beta, req):
+        solver = Solver(game, matrix, 6, mode=mode, memo_mb=0)
+        solver.share_memo(3)
+        memo = solver.shared_memo  # two tables of 1024 slots, each with room for 12 numbers only
+        memo.tables = [(*table[:5], np.zeros(12, np.int32), *table[6:]) for table in memo.tables]
+        got = split_solve(solver, S, d, beta, req, 3, deep=True)
+        clears.append(solver.counters().memo_clears)
+        return [got]
+
+    assert compare_with_the_kernel(game, matrix, mode, 40, 4, 30, on_a_tiny_shared_memo)
+    assert sum(clears)
 
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])

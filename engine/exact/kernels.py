@@ -243,29 +243,34 @@ def _pay_guess(word):
 
 
 @njit(cache=True)
+def _memo_holds(S, state, d, i, mdepth, moff, mlen, pool):
+    """Whether slot i (whose key matched) holds (S, state, d): the depth, the size, then the set
+    and the state element by element, so that a hash collision never matches."""
+    n = S.size
+    if mdepth[i] != d or mlen[i] != n:
+        return False
+    off = moff[i]
+    for j in range(n):
+        if pool[off + j] != S[j]:
+            return False
+    for j in range(state.size):
+        if pool[off + n + j] != state[j]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool):
     """The slot holding (S, state, d), or -(empty slot) - 1 when it is absent. The state (the
     hard-mode constraint; empty otherwise) is stored after the set and compared with it."""
     mask = mkeys.size - 1
     i = np.int64(h & np.uint64(mask))
-    n = S.size
     while True:
         k = _atomic_load(mkeys, i)
         if k == EMPTY:
             return -i - 1
-        if k == h and mdepth[i] == d and mlen[i] == n:
-            off = moff[i]
-            same = True
-            for j in range(n):
-                if pool[off + j] != S[j]:
-                    same = False
-                    break
-            for j in range(state.size):
-                if pool[off + n + j] != state[j]:
-                    same = False
-                    break
-            if same:
-                return i
+        if k == h and _memo_holds(S, state, d, i, mdepth, moff, mlen, pool):
+            return i
         i = (i + 1) & mask
 
 
@@ -321,20 +326,9 @@ def _memo_store(S, state, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, 
                     return
                 _atomic_add(counters, MEMO_ENTRIES, np.int64(1))
                 break
-            if k == h and mdepth[i] == d and mlen[i] == n:
-                off = moff[i]
-                same = True
-                for j in range(n):
-                    if pool[off + j] != S[j]:
-                        same = False
-                        break
-                for j in range(state.size):
-                    if pool[off + n + j] != state[j]:
-                        same = False
-                        break
-                if same:
-                    _memo_update(i, value, exact, guess, mpay)
-                    return
+            if k == h and _memo_holds(S, state, d, i, mdepth, moff, mlen, pool):
+                _memo_update(i, value, exact, guess, mpay)
+                return
             i = (i + 1) & mask
     for j in range(n):
         pool[off + j] = S[j]

@@ -279,7 +279,10 @@ class _Openers:
         if known_bound >= beta:  # the budget has fallen to its bound meanwhile
             self.put((word, known_bound, False))
             return
-        self.put((word, *self._whole(g, beta, self.budget)))
+        # read again before each class, one above the K-th best: an opener that cannot beat it
+        # is stopped sooner, while one that ties it is valued as it would be from its start
+        # budget alone (the top's ties do not depend on which thread finished first)
+        self.put((word, *self._whole(g, beta, lambda: self.budget() + 1)))
 
     def _done(self, word: str, value: int, exact: bool) -> None:
         self.put((word, value, exact))
