@@ -205,8 +205,9 @@ class Solver(OrbitSearch):
         """The cost of opening the whole game with `guess` (exact if below beta, else a bound >=
         beta): class by class (see `sum_of_classes`), each by the kernel, or in a symmetric game
         with one guess per orbit for the next levels. `live()`, if given, is a budget that may
-        fall meanwhile (a rank's K-th best), read before each class: the result is then exact if
-        below the least budget read, which is at least `min(beta, live())` read afterwards.
+        fall meanwhile (a rank's K-th best), read before each class (not in a symmetric game):
+        the result is then exact if below the least budget read, which is at least
+        `min(beta, live())` read afterwards.
 
         In a symmetric game the classes of at most 1/16 of the codes are solved in full before
         any class is asked for its share of the slack. Their values stand well above their
