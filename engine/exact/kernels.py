@@ -294,42 +294,35 @@ def _memo_store(S, state, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, 
     never exactness); a full shared table takes no more entries until its owner clears it."""
     n = S.size
     size = n + state.size
-    if counters[MEMO_SHARED] == 0:
+    shared = counters[MEMO_SHARED] != 0
+    while True:
         slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
         if slot >= 0:
             _memo_update(slot, value, exact, guess, mpay)
             return
         if counters[MEMO_ENTRIES] + 1 > (mkeys.size * 7) // 10 or counters[MEMO_POOL] + size > pool.size:
+            if shared:
+                counters[MEMO_FULL] = 1
+                return
             mkeys[:] = 0
             counters[MEMO_ENTRIES] = 0
             counters[MEMO_POOL] = 0
             stats[ST_MEMO_CLEARS] += 1
-            slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
+            continue
         i = -slot - 1
-        off = counters[MEMO_POOL]
-        counters[MEMO_ENTRIES] += 1
-        counters[MEMO_POOL] += size
-    else:
-        mask = mkeys.size - 1
-        i = np.int64(h & np.uint64(mask))
-        while True:
-            k = _atomic_load(mkeys, i)
-            if k == EMPTY:
-                if counters[MEMO_FULL] != 0 or counters[MEMO_ENTRIES] + 1 > (mkeys.size * 7) // 10:
-                    counters[MEMO_FULL] = 1
-                    return
-                if _atomic_cas(mkeys, i, EMPTY, TAKEN) != EMPTY:
-                    continue  # another thread took it first: look at it again
-                off = _atomic_add(counters, MEMO_POOL, np.int64(size))
-                if off + size > pool.size:
-                    counters[MEMO_FULL] = 1  # the slot stays TAKEN: never matched, never empty
-                    return
-                _atomic_add(counters, MEMO_ENTRIES, np.int64(1))
-                break
-            if k == h and _memo_holds(S, state, d, i, mdepth, moff, mlen, pool):
-                _memo_update(i, value, exact, guess, mpay)
-                return
-            i = (i + 1) & mask
+        if not shared:
+            off = counters[MEMO_POOL]
+            counters[MEMO_ENTRIES] += 1
+            counters[MEMO_POOL] += size
+            break
+        if _atomic_cas(mkeys, i, EMPTY, TAKEN) != EMPTY:
+            continue  # another thread took the slot first: look again (it may hold this very set)
+        off = _atomic_add(counters, MEMO_POOL, np.int64(size))
+        if off + size > pool.size:
+            counters[MEMO_FULL] = 1  # the slot stays TAKEN: never matched, never empty
+            return
+        _atomic_add(counters, MEMO_ENTRIES, np.int64(1))
+        break
     for j in range(n):
         pool[off + j] = S[j]
     for j in range(state.size):
@@ -883,7 +876,8 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 node_lb = max(min_lb, known_lb)
                 if node_lb >= beta:
                     if use_memo:
-                        _memo_store(S, state, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
+                        _memo_store(S, state, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mpay, pool,
+                                    counters, stats)
                     return node_lb
                 if top_exact and top_lb == node_lb:
                     stats[ST_GUESSES_EVALUATED] += 1
@@ -1009,11 +1003,13 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 node_lb = max(min_lb, known_lb) if use_bounds else 0
                 if node_lb >= beta:
                     if use_memo:
-                        _memo_store(S, state, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
+                        _memo_store(S, state, d, h, node_lb, False, -1, mkeys, mdepth, moff, mlen, mpay, pool,
+                                    counters, stats)
                     return node_lb
         if result_guess >= 0 or d == 2:
             if use_memo:
-                _memo_store(S, state, d, h, result, True, result_guess, mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
+                _memo_store(S, state, d, h, result, True, result_guess, mkeys, mdepth, moff, mlen, mpay, pool,
+                            counters, stats)
             best_out[level] = result_guess
             return result
 
