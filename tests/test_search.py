@@ -32,6 +32,8 @@ RULE_SETS = [
     kernels.USE_PAIRS | kernels.USE_BOUNDS | kernels.USE_SHORTCUTS | kernels.USE_FILTER,
     kernels.ALL_RULES & ~kernels.USE_DEEPER,
     kernels.USE_DEEPER | kernels.USE_MEMO | kernels.USE_BOUNDS,
+    kernels.ALL_RULES & ~kernels.USE_PAIR_SCAN,
+    kernels.USE_PAIR_SCAN | kernels.USE_CORES | kernels.USE_BOUNDS,
 ]
 
 
@@ -82,6 +84,64 @@ def test_pair_counts_match_a_plain_count(dtype):
         else:
             score, g, lb, exact = min(plain)[:4]
             assert (splitter, min_lb, top, top_lb, top_exact) == (-1, min(p[2] for p in plain), g, lb, exact)
+
+
+def plain_first_splitter(matrix, pos, rows):
+    """The scan, plainly: the first row giving each answer of pos its own code (None if none),
+    and the answers of each row's first colliding pair (the first answer whose code an earlier
+    one has, with the first such earlier one)."""
+    core = set()
+    for r in range(rows):
+        first_at = {}
+        for i, p in enumerate(pos):
+            code = int(matrix[r, p])
+            if code in first_at:
+                core |= {i, first_at[code]}
+                break
+            first_at[code] = i
+        else:
+            return r, core
+    return None, core
+
+
+def test_first_splitter_matches_the_plain_scan():
+    """The pair-by-pair search of a perfect splitter over a matrix stored by answers, against
+    the scan row by row: the same first splitter, and without one the same core marked; with
+    more rows than a block, splitters early, late or absent, and few or many codes."""
+    rng = np.random.default_rng(5)
+    found = {"early": 0, "late": 0, "none": 0, "natural": 0}
+    for trial in range(400):
+        n_rows = int(rng.choice([7, kernels.SPLIT_BLOCK, kernels.SPLIT_BLOCK + 300, 2 * kernels.SPLIT_BLOCK + 5]))
+        n = int(rng.integers(2, kernels.SPLIT_PAIRS + 1))
+        codes = int(rng.choice([2, 3, 6, 40, 243]))
+        matrix = rng.integers(0, codes, (n_rows, 70), dtype=np.uint8)
+        pos = np.sort(rng.choice(70, n, replace=False)).astype(np.int32)
+        rows = int(rng.integers(1, n_rows + 1))
+        plan = rng.choice(["natural", "none", "planted"])
+        if plan != "natural":  # every row collides on the first two answers ...
+            matrix[:, pos[1]] = matrix[:, pos[0]]
+            if plan == "planted" and codes >= n:  # ... but one, early or late
+                at = int(rng.integers(max(0, n_rows - 400), n_rows)) if rng.random() < 0.6 else int(rng.integers(n_rows))
+                matrix[at, pos] = rng.choice(codes, n, replace=False)
+                rows = int(rng.integers(at + 1, n_rows + 1))
+        S = (pos.astype(np.int64) * 3 + 1).astype(np.int32)  # global ids differ from positions
+        mark = np.zeros(300, np.int64)
+        columns = np.ascontiguousarray(matrix.T)
+        got = kernels._first_splitter(columns, pos, rows, S, mark, 9, np.zeros(n_rows, np.uint8))
+        expected, core = plain_first_splitter(matrix, pos, rows)
+        assert got == (-1 if expected is None else expected)
+        if expected is None:
+            assert set(np.flatnonzero(mark == 9)) == {int(S[i]) for i in core}
+            found["none"] += 1
+        else:
+            found["natural" if plan == "natural" else "early" if expected < kernels.SPLIT_BLOCK else "late"] += 1
+        # the row-by-row kernel agrees with the plain scan too
+        stamp, first_at, epoch = np.zeros(256, np.int64), np.zeros(256, np.int64), np.zeros(1, np.int64)
+        for r in range(min(rows, 50)):
+            i, j = kernels._first_collision(matrix[r], pos, stamp, first_at, epoch)
+            plain = plain_first_splitter(matrix[r:r + 1], pos, 1)
+            assert (i < 0) == (plain[0] == 0) and (i < 0 or {i, j} == plain[1])
+    assert min(found.values()) >= 15, found
 
 
 def test_partition_key_and_equality_match_plain_partitions():
@@ -185,6 +245,27 @@ def test_pair_counts_change_no_value_on_real_classes():
             for beta in (exact - 2, exact, exact + 1):
                 got = with_pairs.solve(part, d, beta)[0]
                 assert got == exact if exact < beta else beta <= got <= exact
+
+
+def test_pair_scan_changes_no_tree_on_real_classes():
+    """The tie-break on depth below SALET searches each class again with fewer guesses, where
+    most searches of a perfect splitter happen: the trees (not only the values) are the same
+    with the pair-by-pair search (`_first_splitter`) off, and it ran."""
+    from wordtree.patterns import pattern_matrix
+
+    game = get_game("wordle")
+    matrix = pattern_matrix(game).matrix
+    fast = Solver(game, matrix, 6)
+    plain = Solver(game, matrix, 6, rules=kernels.ALL_RULES & ~kernels.USE_PAIR_SCAN)
+    salet = game.guess_index["salet"]
+    classes = fast.classes(np.arange(len(game.answers), dtype=np.int32), salet)
+    chosen = [(code, part) for code, part in classes if game.pattern_text(code) in ("BBBGB", "BYYYB", "BBYGB", "BBYBB")]
+    assert len(chosen) == 4
+    start = fast.empty_constraint()
+    for code, part in chosen:
+        req = fast.constrain(start, salet, code)
+        assert fast.tree(part, 5, req) == plain.tree(part, 5, req), game.pattern_text(code)
+    assert fast.counters().nodes == plain.counters().nodes  # the same search, the splitters found another way
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -135,7 +135,14 @@ USE_MEMO = 8
 USE_CORES = 64  # remembered sets with no perfect splitter (below)
 USE_PAIRS = 128  # small sets settled from pair counts, without copying the matrix (below)
 USE_DEEPER = 256  # a set's memo entry with one more guess left bounds it (below)
-ALL_RULES = USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO | USE_CORES | USE_PAIRS | USE_DEEPER
+# Not a pruning rule (the same guess and core, found faster): with 2 guesses left, a set of at
+# most SPLIT_PAIRS answers looks for a perfect splitter pair by pair over the guesses stored by
+# answers (`_first_splitter`), SPLIT_BLOCK guesses at a time, instead of guess by guess.
+USE_PAIR_SCAN = 1024
+SPLIT_PAIRS = 64
+SPLIT_BLOCK = 1024
+ALL_RULES = (USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO | USE_CORES | USE_PAIRS | USE_DEEPER
+             | USE_PAIR_SCAN)
 PAIR_LIMIT = 110  # the largest set the pair counts handle (past it the scan was cheaper: bench/search.py)
 PAIR_BYTES = 22  # up to here the counts fit a byte (231 pairs), twice as many per instruction
 HARD_MODE = 16  # not a pruning rule: the NYT hard-mode constraint on guesses
@@ -436,18 +443,71 @@ def _legal(gid, req, active, n_active, letters, counts, length):
 
 @njit(cache=True)
 def _first_collision(row, pos, stamp, first_at, epoch):
-    """-1 when the row gives each of the node's answers its own code, else i * n + j for the
+    """(-1, -1) when the row gives each of the node's answers its own code, else (i, j): the
     first answer i sharing its code with an earlier answer j (positions in the node)."""
     e = epoch[0] + 1
     epoch[0] = e
-    n = pos.size
-    for i in range(n):
+    for i in range(pos.size):
         c = row[pos[i]]
         if stamp[c] == e:
-            return i * n + first_at[c]
+            return i, first_at[c]
         stamp[c] = e
         first_at[c] = i
+    return -1, -1
+
+
+@njit(cache=True)
+def _first_splitter(LT, pos, rows, S, mark, core_epoch, collided):
+    """The first of the `rows` guesses of a column-major local matrix LT (one row per column of
+    the node's parent) that gives each of the node's answers (rows pos of LT) its own code, or
+    -1; what the row by row scan with `_first_collision` finds, and the same core marked when none
+    does. Answer pair by answer pair over blocks of contiguous guesses, so the inner loops
+    vectorize: for small sets many times cheaper than reading each guess's codes in turn (a
+    scan without a splitter reads every guess). Pairs go by their later answer i, then the
+    earlier j, the order in which the scan meets them, and a pair is marked only where it is a
+    guess's first colliding pair; a block stops once every guess in it has a collision."""
+    n = pos.size
+    for start in range(0, rows, SPLIT_BLOCK):
+        width = min(SPLIT_BLOCK, rows - start)
+        seen = collided[:width]
+        seen[:] = 0
+        full = np.uint8(0)
+        for i in range(1, n):
+            ci = LT[pos[i], start:start + width]
+            for j in range(i):
+                cj = LT[pos[j], start:start + width]
+                first = np.uint8(0)
+                for g in range(width):
+                    same = np.uint8(ci[g] == cj[g])
+                    first |= same & ~seen[g]
+                    seen[g] |= same
+                if first:
+                    mark[S[i]] = core_epoch
+                    mark[S[j]] = core_epoch
+            full = np.uint8(1)
+            for g in range(width):
+                full &= seen[g]
+            if full:
+                break
+        if not full:
+            for g in range(width):
+                if seen[g] == 0:
+                    return start + g
     return -1
+
+
+@njit(cache=True)
+def _by_answers(C, rows):
+    """The first `rows` rows of a local matrix stored by answers: (answers, rows), contiguous
+    over the guesses, as the pair counts and `_first_splitter` read it."""
+    n = C.shape[1]
+    CT = np.empty((n, rows), dtype=C.dtype)
+    for start in range(0, rows, 64):
+        end = min(start + 64, rows)
+        for i in range(n):
+            for r in range(start, end):
+                CT[i, r] = C[r, i]
+    return CT
 
 
 @njit(cache=True)
@@ -796,6 +856,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     C = L
     CT = LT
     paired = False  # bounds from pair counts, no scan (below)
+    by_answers_later = False  # this node's matrix is to be stored by answers for its children (below)
     C_ids = L_ids
     C_rows = L_rows
     C_win = win_row
@@ -835,20 +896,27 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 # (marked with `core_epoch`) are a subset no guess splits either: the core kept.
                 core_epoch = epoch[0] + 1
                 epoch[0] = core_epoch
-                for r in range(L_rows):
+                by_pairs = ((rules & USE_PAIR_SCAN) != 0 and not keep_codes and n <= SPLIT_PAIRS
+                            and LT.shape[0] > 0)
+                if by_pairs:
+                    r = _first_splitter(LT, pos, L_rows, S, mark, core_epoch, pair_bytes[3])
+                    if r >= 0:
+                        result = 2 * n
+                        result_guess = L_ids[r]
+                for r in range(0 if by_pairs else L_rows):
                     if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
                         continue
                     if last_gid >= 0 and _wordle_code(letters[last_gid], letters[L_ids[r]]) != last_code:
                         continue
                     if check_all and not _consistent(L_ids[r], state, letters, n_codes):
                         continue
-                    pair = _first_collision(L[r], pos, stamp, cnt, epoch)
-                    if pair < 0:
+                    i, j = _first_collision(L[r], pos, stamp, cnt, epoch)
+                    if i < 0:
                         result = 2 * n
                         result_guess = L_ids[r]
                         break
-                    mark[S[pair // n]] = core_epoch
-                    mark[S[pair % n]] = core_epoch
+                    mark[S[i]] = core_epoch
+                    mark[S[j]] = core_epoch
                 if result_guess < 0 and use_cores:
                     _remember_core(S, mark, core_epoch, cores, core_len, core_count)
         # (past PAIR_BYTES answers only under a budget: without one the counts rarely settle a set)
@@ -995,10 +1063,9 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             C_rows = m
             CT = np.empty((0, 0), dtype=L.dtype)  # none, unless the children can use it:
             if result_guess < 0 and d > 3 and (rules & USE_PAIRS) != 0 and not keep_codes and not candidates_only:
-                CT = np.empty((n, m), dtype=L.dtype)
-                for i in range(n):
-                    for r in range(m):
-                        CT[i, r] = C[r, i]
+                CT = _by_answers(C, m)
+            # with 3 guesses left, only once a child is searched (many nodes end before any is)
+            by_answers_later = d == 3 and (rules & USE_PAIR_SCAN) != 0 and not keep_codes and not candidates_only
             if result_guess < 0:
                 node_lb = max(min_lb, known_lb) if use_bounds else 0
                 if node_lb >= beta:
@@ -1111,6 +1178,9 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 _record_step(req[level], req[level + 1], gid * n_codes + class_code[level, q])
                 last_step[level + 1, 0] = gid
                 last_step[level + 1, 1] = class_code[level, q]
+            if by_answers_later:
+                CT = _by_answers(C, C_rows)  # for the children's search of a splitter (_first_splitter)
+                by_answers_later = False
             v = _solve(cls[level, a:a + c], cls_pos[level, a:a + c], d - 1, child_beta, level + 1, C, CT, C_ids, C_rows,
                        C_win, no_guess, answer_gid, win, rules, sc, mm, letters, counts)
             running += v - lbc
