@@ -273,7 +273,7 @@ matrix = (np.arange(12, dtype=np.uint8).reshape(3, 4) * 7) % 5
 present = kernels._codes_present(matrix, 5)  # the second process loads it from numba's cache
 light = len(cpu_target.target_context._registries) == 0
 out = np.empty((4, 3), np.uint8)
-kernels._transpose(matrix, out)
+kernels._transpose(matrix, out, 0, 3)
 
 
 @numba.njit

@@ -731,15 +731,15 @@ def _codes_present(matrix, n_codes):
 
 
 @njit(cache=True, nogil=True)
-def _transpose(matrix, out):
-    """out = matrix.T, in 64 x 64 tiles so that both sides are read and written a cache line at
-    a time (the small-set path reads the pattern matrix answer by answer). One thread, as
-    `_codes_present`: a build's start pays for neither numba's thread pool nor its load. It
-    releases the GIL: the solver runs it beside the rest of its setup."""
-    rows, cols = matrix.shape
+def _transpose(matrix, out, start, stop):
+    """out[:, start:stop] = matrix[start:stop].T, in 64 x 64 tiles so that both sides are read
+    and written a cache line at a time (the small-set path reads the pattern matrix answer by
+    answer). Its own threads, not numba's pool: a build's start pays for neither that pool nor
+    its load. It releases the GIL: the solver runs it in parts beside the rest of its setup."""
+    cols = matrix.shape[1]
     tile = 64
-    for r0 in range(0, rows, tile):
-        r1 = min(r0 + tile, rows)
+    for r0 in range(start, stop, tile):
+        r1 = min(r0 + tile, stop)
         for c0 in range(0, cols, tile):
             c1 = min(c0 + tile, cols)
             for c in range(c0, c1):

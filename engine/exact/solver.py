@@ -16,12 +16,13 @@ import numpy as np
 
 from ..errors import CapOutOfRange, UserError
 from . import kernels
-from .context import Context, Counters, SharedMemo
+from .context import Context, Counters, SharedMemo, usable_cores
 from .symmetric import SOLVE_FIRST_FRACTION, OrbitSearch, uses_symmetry
 
 INF = kernels.INF
 NO_CAP = 32  # the cap a Solver uses for "no cap" (None): deeper than any optimal tree of these games can go
 MODES = ("normal", "hard", "ultra")
+TRANSPOSE_PARTS = 8  # threads that fill the matrix by answers at most (its first writes to fresh memory dominate)
 
 
 class Infeasible(UserError):
@@ -36,13 +37,15 @@ class Infeasible(UserError):
 
 
 class _Background:
-    """fn(*args) on a daemon thread of its own (a kernel that releases the GIL runs beside the
-    caller); wait() returns once it is done, and raises what it raised."""
+    """fn(*args) for each args of `calls`, each on a daemon thread of its own (a kernel that
+    releases the GIL runs beside the caller); wait() returns once all are done, and raises what
+    one of them raised."""
 
-    def __init__(self, fn, *args):
+    def __init__(self, fn, calls):
         self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._call, args=(fn, args), daemon=True)
-        self._thread.start()
+        self._threads = [threading.Thread(target=self._call, args=(fn, args), daemon=True) for args in calls]
+        for thread in self._threads:
+            thread.start()
 
     def _call(self, fn, args) -> None:
         try:
@@ -51,7 +54,8 @@ class _Background:
             self._error = exc
 
     def wait(self) -> None:
-        self._thread.join()
+        for thread in self._threads:
+            thread.join()
         if self._error is not None:
             raise self._error
 
@@ -104,9 +108,10 @@ class Solver(OrbitSearch):
         # (normal mode: elsewhere legality, not the partition alone, decides)
         by_answer = mode == "normal" and rules & kernels.USE_PAIRS
         self.columns = np.empty(self.matrix.shape[::-1] if by_answer else (0, 0), self.matrix.dtype)
-        # filled on a thread of its own while the setup goes on (tens of ms, on a build's start);
-        # every search waits for it (_run)
-        self._transposing = _Background(kernels._transpose, self.matrix, self.columns) if by_answer else None
+        # filled in parts, on a thread each, while the setup goes on (tens of ms on a build's
+        # start, most of it the first writes to fresh memory); every search waits for it (_run)
+        self._transposing = _Background(kernels._transpose, [(self.matrix, self.columns, start, stop) for start, stop
+                                                             in _parts(self.matrix.shape[0])]) if by_answer else None
         self._local = threading.local()
         self._contexts: list[Context] = []
         self.shared_memo: SharedMemo | None = None  # share_memo
@@ -331,6 +336,13 @@ class Solver(OrbitSearch):
             node["next"] = {self.game.pattern_text(code): self.tree(part, d - 1, self.constrain(req, guess, code))
                             for code, part in classes}
         return node
+
+
+def _parts(rows: int, tile: int = 64) -> list[tuple[int, int]]:
+    """The rows cut in up to TRANSPOSE_PARTS runs of whole tiles (at most one per usable core)."""
+    parts = max(1, min(TRANSPOSE_PARTS, usable_cores(), rows // tile))
+    cuts = [rows * i // parts // tile * tile for i in range(parts)] + [rows]
+    return list(zip(cuts[:-1], cuts[1:]))
 
 
 def candidate_guesses(game, mode: str) -> bool:
