@@ -87,7 +87,7 @@ def wordle_pattern_matrix(guess_letters: np.ndarray, answer_letters: np.ndarray,
 # V({a}, d >= 1) = 1, V(S, 0) = infinity. `_solve` computes V exactly when it is below the budget
 # `beta`, and otherwise returns a proven lower bound that is >= beta.
 #
-# Soundness of each rule (the flags in `SWITCHES` turn them off one by one for the tests):
+# Soundness of each rule (its USE_* flag below turns it off, one by one, for the tests):
 # - class bound: a class of c answers costs at least 2c - 1 (one of them may be solved by the next
 #   guess, every other needs at least two), so a guess with k classes (the win counted) costs at
 #   least 3|S| - k - [g in S]; a guess whose bound reaches the best total so far cannot improve it.
@@ -118,6 +118,11 @@ def wordle_pattern_matrix(guess_letters: np.ndarray, answer_letters: np.ndarray,
 #   do not settle skips the scan as well: the guess loop takes the same bounds and order from
 #   the counts and skips a guess whose partition equals one already tried (same value), and the
 #   children read the inherited matrix, a superset of the rows the scan would have kept.
+# - splitters pair by pair (USE_PAIR_SCAN; no pruning, the same answer faster): with 2 guesses
+#   left, the first guess giving each answer its own code is the first one that no pair of
+#   answers shares a code under, and without one the core marked is each guess's first colliding
+#   pair, found pair by pair over guesses stored by answers as the scan finds it guess by guess
+#   (`_first_splitter`).
 # - one guess more: a tree within d guesses is one within d + 1, so V(S, d) >= V(S, d + 1), and
 #   an entry for (S, d + 1), exact or a bound, bounds (S, d) from below. The tie-break's searches
 #   with one guess fewer (solver.py, `shallowest`) meet the main search's entries this way.
