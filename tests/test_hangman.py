@@ -367,7 +367,7 @@ def test_build_options_and_run_build_hangman(tmp_path, capsys):
     """As `wordtree build hangman` will call them: the options on a parser that has -o and --strategy."""
     import argparse
 
-    from wordtree.commands.hangman import hangman_build_options
+    from wordtree.commands.common import hangman_build_options
 
     words = tmp_path / "w.txt"
     words.write_text("ab\nba\nbb\nac\nca\nxy\n")
@@ -396,7 +396,7 @@ def seven_letter_build(tmp_path):
     bound, and are then optimal, tree.meets_bound)."""
     import argparse
 
-    from wordtree.commands.hangman import hangman_build_options
+    from wordtree.commands.common import hangman_build_options
 
     listed = tiny_words(random.Random(21), 300, 7, "abcdefghijklmnop")
     words = tmp_path / "w.txt"

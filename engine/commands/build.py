@@ -13,13 +13,13 @@ from .common import (
     game_options,
     game_options_given,
     games_epilog,
+    hangman_build_options,
     int_option,
     load_game,
     report_failures,
     search_options,
     summary,
 )
-from .hangman import hangman_build_options
 
 
 def add_build(sub) -> None:

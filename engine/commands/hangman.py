@@ -1,48 +1,14 @@
-"""Hangman: the options of `build hangman`, `hangman-server`, `hangman-bot`."""
+"""Hangman: `build hangman` (its options are in common.py, which `build` reads for every game),
+`hangman-server`, `hangman-bot`."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 from ..errors import UsageError, UserError
 from ..files import check_writable, open_checkpoint
 from .common import int_option, summary
-
-
-def hangman_build_options(p: argparse.ArgumentParser) -> None:
-    """The options of `wordtree build hangman`; build calls run_build_hangman(args)."""
-    g = p.add_argument_group("hangman")
-    g.add_argument("--length", type=int, metavar="N", help="hangman: word length (2 to 15)")
-    g.add_argument("--all-lengths", action="store_true", help="hangman: every length from 2 to 15 (-o is a folder)")
-    g.add_argument("--words", metavar="FILE", help="hangman: word list (default enable1.txt)")
-    g.add_argument("--weights", metavar="FILE", help="hangman: word<TAB>count weights (e.g. word-frequency.tsv)")
-    g.add_argument("--lives", type=int, default=10, metavar="N", help="hangman: wrong guesses allowed per word (default 10)")
-    g.add_argument("--max-nodes", type=int, metavar="N", help="hangman: exact-search node budget before settling for the best tree found")
-    g.add_argument("--memory", type=float, metavar="GB",
-                   help="hangman: most memory the exact search's memo may take (default half of this machine's); "
-                        "a smaller memo is compacted when full: slower, same result")
-    g.add_argument("--checkpoint-mb", type=float, metavar="MB",
-                   help="hangman: write --checkpoint in at most MB megabytes, keeping what is proven of the first "
-                        "letters' classes and of the largest sets (small enough to keep in git and resume on another "
-                        "machine; a resume redoes the rest)")
-    g.add_argument("--refute", metavar="LETTERS",
-                   help="hangman: search only openings with these first letters (e.g. aos), each until it is shown "
-                        "no better than the tree of --against or found better, into --checkpoint (for another core or "
-                        "machine while the whole search runs; then --merge)")
-    g.add_argument("--against", metavar="TREE",
-                   help="hangman: with --refute, the tree of this game to beat (default the shipped one)")
-    g.add_argument("--by-parts", action="store_true",
-                   help="hangman: with --refute, bound each class of more than half of the words by the parts of "
-                        "the proven bound (solved once for all the letters, --threads at a time, within --memory) "
-                        "instead of searching it: for the rarest letters, whose miss class is nearly the whole game")
-    g.add_argument("--merge", metavar="FILE",
-                   help="hangman: add what the search of checkpoint FILE proved (e.g. a --refute run's) to --checkpoint")
-    g.add_argument("--bound-only", action="store_true",
-                   help="hangman: prove again the bound of the best-found tree at -o with this version's parts, "
-                        "and write it there; the tree stays")
-
 
 
 def run_build_hangman(args) -> int:
