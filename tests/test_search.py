@@ -146,6 +146,22 @@ def test_first_splitter_matches_the_plain_scan():
     assert min(found.values()) >= 15, found
 
 
+def test_a_core_is_never_empty():
+    """A search of a splitter over no guesses marks no answer: that is no core (the empty set
+    would be inside every set, and every later set would be called infeasible)."""
+    S = np.array([3, 5, 8], np.int32)
+    mark = np.zeros(10, np.int64)
+    cores, core_len, core_count = np.zeros((4, 8), np.int32), np.zeros(4, np.int64), np.zeros(1, np.int64)
+    kernels._remember_core(S, mark, 7, cores, core_len, core_count)
+    assert core_count[0] == 0
+    mark[[3, 8]] = 7
+    kernels._remember_core(S, mark, 7, cores, core_len, core_count)
+    assert core_count[0] == 1 and list(cores[0, :core_len[0]]) == [3, 8]
+    epoch = np.zeros(1, np.int64)
+    assert kernels._holds_a_core(np.array([1, 3, 8], np.int32), cores, core_len, core_count, mark, epoch)
+    assert not kernels._holds_a_core(np.array([3, 5], np.int32), cores, core_len, core_count, mark, epoch)
+
+
 def test_partition_key_and_equality_match_plain_partitions():
     """The guess loop merges guesses with equal partitions (the win class apart) by key, then
     by _same_partition: both against comparing the partitions as sets of sets."""

@@ -518,12 +518,13 @@ def _by_answers(C, rows):
 @njit(cache=True)
 def _remember_core(S, mark, core_epoch, cores, core_len, core_count):
     """Keep the answers of S marked with core_epoch (sorted, as S is) as the newest core, if it
-    fits; the oldest is overwritten."""
+    fits; the oldest is overwritten. None marked (a scan of no guesses) is no core: the empty set
+    would be in every set."""
     size = 0
     for a in S:
         if mark[a] == core_epoch:
             size += 1
-    if size > cores.shape[1]:
+    if size == 0 or size > cores.shape[1]:
         return
     slot = core_count[0] % cores.shape[0]
     k = 0
