@@ -146,6 +146,23 @@ def test_first_splitter_matches_the_plain_scan():
     assert min(found.values()) >= 15, found
 
 
+@pytest.mark.parametrize("name", ["small", "mastermind"])
+def test_class_bounds_count_the_codes_present(real_lists, name):
+    """The class bounds read the number of non-winning codes in the matrix (`_codes_present`),
+    against np.unique: on a small Wordle game where most codes never occur (in both modes), and
+    on Mastermind, whose 14 codes make the bound of a set past 15 answers more than 2c - 1; with
+    and without the matrix by answers (USE_PAIRS)."""
+    game = small_game(real_lists, 3, n_answers=12, n_guesses=20) if name == "small" else get_game("mastermind")
+    matrix = game._compute_matrix()
+    codes = set(np.unique(matrix).tolist()) - {game.win_code}
+    assert len(codes) < game.n_codes - 1 if name == "small" else len(codes) + 1 < len(game.answers)
+    expected = kernels.class_bounds(6, matrix.shape[1], len(codes))
+    for mode in ("normal", "hard") if name == "small" else ("normal",):
+        for rules in (kernels.ALL_RULES, kernels.ALL_RULES & ~kernels.USE_PAIRS):
+            solver = Solver(game, matrix, 6, rules=rules, mode=mode)
+            assert np.array_equal(solver.class_bounds, expected), (mode, rules)
+
+
 def test_a_core_is_never_empty():
     """A search of a splitter over no guesses marks no answer: that is no core (the empty set
     would be inside every set, and every later set would be called infeasible)."""

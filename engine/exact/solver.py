@@ -183,8 +183,9 @@ class Solver(OrbitSearch):
 
     # --- kernels ---
     def _run(self, S: np.ndarray, d: int, beta: int, forced: int, req: np.ndarray | None) -> int:
-        if self._transposing is not None:
-            self._transposing.wait()
+        transposing = self._transposing  # read once: another thread may set it to None meanwhile
+        if transposing is not None:
+            transposing.wait()
             self._transposing = None
         ctx = self.context()
         ctx.root_constraint[:] = self.empty_constraint() if req is None else req
