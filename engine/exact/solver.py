@@ -289,14 +289,15 @@ class Solver(OrbitSearch):
 
     def classes(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         """The non-winning classes of S under `guess`, as (code, sorted answer ids), by code."""
+        if len(S) == 0:
+            return []
         codes = self.matrix[guess, S]
         order = np.lexsort((S, codes))  # by code, then by answer
         S_sorted, codes_sorted = S[order], codes[order]
         cuts = (np.flatnonzero(codes_sorted[1:] != codes_sorted[:-1]) + 1).tolist()
         starts, ends = [0, *cuts], [*cuts, len(S_sorted)]
         win = self.game.win_code
-        return [(code, S_sorted[a:b]) for code, a, b in zip(codes_sorted[starts].tolist(), starts, ends)
-                if code != win] if len(S_sorted) else []
+        return [(code, S_sorted[a:b]) for code, a, b in zip(codes_sorted[starts].tolist(), starts, ends) if code != win]
 
     def tree(self, S: np.ndarray, d: int, req: np.ndarray | None = None, guess: int | None = None) -> dict:
         """The optimal tree below (S, d) under constraint `req` as nested {"guess", "next"}
