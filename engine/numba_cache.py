@@ -24,7 +24,10 @@ compiling so far in this process, which commands that report a time leave out of
 apart (`compile_note`).
 
 A cache hit loads without numba's setup of its compiler's registries (`_light_load`): that
-setup is most of what loading a build's kernels costs, and only a compile needs it.
+setup is most of what loading a build's kernels costs, and only a compile needs it. The runtime
+that loaded kernels call (numba's NRT) compiles a few functions of its own with LLVM in every
+process (20-30 ms); `initialize_runtime` keeps their machine code beside the kernels' cache, under
+numba's own key for it (numba, llvmlite, the processor), and loads it from there.
 
 `freeze_numba_objects()` (a command's process only) keeps numba's own objects out of the
 garbage collector's walks once they exist: they live as long as the process.
@@ -106,11 +109,133 @@ def _light_load():
         return None
 
     def load(cache, sig, target_context):
-        nrt.rtsys.initialize(target_context)
+        initialize_runtime(target_context, getattr(cache, "_cache_path", None))
         with cache._guard_against_spurious_io_errors():
             return cache._load_overload(sig, target_context)
 
     return load
+
+
+# numba's runtime (NRT) compiles a few functions of its own (reference counts, atomic adds) with
+# LLVM in every process that loads a kernel: 20-30 ms of a build's start. Their machine code
+# depends only on numba, llvmlite and the processor, so it is kept beside the kernels' cache.
+RUNTIME_MAGIC = b"wordtree-nrt/1\n"
+RUNTIME_MAX_BYTES = 1 << 20  # the file holds about 6 kB: anything past this is not one
+runtime_source: str | None = None  # how this process set up the runtime: "file", "compiled" or "numba"
+
+
+def initialize_runtime(target_context, folder) -> None:
+    """`rtsys.initialize(target_context)`, with the runtime's compiled functions read from
+    `folder` (the cache folder of the kernel being loaded) when a file there was written by the
+    same numba, llvmlite and processor (numba's own key for its cache: `magic_tuple`), and
+    written there otherwise. A file that is missing, damaged or not one (its checksum, its size,
+    its key) is compiled again and replaced; with no folder, or a numba lacking the parts used
+    here, numba's own set-up runs. Callers hold numba's compiler lock (a cache load does)."""
+    global runtime_source
+    from numba.core.runtime import nrt
+
+    if getattr(nrt.rtsys, "_init", False):
+        return
+    try:
+        from numba.core.runtime import nrtdynmod
+        codegen = target_context.codegen()
+        key = _runtime_key(codegen)
+        usable = all(hasattr(nrtdynmod, name) for name in ("compile_nrt_functions", "create_nrt_module"))
+    except Exception:  # noqa: BLE001 - any numba that differs here gets its own set-up
+        usable = False
+    if folder is None or not usable:
+        nrt.rtsys.initialize(target_context)
+        runtime_source = "numba"
+        return
+    path = Path(folder) / f"wordtree-nrt-{key[:16]}.bin"
+    state = read_runtime(path, key)
+    if state is not None:
+        try:
+            _initialize_with(nrt, nrtdynmod, target_context, lambda ctx: ctx.codegen().unserialize_library(state))
+            runtime_source = "file"
+            return
+        except Exception:  # noqa: BLE001 - a file numba cannot load is compiled again below
+            pass
+
+    def compile_and_keep(ctx):
+        ir_module, library = nrtdynmod.create_nrt_module(ctx)
+        library.enable_object_caching()
+        library.add_ir_module(ir_module)
+        library.finalize()
+        write_runtime(path, key, library.serialize_using_object_code())
+        return library
+
+    _initialize_with(nrt, nrtdynmod, target_context, compile_and_keep)
+    runtime_source = "compiled"
+
+
+def _initialize_with(nrt, nrtdynmod, target_context, compile_functions) -> None:
+    """rtsys.initialize, with `compile_functions(ctx)` making the runtime's library."""
+    own = nrtdynmod.compile_nrt_functions
+    nrtdynmod.compile_nrt_functions = compile_functions
+    try:
+        nrt.rtsys.initialize(target_context)
+    finally:
+        nrtdynmod.compile_nrt_functions = own
+
+
+def _runtime_key(codegen) -> str:
+    import hashlib
+
+    import llvmlite
+    import numba
+
+    text = repr((numba.__version__, llvmlite.__version__, codegen.magic_tuple()))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def write_runtime(path: Path, key: str, state) -> None:
+    """Keep the runtime library `state` (numba's serialized form: name, "object", (machine code,
+    bitcode)) at `path`, atomically; a folder that refuses it only costs the next run its compile."""
+    import hashlib
+    import struct
+
+    from .files import write_atomic
+
+    name, kind, (code, bitcode) = state
+    if kind != "object":
+        return
+    name_bytes = name.encode()
+    payload = b"".join((struct.pack("<III", len(name_bytes), len(code), len(bitcode)), name_bytes, code, bitcode))
+    try:
+        write_atomic(path, RUNTIME_MAGIC + key.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode()
+                     + b"\n" + payload)
+    except OSError:
+        pass
+
+
+def read_runtime(path: Path, key: str):
+    """The state `write_runtime` kept at `path` for `key`, or None: missing, unreadable, larger
+    than RUNTIME_MAX_BYTES, another key, or damaged (its checksum or its lengths)."""
+    import hashlib
+    import struct
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(RUNTIME_MAX_BYTES + 1)
+    except OSError:
+        return None
+    head = len(RUNTIME_MAGIC) + 2 * (64 + 1)
+    if len(data) > RUNTIME_MAX_BYTES or len(data) < head + 12 or not data.startswith(RUNTIME_MAGIC):
+        return None
+    lines = data[len(RUNTIME_MAGIC):head].split(b"\n")
+    payload = data[head:]
+    if lines[0] != key.encode() or lines[1] != hashlib.sha256(payload).hexdigest().encode():
+        return None
+    name_len, code_len, bitcode_len = struct.unpack_from("<III", payload)
+    if 12 + name_len + code_len + bitcode_len != len(payload):
+        return None
+    at = 12 + name_len
+    try:
+        name = payload[12:at].decode()
+    except UnicodeDecodeError:
+        return None
+    return name, "object", (payload[at:at + code_len], payload[at + code_len:])
 
 
 _freezing = False  # freeze numba's objects out of the collector's reach (`freeze_numba_objects`)

@@ -301,6 +301,60 @@ def test_a_cached_kernel_loads_without_numbas_registries_and_a_compile_after_it_
     assert printed[1] == ["True", "True", "True", "10"]
 
 
+_RUNTIME_FROM_FILE = """
+import numba
+import numpy as np
+from wordtree import numba_cache
+from wordtree.exact import kernels
+
+matrix = (np.arange(12, dtype=np.uint8).reshape(3, 4) * 7) % 5
+present = kernels._codes_present(matrix, 5)  # an array the runtime allocates, counts and frees
+
+
+@numba.njit
+def fresh(n):  # compiled here, after the runtime's set-up: allocates through it too
+    return np.ones(n).sum() + np.arange(n).sum()
+
+
+print(numba_cache.runtime_source, present.tolist() == [bool((matrix == c).any()) for c in range(5)], fresh(4))
+"""
+
+
+def test_numbas_runtime_is_kept_beside_the_kernels_and_rebuilt_when_damaged(tmp_path):
+    """numba_cache.initialize_runtime: the first process compiles the runtime's functions and keeps
+    them beside the kernels' cache, the next loads them; a damaged file (cut short, or one byte
+    changed) is compiled again and replaced. Kernels and a fresh compile run right each time."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+
+    def run() -> list[str]:
+        proc = subprocess.run([sys.executable, "-c", _RUNTIME_FROM_FILE], capture_output=True, text=True,
+                              cwd=ROOT, env=env, timeout=600)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        return proc.stdout.split()
+
+    assert run() == ["compiled", "True", "10.0"]
+    [kept] = (tmp_path / "numba").rglob("wordtree-nrt-*.bin")
+    good = kept.read_bytes()
+    assert run() == ["file", "True", "10.0"]
+    for damaged in (good[:-100], good[:-1] + bytes([good[-1] ^ 1]), b"", b"x" * 100):
+        kept.write_bytes(damaged)
+        assert run() == ["compiled", "True", "10.0"]
+        assert kept.read_bytes() == good  # the same machine code, kept again
+
+
+def test_a_runtime_file_is_read_only_for_its_key_and_within_bounds(tmp_path, monkeypatch):
+    from wordtree import numba_cache
+
+    path, key = tmp_path / "nrt.bin", "ab" * 32
+    state = ("nrt", "object", (b"code" * 10, b"bitcode" * 5))
+    numba_cache.write_runtime(path, key, state)
+    assert numba_cache.read_runtime(path, key) == state
+    assert numba_cache.read_runtime(path, "cd" * 32) is None
+    assert numba_cache.read_runtime(tmp_path / "none.bin", key) is None
+    monkeypatch.setattr(numba_cache, "RUNTIME_MAX_BYTES", path.stat().st_size - 1)
+    assert numba_cache.read_runtime(path, key) is None
+
+
 def test_numbas_own_load_is_used_where_its_parts_are_missing(monkeypatch):
     from numba.core import caching
 

@@ -97,3 +97,38 @@ def test_a_heartbeat_and_an_update_at_the_same_moment_print_one_line(piped, monk
     assert len(piped.getvalue().splitlines()) == lines + 2
     bar.close()
     assert beat.beat() is None
+
+
+def test_a_hidden_bar_keeps_its_count():
+    """The bar of a job that shows none is not tqdm's, but takes what callers call on a bar, and
+    counts."""
+    with progress.progress_bar(7, initial=2, show=False) as bar:
+        bar.update(3)
+        bar.update()
+        bar.set_postfix_str("bound>=9")
+        bar.set_postfix(total=4)
+        bar.set_description("x")
+        bar.refresh()
+        assert (bar.n, bar.total, bar.disable) == (6, 7, True)
+
+
+def test_a_quiet_build_imports_neither_tqdm_nor_the_checkpoints(tmp_path):
+    """A build without progress and without --checkpoint starts without importing tqdm or the
+    checkpoint module (part of its start-up time); with --checkpoint it imports the latter."""
+    import subprocess
+    import sys
+
+    from reference_trees import ROOT, write_lists
+
+    answers, guesses = write_lists(tmp_path, n_answers=30, n_guesses=60, seed=5)
+    probe = ("import sys\nfrom wordtree.commands import main\nassert main(sys.argv[1:]) == 0\n"
+             "print(sorted(m for m in ('tqdm', 'wordtree.exact.checkpoint') if m in sys.modules))\n")
+    first = answers.read_text().split()[0]
+    common = ["build", "--answers", str(answers), "--guesses", str(guesses), "--first", first, "--quiet"]
+    plain = subprocess.run([sys.executable, "-c", probe, *common, "-o", str(tmp_path / "a.json")], capture_output=True, text=True, cwd=ROOT,
+                           timeout=600)
+    assert plain.returncode == 0 and plain.stdout.splitlines()[-1] == "[]", plain.stderr
+    kept = subprocess.run([sys.executable, "-c", probe, *common, "-o", str(tmp_path / "b.json"),
+                           "--checkpoint", str(tmp_path / "b.ck")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert kept.returncode == 0 and kept.stdout.splitlines()[-1] == "['wordtree.exact.checkpoint']", kept.stderr

@@ -21,7 +21,6 @@ from ..errors import HistoryBreaksMode, UserError
 from ..files import ThrottledSave
 from ..progress import progress_bar
 from . import kernels
-from .checkpoint import build_checkpoint_bytes, build_checkpoint_header, finished_openers, read_build_checkpoint
 from .context import Counters, default_threads, memo_mb_per_thread
 from .solver import INF, NO_CAP, Infeasible, Solver
 from . import split
@@ -136,16 +135,23 @@ class _Build:
         if self.d < 1:
             raise UserError(f"the history already uses {len(history)} guesses of {solver.cap}")
         self.played = [game.guess_index[word] for word, _ in history]
-        header = build_checkpoint_header(game, solver.cap, solver.mode, history)
-        doc = (read_build_checkpoint(checkpoint, header) if resume else None) or {}
+        doc, make = {}, None
+        if checkpoint:  # (the checkpoint module is imported only then: a plain build starts sooner)
+            from .checkpoint import build_checkpoint_bytes, build_checkpoint_header, read_build_checkpoint
+
+            header = build_checkpoint_header(game, solver.cap, solver.mode, history)
+            doc = (read_build_checkpoint(checkpoint, header) if resume else None) or {}
+
+            # the finished subtrees and, in symmetric games, what the symmetric levels proved so
+            # far: a build stopped in the middle of a long subtree resumes inside it too
+            def make() -> bytes:
+                return build_checkpoint_bytes(header, self.earlier + time.perf_counter() - start, self.saved,
+                                              solver.proven_entries())
         self.saved = doc.get("subtrees", {})
         self.earlier = float(doc.get("seconds", 0.0))
         solver.load_proven(doc.get("proven", []))
         solver.load_proven(proven or [])
-        # the finished subtrees and, in symmetric games, what the symmetric levels proved so far: a
-        # build stopped in the middle of a long subtree resumes inside it too
-        self.save = ThrottledSave(checkpoint, lambda: build_checkpoint_bytes(
-            header, self.earlier + time.perf_counter() - start, self.saved, solver.proven_entries()))
+        self.save = ThrottledSave(checkpoint, make)
         self.shown = ProvenProgress(solver, self.save if checkpoint else None)
 
     def solve_here(self, cap: int, beta: int) -> tuple[int, int]:
@@ -298,7 +304,11 @@ def exact_tree(game, matrix: np.ndarray, first: str | None, max_guesses: int | N
 
         rank_checkpoint = f"{checkpoint}.rank" if checkpoint else None  # a resume does not rank again
         # openers the checkpoint's build finished are known exactly: the rank only has to beat them
-        known = finished_openers(game, matrix, checkpoint, max_guesses, mode) if resume else {}
+        known = {}
+        if resume:
+            from .checkpoint import finished_openers
+
+            known = finished_openers(game, matrix, checkpoint, max_guesses, mode)
         ranked = rank(game, matrix, top=1, max_guesses=max_guesses, threads=threads, progress=progress,
                       mode=mode, checkpoint=rank_checkpoint, resume=resume, known=known)
         if ranked.interrupted:
