@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import atexit
 import glob
+import os
 import sys
 import threading
 import time
@@ -48,6 +49,25 @@ _noticed: set[str] = set()  # the kinds of notice printed: each once a run
 COMPILE_NOTICE = "notice: compiling the kernels once (cached for later runs)…"
 COMPILE_MORE = "notice: compiling more kernels once (cached for later runs)…"
 COMPILE_QUIET = 0.5  # seconds without a compile after which a burst of compiles is over (and timed)
+
+
+def import_numba() -> None:
+    """Import numba, without PyYAML unless a numba config file is here for it to read.
+
+    numba's config imports PyYAML (where it is installed: `distributed` brings it) only to read
+    `.numba_config.yaml` from the current folder, and that import is 13 ms of every process that
+    loads a kernel. Where no such file is, numba would read nothing with it, so numba is imported
+    with PyYAML hidden, and PyYAML is then given back: a later `import yaml` works as usual. Kernel
+    modules call this before their own `from numba import ...`."""
+    if "numba" in sys.modules or "yaml" in sys.modules or os.path.exists(".numba_config.yaml"):
+        import numba  # noqa: F401
+        return
+    sys.modules["yaml"] = None  # `import yaml` raises ImportError meanwhile
+    try:
+        import numba  # noqa: F401
+    finally:
+        if "yaml" in sys.modules and sys.modules["yaml"] is None:
+            del sys.modules["yaml"]
 
 
 def guard_cache() -> None:

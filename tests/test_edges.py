@@ -355,6 +355,36 @@ def test_a_runtime_file_is_read_only_for_its_key_and_within_bounds(tmp_path, mon
     assert numba_cache.read_runtime(path, key) is None
 
 
+_YAML_PROBE = """
+import sys
+from wordtree.exact import kernels
+from numba.core import config
+hidden = "yaml" not in sys.modules
+import yaml
+print(hidden, config._HAVE_YAML, yaml.safe_load("a: 1") == {"a": 1})
+"""
+
+
+def test_numba_is_imported_without_pyyaml_unless_a_numba_config_file_is_there(tmp_path):
+    """numba_cache.import_numba: where no .numba_config.yaml is in the current folder, numba's
+    import skips PyYAML (it would read nothing with it), and PyYAML imports as usual afterwards;
+    where one is, numba gets PyYAML and applies the file."""
+    pytest.importorskip("yaml")
+
+    def probe(folder: Path) -> list[str]:
+        proc = subprocess.run([sys.executable, "-c", _YAML_PROBE], capture_output=True, text=True, cwd=folder,
+                              timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.split()
+
+    (tmp_path / "plain").mkdir()
+    assert probe(tmp_path / "plain") == ["True", "False", "True"]
+    configured = tmp_path / "configured"
+    configured.mkdir()
+    (configured / ".numba_config.yaml").write_text("warnings: 0\n")
+    assert probe(configured) == ["False", "True", "True"]
+
+
 def test_numbas_own_load_is_used_where_its_parts_are_missing(monkeypatch):
     from numba.core import caching
 

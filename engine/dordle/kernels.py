@@ -13,7 +13,11 @@ two different patterns never meet), which is all these kernels handle.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ..numba_cache import import_numba
+
+import_numba()  # (without PyYAML where numba has no config file to read with it)
+from numba import njit  # noqa: E402
 
 DINF = 1 << 40  # "no strategy within the cap": far above any total, and sums of a few stay in int64
 

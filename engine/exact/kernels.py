@@ -8,11 +8,13 @@ the slow, obviously-correct twins used as test oracles are in tests/reference.py
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
-from ..numba_cache import guard_cache
+from ..numba_cache import guard_cache, import_numba
+
+import_numba()  # (without PyYAML where numba has no config file to read with it)
+from numba import njit, prange, types  # noqa: E402
+from numba.core import cgutils  # noqa: E402
+from numba.extending import intrinsic  # noqa: E402
 
 guard_cache()  # an unreadable cache entry is compiled again, not fatal
 

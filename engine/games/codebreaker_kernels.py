@@ -8,9 +8,11 @@ calls no jitted function of another module (numba's cache would not see edits th
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
-from ..numba_cache import guard_cache
+from ..numba_cache import guard_cache, import_numba
+
+import_numba()  # (without PyYAML where numba has no config file to read with it)
+from numba import njit, prange  # noqa: E402
 
 guard_cache()  # an unreadable cache entry is compiled again, not fatal
 

@@ -22,9 +22,11 @@ solved in closed form (_pair_cost) and never stored.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..numba_cache import guard_cache
+from ..numba_cache import guard_cache, import_numba
+
+import_numba()  # (without PyYAML where numba has no config file to read with it)
+from numba import njit  # noqa: E402
 
 guard_cache()  # an unreadable cache entry is compiled again, not fatal
 

@@ -22,12 +22,14 @@ is worked on (memory latency and branch mispredictions are most of the time).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
-from llvmlite import ir
-from numba.core import cgutils
-from numba.extending import intrinsic
 
-from ..numba_cache import guard_cache
+from ..numba_cache import guard_cache, import_numba
+
+import_numba()  # (without PyYAML where numba has no config file to read with it)
+from numba import njit, prange, types  # noqa: E402
+from llvmlite import ir  # noqa: E402
+from numba.core import cgutils  # noqa: E402
+from numba.extending import intrinsic  # noqa: E402
 
 guard_cache()  # an unreadable cache entry is compiled again, not fatal
 

@@ -16,11 +16,13 @@ all its state lives in arrays, so a call resumes where the previous one stopped.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
 
-from ..numba_cache import guard_cache
+from ..numba_cache import guard_cache, import_numba
+
+import_numba()  # (without PyYAML where numba has no config file to read with it)
+from llvmlite import ir  # noqa: E402
+from numba import njit, types  # noqa: E402
+from numba.extending import intrinsic  # noqa: E402
 
 guard_cache()  # an unreadable cache entry is compiled again, not fatal
 
