@@ -32,6 +32,7 @@ RULE_SETS = [
     kernels.USE_PAIRS | kernels.USE_BOUNDS | kernels.USE_SHORTCUTS | kernels.USE_FILTER,
     kernels.ALL_RULES & ~kernels.USE_DEEPER,
     kernels.USE_DEEPER | kernels.USE_MEMO | kernels.USE_BOUNDS,
+    kernels.ALL_RULES & ~kernels.USE_KEPT_TOP,
     kernels.ALL_RULES & ~kernels.USE_PAIR_SCAN,
     kernels.USE_PAIR_SCAN | kernels.USE_CORES | kernels.USE_BOUNDS,
 ]
@@ -301,6 +302,86 @@ def test_pair_scan_changes_no_tree_on_real_classes():
         req = fast.constrain(start, salet, code)
         assert fast.tree(part, 5, req) == plain.tree(part, 5, req), game.pattern_text(code)
     assert fast.counters().nodes == plain.counters().nodes  # the same search, the splitters found another way
+
+
+def _kept_and_plain(game, matrix, S, d, req, cap=6):
+    """Two fresh solvers that searched (S, d) alike, one keeping its top scan (kernels.KEEP_TOP),
+    and what it kept."""
+    keeper, plain = Solver(game, matrix, cap), Solver(game, matrix, cap)
+    value = keeper.solve(S, d, req=req, keep_top=True)[0]
+    assert plain.solve(S, d, req=req)[0] == value
+    kept = keeper._tops[(np.ascontiguousarray(S, dtype=np.int32).tobytes(), req.tobytes())]
+    return keeper, plain, kept, value
+
+
+def test_a_search_from_a_kept_scan_is_the_search_from_its_own(real_lists):
+    """Solver._solve_from (kernels.GIVEN_TOP): a search of a class with fewer guesses left,
+    started from the scan its first search kept, gives the same value or bound and the same
+    guess as the search that scans for itself, for budgets above, at and below the value; on
+    real classes below SALET and in random games. Here the node counts are the same too (in a
+    build, a set of at most PAIR_LIMIT answers may visit a few more nodes than its search from
+    pair counts, which can settle it at once)."""
+    from wordtree.patterns import pattern_matrix
+
+    game = get_game("wordle")
+    matrix = pattern_matrix(game).matrix
+    salet = game.guess_index["salet"]
+    parts = sorted((part for _, part in Solver(game, matrix, 6).classes(np.arange(len(game.answers), dtype=np.int32),
+                                                                         salet) if len(part) > kernels.PAIR_BYTES),
+                   key=len)
+    cases = [(game, matrix, part) for part in (parts[0], parts[len(parts) // 2], parts[-3], parts[-1])]
+    for seed in range(3):
+        small = small_game(real_lists, 300 + seed, n_answers=90, n_guesses=250)
+        cases.append((small, small._compute_matrix(), np.arange(len(small.answers), dtype=np.int32)))
+    for game_, matrix_, S in cases:
+        req = Solver(game_, matrix_, 6).empty_constraint()
+        keeper, plain, kept, value = _kept_and_plain(game_, matrix_, S, 5, req)
+        assert 0 < len(kept.ids) <= matrix_.shape[0] and len(kept.win) == len(S)
+
+        def fell_back(*args, **kwargs):
+            raise AssertionError("the search did not start from the kept scan")
+
+        keeper.solve = fell_back
+        for d in (4, 3):
+            for beta in (INF, value + 1, value, 2 * len(S) + 3):
+                ours = keeper._solve_from(kept, S, d, beta, req)
+                theirs = plain.solve(S, d, beta, req)
+                assert ours == theirs, (len(S), d, beta)
+        assert keeper.counters().nodes == plain.counters().nodes
+
+
+def test_the_kept_scan_changes_no_tree(real_lists, monkeypatch):
+    """The trees of the largest classes below SALET, and of random games, are the same with the
+    tie-break's search started from the kept scan (USE_KEPT_TOP) as without; the scan was kept
+    and used (each kept scan is taken by the tree of its set)."""
+    from wordtree.patterns import pattern_matrix
+
+    game = get_game("wordle")
+    matrix = pattern_matrix(game).matrix
+    fast = Solver(game, matrix, 6)
+    plain = Solver(game, matrix, 6, rules=kernels.ALL_RULES & ~kernels.USE_KEPT_TOP)
+    salet = game.guess_index["salet"]
+    classes = sorted(fast.classes(np.arange(len(game.answers), dtype=np.int32), salet), key=lambda item: -len(item[1]))
+    start = fast.empty_constraint()
+    for code, part in classes[:6]:
+        req = fast.constrain(start, salet, code)
+        assert fast.solve(part, 5, req=req, keep_top=True) == plain.solve(part, 5, req=req, keep_top=True)
+        assert len(fast._tops) == 1 and not plain._tops
+        assert fast.tree(part, 5, req) == plain.tree(part, 5, req), game.pattern_text(code)
+        assert not fast._tops
+    searched_from = Solver._solve_from
+    used = []
+    monkeypatch.setattr(Solver, "_solve_from", lambda self, *args: used.append(args[1].size) or searched_from(self, *args))
+    for seed in range(4):
+        small = small_game(real_lists, 400 + seed, n_answers=160, n_guesses=120)
+        small_matrix = small._compute_matrix()
+        # a poor opener (the fewest patterns), so that its classes are large enough to keep scans
+        first = small.guesses[int(np.argmin([len(np.unique(row)) for row in small_matrix]))]
+        for cap in (5, 6):
+            trees = [build(small, small_matrix, first, max_guesses=cap, threads=1, progress=False, rules=rules).root
+                     for rules in (kernels.ALL_RULES, kernels.ALL_RULES & ~kernels.USE_KEPT_TOP)]
+            assert trees[0] == trees[1], (seed, cap)
+    assert used  # the random games' builds kept scans too
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -187,7 +187,7 @@ class _Build:
                 return code, value, None
             return code, value, solver.tree_symmetric(part, d - 1, history, levels, (value, second))
         child_req = solver.constrain(self.req, g, code)
-        value, _ = solver.solve(part, d - 1, req=child_req)
+        value, _ = solver.solve(part, d - 1, req=child_req, keep_top=True)  # (its tree's tie-break starts from it)
         if value >= INF:
             return code, value, None
         return code, value, solver.tree(part, d - 1, child_req)

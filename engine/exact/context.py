@@ -183,7 +183,8 @@ class Context:
     `depths`: how many depths the memo keys (one more than the deepest cap, plus one)."""
 
     def __init__(self, n_guesses: int, n_answers: int, n_codes: int, levels: int, state_size: int,
-                 class_bounds: np.ndarray, depths: int, memo_mb: int = 160, seed: int = 12345):
+                 class_bounds: np.ndarray, depths: int, memo_mb: int = 160, seed: int = 12345,
+                 code_dtype=np.uint8):
         rng = np.random.default_rng(seed)
         self.levels = levels
         dedupe_size = 1 << int(np.ceil(np.log2(max(4, 2 * n_guesses))))
@@ -214,8 +215,18 @@ class Context:
             np.zeros(n_answers, np.int64),  # mark: a node's answers, by epoch
             np.zeros((4, n_guesses), np.uint8),  # pair counts: pairs, repeats, has_win, one answer's flags
             np.zeros((4, n_guesses), np.uint16),  # the same for sets past kernels.PAIR_BYTES answers
+            np.zeros(0, code_dtype),  # top_codes: the top node's matrix, kept (kernels.KEEP_TOP; keeping_top)
+            np.zeros(n_guesses, np.int32),  # top_ids: its guesses
+            np.zeros(n_answers, np.int32),  # top_win: the row of each answer's own guess
+            np.full(2, -1, np.int64),  # top_info: how many guesses it kept (-1: none kept)
         )
         self.memo = memo_table(memo_mb, n_answers, depths, state_size, rng)
+
+    def keeping_top(self, rows: int, n: int) -> tuple:
+        """The scratch for a search whose top node keeps its scan (kernels.KEEP_TOP) of up to `rows`
+        guesses over `n` answers: a fresh buffer for its matrix, and none kept yet."""
+        self.scratch[-1][0] = -1
+        return self.scratch[:-4] + (np.empty(rows * n, self.scratch[-4].dtype), *self.scratch[-3:])
 
     @property
     def stats(self) -> np.ndarray:

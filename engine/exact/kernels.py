@@ -148,8 +148,11 @@ USE_DEEPER = 256  # a set's memo entry with one more guess left bounds it (below
 USE_PAIR_SCAN = 1024
 SPLIT_PAIRS = 64
 SPLIT_BLOCK = 1024
+# Not a pruning rule either: a tree's tie-break searches a class again from its first search's
+# scan (KEEP_TOP and GIVEN_TOP below; solver.py, `Solver.tree`) instead of scanning every guess.
+USE_KEPT_TOP = 8192
 ALL_RULES = (USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO | USE_CORES | USE_PAIRS | USE_DEEPER
-             | USE_PAIR_SCAN)
+             | USE_PAIR_SCAN | USE_KEPT_TOP)
 PAIR_LIMIT = 110  # the largest set the pair counts handle (past it the scan was cheaper: bench/search.py)
 PAIR_BYTES = 22  # up to here the counts fit a byte (231 pairs), twice as many per instruction
 HARD_MODE = 16  # not a pruning rule: the NYT hard-mode constraint on guesses
@@ -160,6 +163,17 @@ NO_STEP = np.int32(2**31 - 1)  # pads an ultra-mode history (kept sorted, so it 
 # only its own answers S (at the start S is every code: all of them are consistent). The value
 # of a node then depends on S alone, whatever history led to it: no constraint in the memo key.
 CANDIDATE_GUESSES = 512
+# Not pruning rules: a search's top level hands out what its scan found, and another search of
+# the same set takes it instead of scanning (solver.py: the tie-break's search with one guess
+# fewer). KEEP_TOP: the top node copies its matrix (the kept guesses' codes over its answers,
+# relabelled), their ids and rows of the answers into the scratch's `top_*` arrays, and their
+# count into top_info[0]; their bounds and scores stay in lbs[0] and scores[0]. GIVEN_TOP: the top
+# node's matrix L is such a kept matrix, with the bounds and scores in lbs[0] and scores[0]: it
+# searches from them as from its own scan. Sound where the bounds are the same with the search's
+# guesses left as with the first's (both caps leave the class bound at 2n - 1: the caller checks);
+# the kept guesses do not depend on the guesses left.
+KEEP_TOP = 2048
+GIVEN_TOP = 4096
 
 # stats slots
 ST_NODES, ST_MEMO_HITS, ST_MEMO_STORES, ST_MEMO_CLEARS, ST_GUESSES_EVALUATED = 0, 1, 2, 3, 4
@@ -794,7 +808,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     recursive call passes variables, never literals."""
     (lbs, scores, cls, cls_pos, class_start, class_size, class_code, stamp, cnt, epoch,
      dedupe_key, dedupe_val, dedupe_stamp, position_keys, identity, best_out, stats, req, bounds, last_step,
-     cores, core_len, core_count, mark, pair_bytes, pair_words) = sc
+     cores, core_len, core_count, mark, pair_bytes, pair_words, top_codes, top_ids, top_win, top_info) = sc
     (mkeys, mdepth, moff, mlen, mpay, pool, counters, set_keys, depth_keys, state_keys) = mm
     n = S.size
     no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
@@ -806,6 +820,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     ultra = (rules & ULTRA_MODE) != 0
     keep_codes = hard or ultra
     candidates_only = (rules & CANDIDATE_GUESSES) != 0
+    given_top = (rules & GIVEN_TOP) != 0 and level == 0 and not keep_codes
     # Hard and ultra modes: only guesses meeting this node's constraint (ultra: the sorted
     # history) are legal (candidates always are); the constraint is part of the memo key, and
     # guesses with equal partitions are not interchangeable (they leave different constraints),
@@ -932,7 +947,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                      and not candidates_only
                      and (n <= PAIR_BYTES or (n <= PAIR_LIMIT and beta < INF)) and LT.shape[0] > 0
                      and bounds[d - 1, n] == 2 * n - 1)
-        if result_guess < 0 and d > 2 and use_pairs:
+        if result_guess < 0 and d > 2 and use_pairs and not given_top:
             # Pair counts give every guess's class count, in-S flag and sum of squared class sizes
             # (|S| + 2 * pairs), hence its bound and score, without copying the matrix. That
             # settles the node when the bound prunes it, when a guess splits S into singletons
@@ -975,10 +990,16 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             # needs the real codes (they set the constraint) and keeps every guess.
             relabel = not keep_codes
             label = np.empty(stamp.size, dtype=np.int64)
-            C = np.empty((L_rows, n), dtype=L.dtype)
-            C_ids = np.empty(L_rows, dtype=L_ids.dtype)
-            C_win = np.full(n, -1, dtype=win_row.dtype)
-            colpos = identity[:n]
+            if given_top:  # the scan is given (KEEP_TOP): L is its matrix, its rows' bounds in lbs[0]
+                C = L
+                C_ids = L_ids
+                C_win = win_row
+                colpos = pos
+            else:
+                C = np.empty((L_rows, n), dtype=L.dtype)
+                C_ids = np.empty(L_rows, dtype=L_ids.dtype)
+                C_win = np.full(n, -1, dtype=win_row.dtype)
+                colpos = identity[:n]
             # Past branching + 1 answers the class bound grows faster than 2c - 1 (few-pattern
             # games): then sum it class by class instead of using 3n - k - [g in S].
             child_bounds = bounds[d - 1]
@@ -991,7 +1012,12 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             # longer than S (the full matrix at the top): n runs of contiguous bytes instead of
             # n scattered bytes of every row, each from its own cache line.
             by_answer = LT.shape[0] > 0 and L.shape[1] >= 16 * n
-            for r in range(L_rows):
+            if given_top:
+                m = L_rows
+                for i in range(m):
+                    if lbs[level, i] < min_lb:
+                        min_lb = lbs[level, i]
+            for r in range(0 if given_top else L_rows):
                 if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
                     continue
                 if last_gid >= 0 and _wordle_code(letters[last_gid], letters[L_ids[r]]) != last_code:
@@ -1069,6 +1095,14 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 if lb < min_lb:
                     min_lb = lb
             C_rows = m
+            if (rules & KEEP_TOP) != 0 and level == 0 and result_guess < 0 and top_codes.size >= m * n:
+                for r in range(m):
+                    for i in range(n):
+                        top_codes[r * n + i] = C[r, i]
+                    top_ids[r] = C_ids[r]
+                for i in range(n):
+                    top_win[i] = C_win[i]
+                top_info[0] = m
             CT = np.empty((0, 0), dtype=L.dtype)  # none, unless the children can use it:
             if result_guess < 0 and d > 3 and (rules & USE_PAIRS) != 0 and not keep_codes and not candidates_only:
                 CT = _by_answers(C, m)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import nullcontext
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -22,6 +23,8 @@ from .symmetric import SOLVE_FIRST_FRACTION, OrbitSearch, uses_symmetry
 INF = kernels.INF
 NO_CAP = 32  # the cap a Solver uses for "no cap" (None): deeper than any optimal tree of these games can go
 MODES = ("normal", "hard", "ultra")
+KEEP_TOP_MIN = kernels.PAIR_BYTES + 1  # smaller sets search from pair counts, not a scan to keep
+KEEP_TOP_MAX = 1024  # a kept scan holds guesses x answers bytes (13 MB at most for Wordle's 12972)
 TRANSPOSE_PARTS = 8  # threads that fill the matrix by answers at most (its first writes to fresh memory dominate)
 
 
@@ -114,6 +117,8 @@ class Solver(OrbitSearch):
                                                              in _parts(self.matrix.shape[0])]) if by_answer else None
         self._local = threading.local()
         self._contexts: list[Context] = []
+        self._tops: dict[tuple[bytes, bytes], _KeptTop] = {}  # (set, constraint) -> its kept scan (solve, tree)
+        self._no_columns = np.empty((0, 0), self.matrix.dtype)
         self.shared_memo: SharedMemo | None = None  # share_memo
         self._lock = threading.Lock()
         self._init_orbit_search()  # symmetric games: the orbits and the proven values (symmetric.py)
@@ -134,7 +139,7 @@ class Solver(OrbitSearch):
         if ctx is None:
             m = self.matrix
             ctx = Context(m.shape[0], m.shape[1], self.game.n_codes, self.cap + 2, self.state_size, self.class_bounds,
-                          NO_CAP + 2, 1 if self.shared_memo is not None else self.memo_mb)
+                          NO_CAP + 2, 1 if self.shared_memo is not None else self.memo_mb, code_dtype=m.dtype)
             self._local.ctx = ctx
             with self._lock:
                 self._contexts.append(ctx)
@@ -182,7 +187,7 @@ class Solver(OrbitSearch):
         return greens_ok and bool(np.all(self.counts[guess] >= req[n:]))
 
     # --- kernels ---
-    def _run(self, S: np.ndarray, d: int, beta: int, forced: int, req: np.ndarray | None) -> int:
+    def _run(self, S: np.ndarray, d: int, beta: int, forced: int, req: np.ndarray | None, keep: bool = False) -> int:
         transposing = self._transposing  # read once: another thread may set it to None meanwhile
         if transposing is not None:
             transposing.wait()
@@ -190,16 +195,59 @@ class Solver(OrbitSearch):
         ctx = self.context()
         ctx.root_constraint[:] = self.empty_constraint() if req is None else req
         S = np.ascontiguousarray(S, dtype=np.int32)
+        scratch = ctx.keeping_top(self.matrix.shape[0], len(S)) if keep else ctx.scratch
         with self.memo(ctx) as memo:
-            return int(kernels._solve(S, S.copy(), d, beta, 0, self.matrix, self.columns, self.all_guesses,
-                                      self.matrix.shape[0],
-                                      self.answer_gid, forced, self.answer_gid, self.game.win_code, self.rules,
-                                      ctx.scratch, memo, self.letters, self.counts))
+            value = int(kernels._solve(S, S.copy(), d, beta, 0, self.matrix, self.columns, self.all_guesses,
+                                       self.matrix.shape[0],
+                                       self.answer_gid, forced, self.answer_gid, self.game.win_code,
+                                       self.rules | (kernels.KEEP_TOP if keep else 0), scratch, memo, self.letters,
+                                       self.counts))
+        if keep and value < INF:  # (a tree is built only then)
+            self._keep_top(S, d, ctx, scratch)
+        return value
 
-    def solve(self, S: np.ndarray, d: int, beta: int = INF, req: np.ndarray | None = None) -> tuple[int, int]:
-        """(V(S, d) if below beta else a bound >= beta, best guess or -1), under constraint `req`."""
-        value = self._run(S, d, beta, -1, req)
+    def solve(self, S: np.ndarray, d: int, beta: int = INF, req: np.ndarray | None = None,
+              keep_top: bool = False) -> tuple[int, int]:
+        """(V(S, d) if below beta else a bound >= beta, best guess or -1), under constraint `req`.
+        `keep_top`: keep what the top node's scan found, for the tie-break of `tree(S, d, req)`
+        (normal mode; sets of KEEP_TOP_MIN to KEEP_TOP_MAX answers)."""
+        keep = keep_top and self._keeps_top(len(S))
+        value = self._run(S, d, beta, -1, req, keep)
         return value, int(self.context().best_out[0])
+
+    # --- the tie-break's search from the first search's scan ---
+    def _keeps_top(self, n: int) -> bool:
+        return (self.rules & kernels.USE_KEPT_TOP != 0 and self.mode == "normal" and not self.candidate_guesses
+                and KEEP_TOP_MIN <= n <= KEEP_TOP_MAX)
+
+    def _keep_top(self, S: np.ndarray, d: int, ctx: Context, scratch: tuple) -> None:
+        m, n = int(scratch[-1][0]), len(S)
+        if m < 0:  # the top node found its guess before or without a scan: nothing to keep
+            return
+        codes, ids, win = scratch[-4], scratch[-3], scratch[-2]
+        self._tops[(S.tobytes(), ctx.root_constraint.tobytes())] = _KeptTop(
+            d, codes[:m * n].reshape(m, n), ids[:m].copy(), win[:n].copy(), ctx.scratch[0][0, :m].copy(),
+            ctx.scratch[1][0, :m].copy())
+
+    def _solve_from(self, kept: _KeptTop, S: np.ndarray, d: int, beta: int, req: np.ndarray) -> tuple[int, int]:
+        """`solve(S, d, beta, req)`, its top node starting from `kept` (the scan of a search of S
+        with kept.d guesses left, kernels.GIVEN_TOP) where its guesses' bounds are the same with d
+        guesses left (the class bound of n answers is 2n - 1 both below d and below kept.d):
+        the same guesses, in the same order, with the same bounds as its own scan would give."""
+        n, bounds = len(S), self.class_bounds
+        if d < 3 or bounds[d - 1, n] != 2 * n - 1 or bounds[kept.d - 1, n] != 2 * n - 1:
+            return self.solve(S, d, beta, req)
+        ctx = self.context()
+        ctx.root_constraint[:] = req
+        m = len(kept.ids)
+        ctx.scratch[0][0, :m] = kept.lbs
+        ctx.scratch[1][0, :m] = kept.scores
+        S = np.ascontiguousarray(S, dtype=np.int32)
+        with self.memo(ctx) as memo:
+            value = int(kernels._solve(S, np.arange(n, dtype=np.int32), d, beta, 0, kept.codes, self._no_columns,
+                                       kept.ids, m, kept.win, -1, self.answer_gid, self.game.win_code,
+                                       self.rules | kernels.GIVEN_TOP, ctx.scratch, memo, self.letters, self.counts))
+        return value, int(ctx.best_out[0])
 
     def evaluate(self, S: np.ndarray, guess: int, d: int, beta: int = INF, req: np.ndarray | None = None) -> int:
         """The cost of opening `S` with `guess`: exact if below beta, else a bound >= beta."""
@@ -315,7 +363,10 @@ class Solver(OrbitSearch):
         if value >= INF:
             raise UserError("no tree exists within the guess cap")
         node = self._tree_with(S, d, req, guess)
-        return self.shallowest(S, req, value, node, lambda g, cap: self._tree_with(S, cap, req, g))
+        # the search with one guess fewer starts from the first search's scan, if it was kept
+        kept = self._tops.pop((np.ascontiguousarray(S, dtype=np.int32).tobytes(), req.tobytes()), None)
+        solve = None if kept is None else (lambda cap, beta: self._solve_from(kept, S, cap, beta, req))
+        return self.shallowest(S, req, value, node, lambda g, cap: self._tree_with(S, cap, req, g), solve)
 
     def shallowest(self, S: np.ndarray, req: np.ndarray, value: int, node: dict, rebuild, solve=None) -> dict:
         """`node` (an optimal tree for S), or an optimal one of smaller depth: `rebuild(guess,
@@ -338,6 +389,20 @@ class Solver(OrbitSearch):
             node["next"] = {self.game.pattern_text(code): self.tree(part, d - 1, self.constrain(req, guess, code))
                             for code, part in classes}
         return node
+
+
+@dataclass
+class _KeptTop:
+    """What a search's top node found by its scan (kernels.KEEP_TOP), for another search of the
+    same set: its guesses left, the codes of the guesses it kept over its answers (relabelled),
+    their ids, each answer's own row, and the guesses' class bounds and ordering scores."""
+
+    d: int
+    codes: np.ndarray
+    ids: np.ndarray
+    win: np.ndarray
+    lbs: np.ndarray
+    scores: np.ndarray
 
 
 def _parts(rows: int, tile: int = 64) -> list[tuple[int, int]]:
