@@ -304,10 +304,10 @@ def test_pair_scan_changes_no_tree_on_real_classes():
     assert fast.counters().nodes == plain.counters().nodes  # the same search, the splitters found another way
 
 
-def _kept_and_plain(game, matrix, S, d, req, cap=6):
+def _kept_and_plain(game, matrix, S, d, req, mode="normal"):
     """Two fresh solvers that searched (S, d) alike, one keeping its top scan (kernels.KEEP_TOP),
     and what it kept."""
-    keeper, plain = Solver(game, matrix, cap), Solver(game, matrix, cap)
+    keeper, plain = Solver(game, matrix, 6, mode=mode), Solver(game, matrix, 6, mode=mode)
     value = keeper.solve(S, d, req=req, keep_top=True)[0]
     assert plain.solve(S, d, req=req)[0] == value
     kept = keeper._tops[(np.ascontiguousarray(S, dtype=np.int32).tobytes(), req.tobytes())]
@@ -318,7 +318,7 @@ def test_a_search_from_a_kept_scan_is_the_search_from_its_own(real_lists):
     """Solver._solve_from (kernels.GIVEN_TOP): a search of a class with fewer guesses left,
     started from the scan its first search kept, gives the same value or bound and the same
     guess as the search that scans for itself, for budgets above, at and below the value; on
-    real classes below SALET and in random games. Here the node counts are the same too (in a
+    real classes below SALET (normal and hard mode) and in random games. Here the node counts are the same too (in a
     build, a set of at most PAIR_LIMIT answers may visit a few more nodes than its search from
     pair counts, which can settle it at once)."""
     from wordtree.patterns import pattern_matrix
@@ -329,13 +329,16 @@ def test_a_search_from_a_kept_scan_is_the_search_from_its_own(real_lists):
     parts = sorted((part for _, part in Solver(game, matrix, 6).classes(np.arange(len(game.answers), dtype=np.int32),
                                                                          salet) if len(part) > kernels.PAIR_BYTES),
                    key=len)
-    cases = [(game, matrix, part) for part in (parts[0], parts[len(parts) // 2], parts[-3], parts[-1])]
+    cases = [(game, matrix, part, "normal") for part in (parts[0], parts[len(parts) // 2], parts[-3], parts[-1])]
+    cases += [(game, matrix, part, "hard") for part in (parts[len(parts) // 2], parts[-1])]
     for seed in range(3):
         small = small_game(real_lists, 300 + seed, n_answers=90, n_guesses=250)
-        cases.append((small, small._compute_matrix(), np.arange(len(small.answers), dtype=np.int32)))
-    for game_, matrix_, S in cases:
-        req = Solver(game_, matrix_, 6).empty_constraint()
-        keeper, plain, kept, value = _kept_and_plain(game_, matrix_, S, 5, req)
+        cases.append((small, small._compute_matrix(), np.arange(len(small.answers), dtype=np.int32), "normal"))
+    for game_, matrix_, S, mode in cases:
+        req = Solver(game_, matrix_, 6, mode=mode).empty_constraint()
+        if mode == "hard":  # a class below SALET: SALET's constraint
+            req = Solver(game_, matrix_, 6, mode=mode).constrain(req, salet, int(matrix_[salet, S[0]]))
+        keeper, plain, kept, value = _kept_and_plain(game_, matrix_, S, 5, req, mode)
         assert 0 < len(kept.ids) <= matrix_.shape[0] and len(kept.win) == len(S)
 
         def fell_back(*args, **kwargs):
@@ -351,8 +354,8 @@ def test_a_search_from_a_kept_scan_is_the_search_from_its_own(real_lists):
 
 
 def test_the_kept_scan_changes_no_tree(real_lists, monkeypatch):
-    """The trees of the largest classes below SALET, and of random games, are the same with the
-    tie-break's search started from the kept scan (USE_KEPT_TOP) as without; the scan was kept
+    """The trees of the largest classes below SALET (normal and hard mode), and of random games,
+    are the same with the tie-break's search started from the kept scan (USE_KEPT_TOP) as without; the scan was kept
     and used (each kept scan is taken by the tree of its set)."""
     from wordtree.patterns import pattern_matrix
 
@@ -369,6 +372,13 @@ def test_the_kept_scan_changes_no_tree(real_lists, monkeypatch):
         assert len(fast._tops) == 1 and not plain._tops
         assert fast.tree(part, 5, req) == plain.tree(part, 5, req), game.pattern_text(code)
         assert not fast._tops
+    fast, plain = (Solver(game, matrix, 6, mode="hard", rules=rules)
+                   for rules in (kernels.ALL_RULES, kernels.ALL_RULES & ~kernels.USE_KEPT_TOP))
+    for code, part in classes[:3]:
+        req = fast.constrain(fast.empty_constraint(), salet, code)
+        assert fast.solve(part, 5, req=req, keep_top=True) == plain.solve(part, 5, req=req, keep_top=True)
+        assert len(fast._tops) == 1
+        assert fast.tree(part, 5, req) == plain.tree(part, 5, req), ("hard", game.pattern_text(code))
     searched_from = Solver._solve_from
     used = []
     monkeypatch.setattr(Solver, "_solve_from", lambda self, *args: used.append(args[1].size) or searched_from(self, *args))

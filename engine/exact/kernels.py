@@ -166,12 +166,13 @@ CANDIDATE_GUESSES = 512
 # Not pruning rules: a search's top level hands out what its scan found, and another search of
 # the same set takes it instead of scanning (solver.py: the tie-break's search with one guess
 # fewer). KEEP_TOP: the top node copies its matrix (the kept guesses' codes over its answers,
-# relabelled), their ids and rows of the answers into the scratch's `top_*` arrays, and their
-# count into top_info[0]; their bounds and scores stay in lbs[0] and scores[0]. GIVEN_TOP: the top
-# node's matrix L is such a kept matrix, with the bounds and scores in lbs[0] and scores[0]: it
-# searches from them as from its own scan. Sound where the bounds are the same with the search's
-# guesses left as with the first's (both caps leave the class bound at 2n - 1: the caller checks);
-# the kept guesses do not depend on the guesses left.
+# relabelled in normal mode), their ids and rows of the answers into the scratch's `top_*`
+# arrays, and their count into top_info[0]; their bounds and scores stay in lbs[0] and scores[0].
+# GIVEN_TOP: the top node's matrix L is such a kept matrix, with the bounds and scores in lbs[0]
+# and scores[0]: it searches from them as from its own scan. Sound where the bounds are the same
+# with the search's guesses left as with the first's (both caps leave the class bound at 2n - 1:
+# the caller checks) and the constraint is the same (hard mode: the same legal guesses); the
+# kept guesses do not depend on the guesses left. Not in ultra mode.
 KEEP_TOP = 2048
 GIVEN_TOP = 4096
 
@@ -820,7 +821,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     ultra = (rules & ULTRA_MODE) != 0
     keep_codes = hard or ultra
     candidates_only = (rules & CANDIDATE_GUESSES) != 0
-    given_top = (rules & GIVEN_TOP) != 0 and level == 0 and not keep_codes
+    given_top = (rules & GIVEN_TOP) != 0 and level == 0 and not ultra and not candidates_only
     # Hard and ultra modes: only guesses meeting this node's constraint (ultra: the sorted
     # history) are legal (candidates always are); the constraint is part of the memo key, and
     # guesses with equal partitions are not interchangeable (they leave different constraints),

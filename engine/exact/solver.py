@@ -210,14 +210,14 @@ class Solver(OrbitSearch):
               keep_top: bool = False) -> tuple[int, int]:
         """(V(S, d) if below beta else a bound >= beta, best guess or -1), under constraint `req`.
         `keep_top`: keep what the top node's scan found, for the tie-break of `tree(S, d, req)`
-        (normal mode; sets of KEEP_TOP_MIN to KEEP_TOP_MAX answers)."""
+        (normal and hard mode; sets of KEEP_TOP_MIN to KEEP_TOP_MAX answers)."""
         keep = keep_top and self._keeps_top(len(S))
         value = self._run(S, d, beta, -1, req, keep)
         return value, int(self.context().best_out[0])
 
     # --- the tie-break's search from the first search's scan ---
     def _keeps_top(self, n: int) -> bool:
-        return (self.rules & kernels.USE_KEPT_TOP != 0 and self.mode == "normal" and not self.candidate_guesses
+        return (self.rules & kernels.USE_KEPT_TOP != 0 and self.mode != "ultra" and not self.candidate_guesses
                 and KEEP_TOP_MIN <= n <= KEEP_TOP_MAX)
 
     def _keep_top(self, S: np.ndarray, d: int, ctx: Context, scratch: tuple) -> None:
