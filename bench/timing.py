@@ -16,6 +16,11 @@ caches; the load average is printed, since other work on the machine slows every
 With --against, the same whole processes of another checkout (its .venv's Python if it has one)
 run alternately with this one's, and both medians are printed: how to compare two versions on a
 shared machine.
+
+The Python that runs this script runs the builds, and `cli.py` takes the installed `wordtree`
+where there is one: run by the Python of a virtual environment where the wheel is installed,
+this times the installed package (its modules' bytecode compiled at install, which an editable
+checkout under PYTHONDONTWRITEBYTECODE=1 compiles on every run instead).
 """
 
 from __future__ import annotations
