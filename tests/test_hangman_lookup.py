@@ -359,6 +359,28 @@ def test_cli_next_errors(capsys, tmp_path):
     one_line_error(run(capsys, "next", path, "___"), 1, "word list not found", "--answers FILE")
 
 
+def test_cli_candidates_lists_the_words_that_fit(capsys):
+    """`candidates` on a Hangman tree: the words of its list with each revealed letter exactly
+    where it stands, and no missed letter (checked against the list filtered here), with their
+    count; the same words `next --all` lists; no search, so no numba; errors as `next` words them."""
+    tree = L.HangmanTree.open(TREES / "hangman-5.json")
+    expected = [w for w in tree.words if w[1] == "e" and "e" not in w[:1] + w[2:] and "t" not in w]
+    code, out, _ = run(capsys, "candidates", "--game", "hangman", "_e___", "--missed", "t")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == f"{len(expected)} words left" and " ".join(lines[1:]).split() == expected
+    code, listed, _ = run(capsys, "next", "--game", "hangman", "_e___", "--missed", "t", "--all")  # on the tree
+    assert "(tree:" in listed and listed.splitlines()[1].split()[1:] == expected
+    code, out, _ = run(capsys, "candidates", TREES / "hangman-3.json")  # nothing revealed: the whole list
+    assert code == 0 and out.splitlines()[0] == f"{len(L.HangmanTree.open(TREES / 'hangman-3.json').words)} words left"
+    res = subprocess.run([sys.executable, "-X", "importtime", str(rt.ROOT / "cli.py"), "candidates", "--game",
+                          "hangman", "xq___"], capture_output=True, text=True)
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in res.stderr.splitlines() if "|" in line}
+    assert res.returncode == 0 and res.stdout == "0 words left\n" and not imported & {"numpy", "numba"}
+    one_line_error(run(capsys, "candidates", "--game", "hangman", "_e___", "--missed", "e"), 1, "both missed")
+    one_line_error(run(capsys, "candidates", "--game", "hangman"), 2, "the word as revealed", "candidates --game")
+    one_line_error(run(capsys, "candidates", "--missed", "s"), 2, "give a Hangman tree file")
+
+
 def swap_a_leaf(node):
     """Two leaf words of one node swapped: a tree whose leaves disagree with their branches."""
     while True:

@@ -245,16 +245,16 @@ def _open_tree(args, tree, length: int | None):
     return HangmanTree.open(tree_file(tree) or tree, args.answers, args.weights)
 
 
-def run_next_hangman(args) -> int:
-    """`next` on a Hangman tree: `next [TREE] PATTERN --missed LETTERS`, or `--game hangman PATTERN`."""
-    import orjson
-
+def _hangman_position(args, command: str):
+    """(the HangmanTree, the word as revealed) of `next` or `candidates` on a Hangman tree:
+    `[TREE] PATTERN --missed LETTERS`, or `--game hangman PATTERN`; no pattern: nothing revealed."""
     items = list(args.items)
     if args.game is not None and args.game != "hangman":
         raise UsageError(f"--missed and --weights are for Hangman, not --game {args.game}")
     if args.game is not None:
         if len(items) not in (1, 2):
-            raise UsageError("--game hangman takes the word as revealed, e.g. next --game hangman _e___ --missed sa")
+            raise UsageError(f"--game hangman takes the word as revealed, e.g. {command} --game hangman _e___ "
+                             "--missed sa")
         tree, pattern = items[0] if len(items) == 2 else None, items[-1]  # _open_tree refuses a tree with --game
     else:
         if len(items) > 2:
@@ -262,11 +262,32 @@ def run_next_hangman(args) -> int:
                              "not steps")
         tree, pattern = (items + [None, None])[:2]
     hangman = _open_tree(args, tree, len(pattern or ""))
-    advice = hangman.advise("_" * hangman.length if pattern is None else pattern, args.missed or "", say=_note)
+    return hangman, "_" * hangman.length if pattern is None else pattern
+
+
+def run_next_hangman(args) -> int:
+    """`next` on a Hangman tree: `next [TREE] PATTERN --missed LETTERS`, or `--game hangman PATTERN`."""
+    import orjson
+
+    hangman, pattern = _hangman_position(args, "next")
+    advice = hangman.advise(pattern, args.missed or "", say=_note)
     if args.json:
         sys.stdout.write(orjson.dumps(advice.as_json()).decode() + "\n")
     else:
         print("\n".join(advice_lines(advice, args.all)))
+    return 0
+
+
+def run_candidates_hangman(args) -> int:
+    """`candidates` on a Hangman tree: every word of its list that fits the word as revealed and
+    the letters missed, with their count (no search)."""
+    import textwrap
+
+    hangman, pattern = _hangman_position(args, "candidates")
+    pattern, missed = hangman.parse(pattern, args.missed or "")
+    words = hangman.words_left(pattern, missed)
+    print("\n".join([f"{len(words)} word{'s' * (len(words) != 1)} left",
+                      *textwrap.wrap(" ".join(words), 79, break_on_hyphens=False)]))
     return 0
 
 

@@ -227,13 +227,20 @@ def add_candidates(sub) -> None:
     p = intermixed(sub.add_parser("candidates", help=summary("candidates"),
                                   description="Every answer still possible after the steps played, with their "
                                               "count: a word filter. Once no answer of the list fits, the allowed "
-                                              "guesses that fit are listed, and a line says so."))
-    position_options(p)
+                                              "guesses that fit are listed, and a line says so. On a "
+                                              "Hangman tree, the words that fit the word as revealed and the "
+                                              "letters missed."))
+    position_options(p, hangman="of the pattern's length")
+    hangman_options(p)
 
 
 def run_candidates(args) -> int:
     from ..player import candidate_lines
 
+    if _is_hangman(args, args.items[0] if args.items else None, "missed", "weights"):
+        from .hangman import run_candidates_hangman
+
+        return run_candidates_hangman(args)
     print("\n".join(candidate_lines(_position(args, *_tree_and_steps(args.items)))))
     return 0
 
