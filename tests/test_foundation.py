@@ -23,12 +23,22 @@ def test_load_words_normalizes_and_fingerprints(tmp_path):
     assert a.sha256 == b.sha256 == canonical_sha256(["adieu", "crane", "slate"])
 
 
-@pytest.mark.parametrize("text, where", [("crane\nsl4te\n", ":2:"), ("crane\nslates\n", ":2:"), ("", "empty")])
+@pytest.mark.parametrize("text, where", [("crane\nsl4te\n", ":2:"), ("crane\nslates\n", ":2:"), ("", "empty"),
+                                         ("\n \n", "empty"), ("crane\n\nsl te\n", ":3:.*' '")])
 def test_load_words_rejects_bad_lines(tmp_path, text, where):
     path = tmp_path / "bad.txt"
     path.write_text(text)
     with pytest.raises(UserError, match=where):
         load_words(path, length=5)
+
+
+def test_load_words_takes_the_first_words_length(tmp_path):
+    path = tmp_path / "first.txt"
+    path.write_text("\n Abc\nxyz\nabc\n")
+    assert load_words(path, length="first").words == ("abc", "xyz")
+    path.write_text("\n abc\nxyz\nabcd\n")
+    with pytest.raises(UserError, match=":4:.*expected 3"):
+        load_words(path, length="first")
 
 
 def test_shipped_lists_match_their_recorded_checksums():
