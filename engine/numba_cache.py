@@ -205,7 +205,13 @@ def _runtime_key(codegen) -> str:
     import llvmlite
     import numba
 
-    text = repr((numba.__version__, llvmlite.__version__, codegen.magic_tuple()))
+    from numba.core import config
+
+    # numba's own cache key for machine code (versions, processor), and the settings that change
+    # the runtime's functions (its debug output) or their optimization
+    settings = tuple(repr(getattr(config, name, None)) for name in ("DEBUG_NRT", "DEBUG_NRT_STACK_LIMIT", "OPT",
+                                                                     "MACHINE_BITS"))
+    text = repr((numba.__version__, llvmlite.__version__, codegen.magic_tuple(), settings))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

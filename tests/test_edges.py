@@ -323,7 +323,8 @@ print(numba_cache.runtime_source, present.tolist() == [bool((matrix == c).any())
 def test_numbas_runtime_is_kept_beside_the_kernels_and_rebuilt_when_damaged(tmp_path):
     """numba_cache.initialize_runtime: the first process compiles the runtime's functions and keeps
     them beside the kernels' cache, the next loads them; a damaged file (cut short, or one byte
-    changed) is compiled again and replaced. Kernels and a fresh compile run right each time."""
+    changed) is compiled again and replaced; another optimization level keeps a file of its own.
+    Kernels and a fresh compile run right each time."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
 
     def run() -> list[str]:
@@ -340,6 +341,10 @@ def test_numbas_runtime_is_kept_beside_the_kernels_and_rebuilt_when_damaged(tmp_
         kept.write_bytes(damaged)
         assert run() == ["compiled", "True", "10.0"]
         assert kept.read_bytes() == good  # the same machine code, kept again
+    env["NUMBA_OPT"] = "2"  # a setting that changes how the runtime's functions are compiled: a file of its own
+    assert run() == ["compiled", "True", "10.0"]
+    assert run() == ["file", "True", "10.0"]
+    assert len(list((tmp_path / "numba").rglob("wordtree-nrt-*.bin"))) == 2 and kept.read_bytes() == good
 
 
 def test_a_runtime_file_is_read_only_for_its_key_and_within_bounds(tmp_path, monkeypatch):
