@@ -86,6 +86,35 @@ def test_split_search_equals_the_kernel(real_lists, seed, mode):
                                  for threads in (1, 3)])
 
 
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_a_split_tie_break_reuses_its_classs_candidates(monkeypatch, mode):
+    """On 16 threads SALET's largest classes are split at their top, and the tie-break's search of
+    each (one guess fewer) starts from the candidates the value's search found
+    (SplitTree._root_candidates) instead of scanning every guess again: the shipped tree, and the
+    candidates were reused."""
+    import orjson
+
+    from wordtree.games import get_game
+    from wordtree.patterns import pattern_matrix
+    from wordtree.data import trees_dir
+
+    reused = []
+    original = split.SplitTree._root_candidates
+
+    def spy(self, cap, beta):
+        first = self.first_candidates
+        found = original(self, cap, beta)
+        reused.append(first is not None and found is first[1])
+        return found
+
+    monkeypatch.setattr(split.SplitTree, "_root_candidates", spy)
+    game = get_game("wordle")
+    result = build(game, pattern_matrix(game).matrix, "salet", 6, threads=16, progress=False, mode=mode)
+    shipped = orjson.loads((trees_dir() / f"wordle-salet-{mode}.json").read_bytes())
+    assert result.root == shipped["root"]
+    assert any(reused) and not all(reused)
+
+
 @pytest.mark.parametrize("mode,cap", [("normal", 6), ("normal", 4), ("hard", 6), ("normal", None)])
 @pytest.mark.parametrize("seed", range(3))
 def test_split_build_gives_the_same_tree(real_lists, monkeypatch, seed, mode, cap):

@@ -418,6 +418,7 @@ class SplitTree:
         self.search: SplitSearch | None = None
         self.trees: list[SplitTree] = []
         self.value, self.node, self.mark = kernels.INF, None, None
+        self.first_candidates = None  # (cap, root_candidates of the value's search), for the tie-break's
         if found is None:
             self._search(d, kernels.INF, self._solved, after)
         else:
@@ -437,7 +438,7 @@ class SplitTree:
         """V(S, cap) below beta and the kernel's best guess, split if the kernel's scan would be
         (else one kernel call), then `then(value, guess, how, mark)`."""
         solver, S, req = self.solver, self.S, self.req
-        found = root_candidates(solver, S, cap, beta, req, self.deep)
+        found = self._root_candidates(cap, beta)
         with self.lock:
             if found is None:
                 job = Job(None, after, self.tag)
@@ -450,6 +451,22 @@ class SplitTree:
                                      self.lock, after, self.tag, self.deep)
                 self.search = search
         self.workers.wake()
+
+    def _root_candidates(self, cap: int, beta: int):
+        """root_candidates(S, cap, beta): for the tie-break's search (one guess fewer), those of
+        the value's search where they are the same: the class bound of n answers 2n - 1 below both
+        caps (the guesses' bounds and order then do not depend on the cap), and neither search
+        settled by its bound (root_candidates' own first test). On many threads the second scan
+        of a class of 221 answers took 37 ms."""
+        n, bounds = len(self.S), self.solver.class_bounds
+        first = self.first_candidates
+        if (first is not None and cap >= 3 and beta > bounds[cap][n] and beta > 2 * n
+                and bounds[cap - 1][n] == 2 * n - 1 == bounds[first[0] - 1][n]):
+            return first[1]
+        found = root_candidates(self.solver, self.S, cap, beta, self.req, self.deep)
+        if found is not None and first is None:
+            self.first_candidates = (cap, found)
+        return found
 
     def _solved(self, value: int, guess: int, how, mark) -> None:
         self.search = None
