@@ -177,12 +177,22 @@ def initialize_runtime(target_context, folder) -> None:
         except Exception:  # noqa: BLE001 - a file numba cannot load is compiled again below
             pass
 
+    own = nrtdynmod.compile_nrt_functions
+
     def compile_and_keep(ctx):
         ir_module, library = nrtdynmod.create_nrt_module(ctx)
-        library.enable_object_caching()
+        try:
+            library.enable_object_caching()
+        except Exception:  # noqa: BLE001 - a numba without it: compiled as numba does, not kept
+            library = None
+        if library is None:
+            return own(ctx)
         library.add_ir_module(ir_module)
         library.finalize()
-        write_runtime(path, key, library.serialize_using_object_code())
+        try:
+            write_runtime(path, key, library.serialize_using_object_code())
+        except Exception:  # noqa: BLE001 - not kept: the next run compiles it again
+            pass
         return library
 
     _initialize_with(nrt, nrtdynmod, target_context, compile_and_keep)

@@ -302,10 +302,17 @@ def test_a_cached_kernel_loads_without_numbas_registries_and_a_compile_after_it_
 
 
 _RUNTIME_FROM_FILE = """
+import sys
 import numba
 import numpy as np
+from numba.core import codegen
 from wordtree import numba_cache
 from wordtree.exact import kernels
+
+if sys.argv[1:] == ["unkept"]:  # a numba whose library cannot be serialized: compiled, not kept
+    def refuse(self):
+        raise RuntimeError("no serialization here")
+    codegen.CPUCodeLibrary.serialize_using_object_code = refuse
 
 matrix = (np.arange(12, dtype=np.uint8).reshape(3, 4) * 7) % 5
 present = kernels._codes_present(matrix, 5)  # an array the runtime allocates, counts and frees
@@ -323,16 +330,19 @@ print(numba_cache.runtime_source, present.tolist() == [bool((matrix == c).any())
 def test_numbas_runtime_is_kept_beside_the_kernels_and_rebuilt_when_damaged(tmp_path):
     """numba_cache.initialize_runtime: the first process compiles the runtime's functions and keeps
     them beside the kernels' cache, the next loads them; a damaged file (cut short, or one byte
-    changed) is compiled again and replaced; another optimization level keeps a file of its own.
-    Kernels and a fresh compile run right each time."""
+    changed) is compiled again and replaced; another optimization level keeps a file of its own; a
+    numba that cannot serialize the runtime's library compiles it as numba does. Kernels and a
+    fresh compile run right each time."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
 
-    def run() -> list[str]:
-        proc = subprocess.run([sys.executable, "-c", _RUNTIME_FROM_FILE], capture_output=True, text=True,
+    def run(*args: str) -> list[str]:
+        proc = subprocess.run([sys.executable, "-c", _RUNTIME_FROM_FILE, *args], capture_output=True, text=True,
                               cwd=ROOT, env=env, timeout=600)
         assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
         return proc.stdout.split()
 
+    assert run("unkept") == ["compiled", "True", "10.0"]  # (its kernels compile and are cached meanwhile)
+    assert not list((tmp_path / "numba").rglob("wordtree-nrt-*.bin"))
     assert run() == ["compiled", "True", "10.0"]
     [kept] = (tmp_path / "numba").rglob("wordtree-nrt-*.bin")
     good = kept.read_bytes()
