@@ -394,8 +394,9 @@ class Solver(OrbitSearch):
 @dataclass
 class _KeptTop:
     """What a search's top node found by its scan (kernels.KEEP_TOP), for another search of the
-    same set: its guesses left, the codes of the guesses it kept over its answers (relabelled),
-    their ids, each answer's own row, and the guesses' class bounds and ordering scores."""
+    same set: its guesses left, the codes of the guesses it kept over its answers (relabelled in
+    normal mode), their ids, each answer's own row, and the guesses' class bounds and ordering
+    scores."""
 
     d: int
     codes: np.ndarray
