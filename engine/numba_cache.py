@@ -27,7 +27,8 @@ A cache hit loads without numba's setup of its compiler's registries (`_light_lo
 setup is most of what loading a build's kernels costs, and only a compile needs it. The runtime
 that loaded kernels call (numba's NRT) compiles a few functions of its own with LLVM in every
 process (20-30 ms); `initialize_runtime` keeps their machine code beside the kernels' cache, under
-numba's own key for it (numba, llvmlite, the processor), and loads it from there.
+numba's own key for it (numba, llvmlite, the processor) and the settings that change it, and loads
+it from there.
 
 `freeze_numba_objects()` (a command's process only) keeps numba's own objects out of the
 garbage collector's walks once they exist: they live as long as the process.
@@ -138,7 +139,8 @@ def _light_load():
 
 # numba's runtime (NRT) compiles a few functions of its own (reference counts, atomic adds) with
 # LLVM in every process that loads a kernel: 20-30 ms of a build's start. Their machine code
-# depends only on numba, llvmlite and the processor, so it is kept beside the kernels' cache.
+# depends only on numba, llvmlite, the processor and a few of numba's settings (its runtime's
+# debug output, the optimization level), so it is kept beside the kernels' cache under those.
 RUNTIME_MAGIC = b"wordtree-nrt/1\n"
 RUNTIME_MAX_BYTES = 1 << 20  # the file holds about 6 kB: anything past this is not one
 runtime_source: str | None = None  # how this process set up the runtime: "file", "compiled" or "numba"
@@ -147,8 +149,8 @@ runtime_source: str | None = None  # how this process set up the runtime: "file"
 def initialize_runtime(target_context, folder) -> None:
     """`rtsys.initialize(target_context)`, with the runtime's compiled functions read from
     `folder` (the cache folder of the kernel being loaded) when a file there was written by the
-    same numba, llvmlite and processor (numba's own key for its cache: `magic_tuple`), and
-    written there otherwise. A file that is missing, damaged or not one (its checksum, its size,
+    same numba, llvmlite and processor (numba's own key for its cache: `magic_tuple`) under the
+    same runtime settings (`_runtime_key`), and written there otherwise. A file that is missing, damaged or not one (its checksum, its size,
     its key) is compiled again and replaced; with no folder, or a numba lacking the parts used
     here, numba's own set-up runs. Callers hold numba's compiler lock (a cache load does)."""
     global runtime_source
