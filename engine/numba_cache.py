@@ -186,8 +186,6 @@ def initialize_runtime(target_context, folder) -> None:
         try:
             library.enable_object_caching()
         except Exception:  # noqa: BLE001 - a numba without it: compiled as numba does, not kept
-            library = None
-        if library is None:
             return own(ctx)
         library.add_ir_module(ir_module)
         library.finalize()
