@@ -218,7 +218,7 @@ class Context:
             np.zeros(0, code_dtype),  # top_codes: the top node's matrix, kept (kernels.KEEP_TOP; keeping_top)
             np.zeros(n_guesses, np.int32),  # top_ids: its guesses
             np.zeros(n_answers, np.int32),  # top_win: the row of each answer's own guess
-            np.full(2, -1, np.int64),  # top_info: how many guesses it kept (-1: none kept)
+            np.full(1, -1, np.int64),  # top_info: how many guesses it kept (-1: none kept)
         )
         self.memo = memo_table(memo_mb, n_answers, depths, state_size, rng)
 

@@ -225,7 +225,7 @@ class Solver(OrbitSearch):
         if m < 0:  # the top node found its guess before or without a scan: nothing to keep
             return
         codes, ids, win = scratch[-4], scratch[-3], scratch[-2]
-        self._tops[(S.tobytes(), ctx.root_constraint.tobytes())] = _KeptTop(
+        self._tops[_top_key(S, ctx.root_constraint)] = _KeptTop(
             d, codes[:m * n].reshape(m, n), ids[:m].copy(), win[:n].copy(), ctx.scratch[0][0, :m].copy(),
             ctx.scratch[1][0, :m].copy())
 
@@ -364,7 +364,7 @@ class Solver(OrbitSearch):
             raise UserError("no tree exists within the guess cap")
         node = self._tree_with(S, d, req, guess)
         # the search with one guess fewer starts from the first search's scan, if it was kept
-        kept = self._tops.pop((np.ascontiguousarray(S, dtype=np.int32).tobytes(), req.tobytes()), None)
+        kept = self._tops.pop(_top_key(S, req), None)
         solve = None if kept is None else (lambda cap, beta: self._solve_from(kept, S, cap, beta, req))
         return self.shallowest(S, req, value, node, lambda g, cap: self._tree_with(S, cap, req, g), solve)
 
@@ -389,6 +389,11 @@ class Solver(OrbitSearch):
             node["next"] = {self.game.pattern_text(code): self.tree(part, d - 1, self.constrain(req, guess, code))
                             for code, part in classes}
         return node
+
+
+def _top_key(S: np.ndarray, req: np.ndarray) -> tuple[bytes, bytes]:
+    """The key of a kept scan: the set (as the kernel takes it) and its constraint."""
+    return np.ascontiguousarray(S, dtype=np.int32).tobytes(), req.tobytes()
 
 
 @dataclass
