@@ -23,12 +23,8 @@ first call) a second line says how long the burst took. `compile_seconds()` is t
 compiling so far in this process, which commands that report a time leave out of it and say
 apart (`compile_note`).
 
-A cache hit loads without numba's setup of its compiler's registries (`_light_load`): that
-setup is most of what loading a build's kernels costs, and only a compile needs it. The runtime
-that loaded kernels call (numba's NRT) compiles a few functions of its own with LLVM in every
-process (20-30 ms); `initialize_runtime` keeps their machine code beside the kernels' cache, under
-numba's own key for it (numba, llvmlite, the processor) and the settings that change it, and loads
-it from there.
+A cache hit is loaded by `numba_load.light_load()`: without what only a compile needs (numba's
+registries, its runtime compiled again, its own modules imported, the kernel's bitcode parsed).
 
 `freeze_numba_objects()` (a command's process only) keeps numba's own objects out of the
 garbage collector's walks once they exist: they live as long as the process.
@@ -43,6 +39,8 @@ import sys
 import threading
 import time
 from pathlib import Path
+
+from .numba_load import light_load, plain_array_typeof
 
 _installed = False
 _noticed: set[str] = set()  # the kinds of notice printed: each once a run
@@ -83,7 +81,7 @@ def guard_cache() -> None:
     if load is None or save is None:  # a numba whose cache works otherwise: leave it alone
         return
 
-    light = _light_load()
+    light = light_load()
 
     def load_overload(self, sig, target_context):
         try:
@@ -104,174 +102,10 @@ def guard_cache() -> None:
 
     caching.Cache.load_overload = load_overload
     caching.Cache.save_overload = save_overload
+    plain_array_typeof()
     _watch_compiles()
     _installed = True
     _freeze_now()
-
-
-def _light_load():
-    """numba's cache load without its setup of the compiler's registries, or None where this numba
-    lacks the parts it calls (numba's own load is used then).
-
-    numba's `Cache.load_overload` first refreshes the target context: it imports some seventy
-    modules of numba's lowering and typing and installs a thousand templates (0.14 s, the most of
-    a build's kernel loads: docs/performance.md). A cache hit needs none of them: the entry holds
-    the machine code, its callees linked in, and what it calls at run time is numba's runtime
-    (NRT), which `rtsys.initialize` sets up. A miss returns None and numba compiles, and its
-    compiler refreshes both contexts itself (CompilerBase), so a compile is untouched."""
-    from numba.core import caching
-
-    try:
-        from numba.core.runtime import nrt
-    except ImportError:
-        return None
-    parts = ("_load_overload", "_guard_against_spurious_io_errors")
-    if not all(hasattr(caching.Cache, part) for part in parts) or not hasattr(nrt, "rtsys"):
-        return None
-
-    def load(cache, sig, target_context):
-        initialize_runtime(target_context, getattr(cache, "_cache_path", None))
-        with cache._guard_against_spurious_io_errors():
-            return cache._load_overload(sig, target_context)
-
-    return load
-
-
-# numba's runtime (NRT) compiles a few functions of its own (reference counts, atomic adds) with
-# LLVM in every process that loads a kernel: 20-30 ms of a build's start. Their machine code
-# depends only on numba, llvmlite, the processor and a few of numba's settings (its runtime's
-# debug output, the optimization level), so it is kept beside the kernels' cache under those.
-RUNTIME_MAGIC = b"wordtree-nrt/1\n"
-RUNTIME_MAX_BYTES = 1 << 20  # the file holds about 6 kB: anything past this is not one
-runtime_source: str | None = None  # how this process set up the runtime: "file", "compiled" or "numba"
-
-
-def initialize_runtime(target_context, folder) -> None:
-    """`rtsys.initialize(target_context)`, with the runtime's compiled functions read from
-    `folder` (the cache folder of the kernel being loaded) when a file there was written by the
-    same numba, llvmlite and processor (numba's own key for its cache: `magic_tuple`) under the
-    same runtime settings (`_runtime_key`), and written there otherwise. A file that is missing, damaged or not one (its checksum, its size,
-    its key) is compiled again and replaced; with no folder, or a numba lacking the parts used
-    here, numba's own set-up runs. Callers hold numba's compiler lock (a cache load does)."""
-    global runtime_source
-    from numba.core.runtime import nrt
-
-    if getattr(nrt.rtsys, "_init", False):
-        return
-    try:
-        from numba.core.runtime import nrtdynmod
-        codegen = target_context.codegen()
-        key = _runtime_key(codegen)
-        usable = all(hasattr(nrtdynmod, name) for name in ("compile_nrt_functions", "create_nrt_module"))
-    except Exception:  # noqa: BLE001 - any numba that differs here gets its own set-up
-        usable = False
-    if folder is None or not usable:
-        nrt.rtsys.initialize(target_context)
-        runtime_source = "numba"
-        return
-    path = Path(folder) / f"wordtree-nrt-{key[:16]}.bin"
-    state = read_runtime(path, key)
-    if state is not None:
-        try:
-            _initialize_with(nrt, nrtdynmod, target_context, lambda ctx: ctx.codegen().unserialize_library(state))
-            runtime_source = "file"
-            return
-        except Exception:  # noqa: BLE001 - a file numba cannot load is compiled again below
-            pass
-
-    own = nrtdynmod.compile_nrt_functions
-
-    def compile_and_keep(ctx):
-        ir_module, library = nrtdynmod.create_nrt_module(ctx)
-        try:
-            library.enable_object_caching()
-        except Exception:  # noqa: BLE001 - a numba without it: compiled as numba does, not kept
-            return own(ctx)
-        library.add_ir_module(ir_module)
-        library.finalize()
-        try:
-            write_runtime(path, key, library.serialize_using_object_code())
-        except Exception:  # noqa: BLE001 - not kept: the next run compiles it again
-            pass
-        return library
-
-    _initialize_with(nrt, nrtdynmod, target_context, compile_and_keep)
-    runtime_source = "compiled"
-
-
-def _initialize_with(nrt, nrtdynmod, target_context, compile_functions) -> None:
-    """rtsys.initialize, with `compile_functions(ctx)` making the runtime's library."""
-    own = nrtdynmod.compile_nrt_functions
-    nrtdynmod.compile_nrt_functions = compile_functions
-    try:
-        nrt.rtsys.initialize(target_context)
-    finally:
-        nrtdynmod.compile_nrt_functions = own
-
-
-def _runtime_key(codegen) -> str:
-    import hashlib
-
-    import llvmlite
-    import numba
-
-    from numba.core import config
-
-    # numba's own cache key for machine code (versions, processor), and the settings that change
-    # the runtime's functions (its debug output) or their optimization
-    settings = tuple(repr(getattr(config, name, None)) for name in ("DEBUG_NRT", "DEBUG_NRT_STACK_LIMIT", "OPT",
-                                                                     "MACHINE_BITS"))
-    text = repr((numba.__version__, llvmlite.__version__, codegen.magic_tuple(), settings))
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def write_runtime(path: Path, key: str, state) -> None:
-    """Keep the runtime library `state` (numba's serialized form: name, "object", (machine code,
-    bitcode)) at `path`, atomically; a folder that refuses it only costs the next run its compile."""
-    import hashlib
-    import struct
-
-    from .files import write_atomic
-
-    name, kind, (code, bitcode) = state
-    if kind != "object":
-        return
-    name_bytes = name.encode()
-    payload = b"".join((struct.pack("<III", len(name_bytes), len(code), len(bitcode)), name_bytes, code, bitcode))
-    try:
-        write_atomic(path, RUNTIME_MAGIC + key.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode()
-                     + b"\n" + payload)
-    except OSError:
-        pass
-
-
-def read_runtime(path: Path, key: str):
-    """The state `write_runtime` kept at `path` for `key`, or None: missing, unreadable, larger
-    than RUNTIME_MAX_BYTES, another key, or damaged (its checksum or its lengths)."""
-    import hashlib
-    import struct
-
-    try:
-        with open(path, "rb") as f:
-            data = f.read(RUNTIME_MAX_BYTES + 1)
-    except OSError:
-        return None
-    head = len(RUNTIME_MAGIC) + 2 * (64 + 1)
-    if len(data) > RUNTIME_MAX_BYTES or len(data) < head + 12 or not data.startswith(RUNTIME_MAGIC):
-        return None
-    lines = data[len(RUNTIME_MAGIC):head].split(b"\n")
-    payload = data[head:]
-    if lines[0] != key.encode() or lines[1] != hashlib.sha256(payload).hexdigest().encode():
-        return None
-    name_len, code_len, bitcode_len = struct.unpack_from("<III", payload)
-    if 12 + name_len + code_len + bitcode_len != len(payload):
-        return None
-    at = 12 + name_len
-    try:
-        name = payload[12:at].decode()
-    except UnicodeDecodeError:
-        return None
-    return name, "object", (payload[at:at + code_len], payload[at + code_len:])
 
 
 _freezing = False  # freeze numba's objects out of the collector's reach (`freeze_numba_objects`)
