@@ -51,22 +51,65 @@ COMPILE_QUIET = 0.5  # seconds without a compile after which a burst of compiles
 
 
 def import_numba() -> None:
-    """Import numba, without PyYAML unless a numba config file is here for it to read.
+    """Import numba, without PyYAML unless a numba config file is here for it to read, and in a
+    command's process without importlib.metadata (`without_numba_extensions`).
 
     numba's config imports PyYAML (where it is installed: `distributed` brings it) only to read
     `.numba_config.yaml` from the current folder, and that import is 13 ms of every process that
     loads a kernel. Where no such file is, numba would read nothing with it, so numba is imported
     with PyYAML hidden, and PyYAML is then given back: a later `import yaml` works as usual. Kernel
     modules call this before their own `from numba import ...`."""
-    if "numba" in sys.modules or "yaml" in sys.modules or os.path.exists(".numba_config.yaml"):
-        import numba  # noqa: F401
+    if "numba" in sys.modules:
         return
-    sys.modules["yaml"] = None  # `import yaml` raises ImportError meanwhile
+    if _without_extensions:
+        _defer_module("importlib.metadata")
+    hide_yaml = "yaml" not in sys.modules and not os.path.exists(".numba_config.yaml")
+    if hide_yaml:
+        sys.modules["yaml"] = None  # `import yaml` raises ImportError meanwhile
     try:
         import numba  # noqa: F401
     finally:
-        if "yaml" in sys.modules and sys.modules["yaml"] is None:
+        if hide_yaml and "yaml" in sys.modules and sys.modules["yaml"] is None:
             del sys.modules["yaml"]
+    if _without_extensions:
+        from numba.core import entrypoints
+
+        entrypoints._already_initialized = True  # as if numba had loaded them: there are none to load
+
+
+_without_extensions = False  # a command's process: numba's extensions are not loaded (without_numba_extensions)
+
+
+def without_numba_extensions() -> None:
+    """From now on (a command's process only: commands.main), numba is imported without loading
+    its extensions: the plugins that other installed packages register for numba's own use
+    (entry point group `numba_extensions`). A command runs only this package's kernels, which use
+    none; numba would otherwise import importlib.metadata as it is imported (11 ms: email, csv,
+    socket...) and read every installed package's entry points at its first call of a kernel
+    (4 ms). importlib.metadata is left to load when something first uses it."""
+    global _without_extensions
+    _without_extensions = True
+
+
+def _defer_module(name: str) -> None:
+    """Put module `name` in sys.modules as one that loads when it is first used (the standard
+    library's LazyLoader), and on its package, where `from package import name` finds it without
+    loading it. Left alone where it is loaded already or its loader cannot defer."""
+    import importlib.util
+
+    if name in sys.modules:
+        return
+    try:
+        spec = importlib.util.find_spec(name)
+        spec.loader = importlib.util.LazyLoader(spec.loader)
+    except (ImportError, AttributeError, TypeError, ValueError):  # not found, or a loader that cannot defer
+        return
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)  # (deferred: runs when the module is first used)
+    package, _, child = name.rpartition(".")
+    if package:
+        setattr(sys.modules[package], child, module)
 
 
 def guard_cache() -> None:

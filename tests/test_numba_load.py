@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from reference_trees import ROOT
+from reference_trees import ROOT, write_lists
 
 _CACHED_THEN_COMPILED = """
 import sys
@@ -248,3 +248,42 @@ def test_numbas_own_load_is_used_where_its_parts_are_missing(monkeypatch):
     assert numba_load.light_load() is not None
     monkeypatch.delattr(caching.Cache, "_load_overload")
     assert numba_load.light_load() is None
+
+
+_EXTENSIONS_PROBE = """
+import sys
+from wordtree import numba_cache
+if sys.argv[1:] == ["command"]:
+    numba_cache.without_numba_extensions()
+import numpy as np
+from wordtree.exact import kernels  # imports numba (numba_cache.import_numba)
+from numba.core import entrypoints
+present = kernels._codes_present(np.arange(4, dtype=np.uint8).reshape(2, 2), 5)
+deferred = "email" not in sys.modules and type(sys.modules["importlib.metadata"]).__name__ == "_LazyModule"
+import importlib.metadata
+print(deferred, entrypoints._already_initialized, importlib.metadata.version("numpy") == np.__version__, present.sum())
+"""
+
+
+@pytest.mark.parametrize("command", [True, False])
+def test_a_command_imports_numba_without_its_extensions_and_a_library_with_them(command):
+    """numba_cache.without_numba_extensions (a command's process): numba is imported without
+    importlib.metadata, which loads once something uses it, and numba's extensions are not looked
+    for; a program that imports the engine for itself gets numba as usual (importlib.metadata
+    imported, the extensions looked for at the first call of a kernel)."""
+    proc = subprocess.run([sys.executable, "-c", _EXTENSIONS_PROBE, *(["command"] if command else [])],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(command), "True", "True", "4"]
+
+
+def test_a_build_command_loads_no_importlib_metadata(tmp_path):
+    """The wiring: a build's process (commands.main) imports numba without importlib.metadata."""
+    answers, guesses = write_lists(tmp_path, 20, 60)
+    proc = subprocess.run([sys.executable, "-X", "importtime", str(ROOT / "cli.py"), "build", "--answers", str(answers),
+                           "--guesses", str(guesses), "--quiet", "-o", str(tmp_path / "tree.json")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    imported = [line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")]
+    assert "numba.core.entrypoints" in imported and "wordtree.exact.kernels" in imported
+    assert not [name for name in imported if name.startswith("importlib.metadata")]

@@ -89,9 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         # nothing here calls BLAS: its threads, which numpy's import starts and spins, only cost
         # CPU (about 0.1 s a process); a user's own setting stays
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-        from ..numba_cache import freeze_numba_objects
+        from ..numba_cache import freeze_numba_objects, without_numba_extensions
 
         freeze_numba_objects()  # numba's objects out of the collector's way, as they come (a command's process only)
+        without_numba_extensions()  # only this package's kernels run here
         _term_as_interrupt()
         try:
             code = _main(sys.argv[1:])
