@@ -52,6 +52,18 @@ def engine_value(game, cap, rules=kernels.ALL_RULES):
     return float("inf") if value >= INF else value
 
 
+def test_class_bounds_count_the_codes_the_matrix_holds(real_lists):
+    """Solver.class_bounds from the codes the transposition's threads note (normal mode) equal
+    the bounds from a plain count of the distinct codes, and from _codes_present (hard mode)."""
+    for seed in (1, 2):
+        game = small_game(real_lists, seed, n_answers=30, n_guesses=60)
+        matrix = game._compute_matrix()
+        held = set(np.unique(matrix).tolist()) - {game.win_code}
+        plain = kernels.class_bounds(6, matrix.shape[1], len(held))
+        for mode in ("normal", "hard"):
+            assert np.array_equal(Solver(game, matrix, 6, mode=mode).class_bounds, plain), (seed, mode)
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
 def test_pair_counts_match_a_plain_count(dtype):
     """The vectorized pair counts, and the bounds drawn from them, against counting each guess's
@@ -62,10 +74,13 @@ def test_pair_counts_match_a_plain_count(dtype):
             continue
         matrix = rng.integers(0, codes, (40, 60), dtype=np.uint8)
         columns = np.full((60, 40), 255, np.uint8)
-        kernels._transpose(matrix, columns, 0, 17)  # in two parts, as the solver's threads fill it
+        present = np.zeros((2, 256), np.bool_)
+        kernels._transpose(matrix, columns, 0, 17, present[0])  # in two parts, as the solver's threads fill it
         assert np.array_equal(columns[:, :17], matrix[:17].T) and (columns[:, 17:] == 255).all()
-        kernels._transpose(matrix, columns, 17, 40)
+        kernels._transpose(matrix, columns, 17, 40, present[1])
         assert np.array_equal(columns, matrix.T)
+        for part, rows in ((0, matrix[:17]), (1, matrix[17:])):  # the codes each part moved
+            assert np.array_equal(present[part], np.isin(np.arange(256), rows))
         pos = rng.choice(60, n, replace=False).astype(np.int32)
         win = codes - 1
         counts = np.zeros((4, 40), dtype)

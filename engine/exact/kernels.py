@@ -754,11 +754,13 @@ def _codes_present(matrix, n_codes):
 
 
 @njit(cache=True, nogil=True)
-def _transpose(matrix, out, start, stop):
+def _transpose(matrix, out, start, stop, present):
     """out[:, start:stop] = matrix[start:stop].T, in 64 x 64 tiles so that both sides are read
     and written a cache line at a time (the small-set path reads the pattern matrix answer by
-    answer). Its own threads, not numba's pool: a build's start pays for neither that pool nor
-    its load. It releases the GIL: the solver runs it in parts beside the rest of its setup."""
+    answer), and present[code] = True for each code in those rows (which codes the matrix holds,
+    as _codes_present, on the transposition's threads). Its own threads, not numba's pool: a build's
+    start pays for neither that pool nor its load. It releases the GIL: the solver runs it in
+    parts beside the rest of its setup."""
     cols = matrix.shape[1]
     tile = 64
     for r0 in range(start, stop, tile):
@@ -768,6 +770,10 @@ def _transpose(matrix, out, start, stop):
             for c in range(c0, c1):
                 for r in range(r0, r1):
                     out[c, r] = matrix[r, c]
+    for r in range(start, stop):  # a pass of its own: in the tiles above it would stop their vectorizing
+        row = matrix[r]
+        for a in range(cols):
+            present[row[a]] = True
 
 
 def class_bounds(cap: int, n_answers: int, branching: int) -> np.ndarray:

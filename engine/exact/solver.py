@@ -102,19 +102,25 @@ class Solver(OrbitSearch):
         for i in range(self.game.length if mode == "hard" else 0):
             np.add.at(self.counts, (np.arange(len(game.guesses)), self.letters[:, i]), 1)
         self.memo_mb = memo_mb
-        present = kernels._codes_present(self.matrix, game.n_codes)
-        branching = int(present.sum()) - int(present[game.win_code])
-        self.class_bounds = kernels.class_bounds(self.cap, self.matrix.shape[1], max(branching, 1))
         self.answer_gid = game.answer_guess_ids
         self.all_guesses = np.arange(len(game.guesses), dtype=np.int32)
         # the matrix by answers, which the kernel reads to settle small sets from pair counts
         # (normal mode: elsewhere legality, not the partition alone, decides)
         by_answer = mode == "normal" and rules & kernels.USE_PAIRS
         self.columns = np.empty(self.matrix.shape[::-1] if by_answer else (0, 0), self.matrix.dtype)
-        # filled in parts, on a thread each, while the setup goes on (tens of ms on a build's
-        # start, most of it the first writes to fresh memory); every search waits for it (_run)
-        self._transposing = _Background(kernels._transpose, [(self.matrix, self.columns, start, stop) for start, stop
-                                                             in _parts(self.matrix.shape[0])]) if by_answer else None
+        self._class_bounds: np.ndarray | None = None  # (class_bounds)
+        if by_answer:
+            # filled in parts, on a thread each, while the setup goes on (tens of ms on a build's
+            # start, most of it the first writes to fresh memory), each part also noting the codes
+            # it moves; every search waits for it (_columns_ready), and so do the class bounds
+            parts = _parts(self.matrix.shape[0])
+            space = _code_space(self.matrix)  # each part's row apart from the others' cache lines (+ 128 bytes)
+            self._present = np.zeros((len(parts), space + 128), np.bool_)[:, :space]
+            self._transposing = _Background(kernels._transpose, [(self.matrix, self.columns, start, stop, present)
+                                                                 for (start, stop), present in zip(parts, self._present)])
+        else:
+            self._transposing = None
+            self._set_class_bounds(kernels._codes_present(self.matrix, _code_space(self.matrix)))
         self._local = threading.local()
         self._contexts: list[Context] = []
         self._tops: dict[tuple[bytes, bytes], _KeptTop] = {}  # (set, constraint) -> its kept scan (solve, tree)
@@ -186,12 +192,35 @@ class Solver(OrbitSearch):
         greens_ok = all(req[i] < 0 or self.letters[guess, i] == req[i] for i in range(n))
         return greens_ok and bool(np.all(self.counts[guess] >= req[n:]))
 
-    # --- kernels ---
-    def _run(self, S: np.ndarray, d: int, beta: int, forced: int, req: np.ndarray | None, keep: bool = False) -> int:
+    @property
+    def class_bounds(self) -> np.ndarray:
+        """bounds[d, c]: a lower bound on the cost of c answers with d guesses left
+        (kernels.class_bounds, from the number of codes the matrix holds besides the win);
+        where the transposition notes those codes, once it is done."""
+        if self._class_bounds is None:
+            self._columns_ready()
+        return self._class_bounds
+
+    def _set_class_bounds(self, present: np.ndarray) -> None:
+        """The class bounds, from which codes the matrix holds (`present`, over every value its
+        dtype can hold: a code the game cannot have is refused, not written past an array)."""
+        if present[self.game.n_codes:].any():
+            raise ValueError(f"the pattern matrix holds codes the game has not (it has {self.game.n_codes})")
+        branching = int(present.sum()) - int(present[self.game.win_code])
+        self._class_bounds = kernels.class_bounds(self.cap, self.matrix.shape[1], max(branching, 1))
+
+    def _columns_ready(self) -> None:
+        """Wait for the matrix by answers, and set the class bounds from the codes it moved."""
         transposing = self._transposing  # read once: another thread may set it to None meanwhile
         if transposing is not None:
             transposing.wait()
+            if self._class_bounds is None:
+                self._set_class_bounds(self._present.any(axis=0))
             self._transposing = None
+
+    # --- kernels ---
+    def _run(self, S: np.ndarray, d: int, beta: int, forced: int, req: np.ndarray | None, keep: bool = False) -> int:
+        self._columns_ready()
         ctx = self.context()
         ctx.root_constraint[:] = self.empty_constraint() if req is None else req
         S = np.ascontiguousarray(S, dtype=np.int32)
@@ -409,6 +438,11 @@ class _KeptTop:
     win: np.ndarray
     lbs: np.ndarray
     scores: np.ndarray
+
+
+def _code_space(matrix: np.ndarray) -> int:
+    """How many values a code in `matrix` can take (its dtype's: 256 for uint8)."""
+    return int(np.iinfo(matrix.dtype).max) + 1
 
 
 def _parts(rows: int, tile: int = 64) -> list[tuple[int, int]]:
