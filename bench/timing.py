@@ -29,11 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -45,6 +41,8 @@ BEFORE_SEARCH = PARTS[:6]
 
 def median_seconds(fn, runs: int, clock=time.perf_counter) -> float:
     """The median over `runs` calls of fn() of the time `clock` measures (wall by default)."""
+    import statistics
+
     times = []
     for _ in range(runs):
         start = clock()
@@ -57,6 +55,9 @@ def whole_process(options: list[str], output: str, root: Path = ROOT, python: st
                   ) -> tuple[float, float]:
     """(wall, CPU) seconds of one `python cli.py build --quiet -o output [options]` process (of the
     checkout at `root`, run by `python`)."""
+    import resource
+    import subprocess
+
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([python, str(root / "cli.py"), "build", "--quiet", "-o", output, *options],
@@ -68,6 +69,9 @@ def whole_process(options: list[str], output: str, root: Path = ROOT, python: st
 
 def breakdown(options: list[str], output: str) -> dict:
     """The parts of one build process, each in seconds (a child process runs `child`)."""
+    import resource
+    import subprocess
+
     env = dict(os.environ, WORDTREE_SPAWNED=repr(time.time()))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     text = subprocess.run([sys.executable, __file__, "--child", output, "--", *options], check=True,
@@ -84,11 +88,13 @@ def child(output: str, options: list[str]) -> None:
     """One build, as the command runs it, with its parts timed: one JSON line of
     {part: [wall, CPU]} (CPU: every thread of the process)."""
     begun, python_cpu = time.time(), time.process_time()
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as commands.main sets it before numpy loads
     spawned = float(os.environ.get("WORDTREE_SPAWNED", begun))
     clock = time.perf_counter
     t0 = clock()
     import wordtree.commands
+
+    # what commands.main does first, before the imports here (an older version: main does it)
+    getattr(wordtree.commands, "command_process", lambda: None)()
     import wordtree.commands.build  # noqa: F401
     import wordtree.exact.build
     import wordtree.exact.solver
@@ -158,6 +164,9 @@ def child(output: str, options: list[str]) -> None:
 def alternate(other: Path, options: list[str], runs: int) -> None:
     """`runs` whole processes of this checkout and of `other`, one after the other (so that the
     machine's changing load falls on both), with each one's median wall and CPU seconds."""
+    import statistics
+    import tempfile
+
     if not (other / "cli.py").is_file():
         raise SystemExit(f"{other}: not a checkout (no cli.py)")
     venv = other / ".venv" / "bin" / "python"
@@ -192,6 +201,11 @@ def main() -> None:
     if args.child:
         child(args.child, args.options)
         return
+    # (imported here, not at the top: a breakdown's child process times a build's start, which
+    # imports neither)
+    import statistics
+    import tempfile
+
     if args.against:
         alternate(Path(args.against).resolve(), args.options, args.runs)
         return

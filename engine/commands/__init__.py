@@ -86,14 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command in `argv` (None: the process's own arguments, and the process ends after:
     see `_before_exit` and `_end_process`) and return its exit status."""
     if argv is None:
-        # nothing here calls BLAS: its threads, which numpy's import starts and spins, only cost
-        # CPU (about 0.1 s a process); a user's own setting stays
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-        from ..numba_cache import freeze_numba_objects, without_numba_extensions
-
-        freeze_numba_objects()  # numba's objects out of the collector's way, as they come (a command's process only)
-        without_numba_extensions()  # only this package's kernels run here
-        _term_as_interrupt()
+        command_process()
         try:
             code = _main(sys.argv[1:])
         finally:
@@ -101,6 +94,19 @@ def main(argv: list[str] | None = None) -> int:
         _end_process(code)  # returns only where ending now could lose something
         return code
     return _main(list(argv))
+
+
+def command_process() -> None:
+    """Set this process up as a command's, which runs nothing but this package (main calls it;
+    a benchmark that imports the engine before it runs `main` calls it first)."""
+    # nothing here calls BLAS: its threads, which numpy's import starts and spins, only cost
+    # CPU (about 0.1 s a process); a user's own setting stays
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from ..numba_cache import freeze_numba_objects, without_numba_extensions
+
+    freeze_numba_objects()  # numba's objects out of the collector's way, as they come
+    without_numba_extensions()  # only this package's kernels run here
+    _term_as_interrupt()
 
 
 def _term_as_interrupt() -> None:
