@@ -93,7 +93,9 @@ def child(output: str, options: list[str]) -> None:
     t0 = clock()
     import wordtree.commands
 
-    # what commands.main does first, before the imports here (an older version: main does it)
+    # what commands.main does first, before the imports here (an older version without it: its
+    # main does the same later, and BLAS's threads are kept from spinning as main keeps them)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     getattr(wordtree.commands, "command_process", lambda: None)()
     import wordtree.commands.build  # noqa: F401
     import wordtree.exact.build
