@@ -111,15 +111,16 @@ class _Loader:
         symbols it defines are read from the object file and its bitcode is parsed only when a
         compile links the library in (`_LinkingModule`)."""
         name, kind, data = state
+        engine = getattr(codegen, "_engine", None)  # numba's JitEngine: it tracks the symbols defined so far
         defined = elf_defined_symbols(data[0]) if kind == "object" else None
-        if defined is None:
+        if defined is None or not isinstance(getattr(engine, "_defined_symbols", None), set):
             return self.own_unserialize.__func__(cls, codegen, state)
         object_code, bitcode = data
         library = codegen.create_library(name)
         library.enable_object_caching()
         library._set_compiled_object(object_code)
         library._finalize_final_module()
-        library._codegen._engine._defined_symbols |= defined
+        engine._defined_symbols |= defined
         library._get_module_for_linking = _LinkingModule(library, bitcode)
         return library
 
