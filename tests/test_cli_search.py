@@ -299,3 +299,21 @@ def test_a_commands_process_ends_after_its_exit_functions_and_output(answer, cod
     assert proc.stdout.startswith("buffered, ") and proc.stdout.endswith("exit function ran\n")
     assert ("main returned" in proc.stdout) == thread
     assert proc.stdout.startswith("buffered, BYBYB\n") == (code == 0)
+
+
+def test_a_command_parses_with_its_own_arguments_only_and_the_top_help_lists_them_all():
+    """build_parser: a named command gets its own subparser alone, with the same errors; with
+    none named, an unknown one, or a help asked before it, every command is listed."""
+    from wordtree.commands import COMMANDS, build_parser
+
+    listed = lambda parser: set(parser._subparsers._group_actions[0].choices)  # noqa: E731
+    assert listed(build_parser(["build", "-o", "x"])) == {"build"}
+    assert listed(build_parser(["--version", "next", "salet:BBYBB"])) == {"next"}
+    for argv in ([], ["nonsense"], ["-h", "build"], ["--help"]):
+        assert listed(build_parser(argv)) == set(COMMANDS), argv
+    shown = run("-h", "build").stdout
+    assert all(f"\n    {name} " in shown or f"\n    {name}\n" in shown for name in COMMANDS), shown
+    wrong = run("build", "--threads", "0")
+    assert wrong.returncode == 2 and "--threads" in wrong.stderr
+    unknown = run("nonsense")
+    assert unknown.returncode == 2 and "invalid choice: 'nonsense'" in unknown.stderr and "'dordle'" in unknown.stderr
