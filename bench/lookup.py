@@ -117,7 +117,10 @@ def main() -> None:
     print(f"{'imports only':<24} subprocess  median {imports:7.1f} ms")
     # VmHWM (Linux) is the peak RSS of this program alone: ru_maxrss would include the pages
     # of this benchmark, inherited through fork
+    # (the command's own end, os._exit, is put off so that the peak can be read after it)
     measure = ("import runpy, sys; sys.argv = sys.argv[1:]\n"
+               "sys.path.insert(0, sys.argv[0].rpartition('/')[0])\n"
+               "import cli, wordtree.commands; wordtree.commands._end_process = lambda code: None\n"
                "try: runpy.run_path(sys.argv[0], run_name='__main__')\n"
                "except SystemExit: pass\n"
                "print(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')), file=sys.stderr)")

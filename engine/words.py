@@ -57,7 +57,12 @@ def read_bounded(path: str | Path, limit: int, what: str) -> bytes:
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 raise UserError(f"{path}: not a regular file (a {what} must be one)")
-            data = f.read(limit + 1)
+            # as much as the file held at the stat (a buffer of `limit` bytes would be allocated
+            # even for a small file: 256 MB for a tree, which a memory limit refuses), then, had
+            # it grown since, on up to the limit
+            data = f.read(min(info.st_size, limit) + 1)
+            if len(data) > info.st_size:
+                data += f.read(limit + 1 - len(data))
     except FileNotFoundError:
         raise UserError(f"{path}: {what} not found") from None
     except OSError as exc:
@@ -65,6 +70,20 @@ def read_bounded(path: str | Path, limit: int, what: str) -> bytes:
     if len(data) > limit:
         raise UserError(f"{path}: {what} larger than {limit >> 20} MB")
     return data
+
+
+def read_stream(stream, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of a binary stream (stdin), a megabyte at a time: one read of
+    the limit would allocate a buffer of that size (256 MB for a tree) even for a small input.
+    More than `limit` bytes returned means the input is larger than the limit."""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = stream.read(min(1 << 20, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def is_bare_name(name) -> bool:

@@ -277,6 +277,50 @@ def test_oversized_and_non_regular_files_are_refused(setup, tmp_path, monkeypatc
         load_words(folder / "answers.txt")
 
 
+_UNDER_A_MEMORY_LIMIT = """
+import resource, sys
+from wordtree.tree import read_tree
+from wordtree.words import load_words
+with open("/proc/self/status") as f:
+    used = next(int(line.split()[1]) for line in f if line.startswith("VmSize")) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (used + (96 << 20), resource.RLIM_INFINITY))  # 96 MB more: less than a limit's buffer
+from wordtree.words import read_stream
+print(read_tree(sys.argv[1])["stats"]["total"], len(load_words("wordle-allowed-12972.txt").words),
+      len(read_stream(sys.stdin.buffer, 256 << 20)))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the address space's size from /proc")
+def test_a_small_file_is_read_under_a_memory_limit_and_a_grown_one_up_to_the_limit(tmp_path, monkeypatch):
+    """read_bounded reads what the file holds, not a buffer of its limit (256 MB for a tree, which
+    an address-space limit refuses), and read_stream (stdin) a megabyte at a time; a file that
+    grew after its size was read is read on, and refused past the limit."""
+    import io
+    import os
+
+    import wordtree.words
+    from wordtree.errors import UserError
+    from wordtree.words import read_bounded, read_stream
+
+    proc = subprocess.run([sys.executable, "-c", _UNDER_A_MEMORY_LIMIT, str(rt.ROOT / "trees" / "wordle-salet-normal.json")],
+                          input="x" * 3000, capture_output=True, text=True, cwd=rt.ROOT, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.split() == ["7920", "12972", "3000"], proc.stderr[-2000:]
+    for size in (0, 1, 999, 1000, 1001, 5000):  # stdin's reader: all of it, or the limit and one byte more
+        assert read_stream(io.BytesIO(b"y" * size), 1000) == b"y" * min(size, 1001)
+    path = tmp_path / "grown.txt"
+    path.write_bytes(b"x" * 500)
+    own_stat = os.stat
+
+    def stat_before_it_grew(p, *args, **kwargs):  # the size the file had when it was looked at
+        info = own_stat(p, *args, **kwargs)
+        return os.stat_result((info.st_mode, *info[1:6], 100, *info[7:])) if Path(p) == path else info
+
+    monkeypatch.setattr(wordtree.words.os, "stat", stat_before_it_grew)
+    assert read_bounded(path, 1000, "word list") == b"x" * 500
+    with pytest.raises(UserError, match="word list larger than"):
+        read_bounded(path, 300, "word list")
+
+
 def worse_tree(answers, first: str) -> dict:
     """A valid tree that opens with `first`, then guesses the candidates in order: not optimal."""
 

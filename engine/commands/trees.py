@@ -346,13 +346,13 @@ def run_import(args) -> int:
     from ..formats import import_tree
     from ..tree import TREE_MAX_BYTES, make_document, write_tree
     from ..verify import load_lists, verify
-    from ..words import read_bounded
+    from ..words import read_bounded, read_stream
 
     cap = None if args.max_guesses.lower() == "none" else positive_int(args.max_guesses, "--max-guesses")
     game = load_game(args)
     source = "stdin" if args.file == "-" else args.file
     try:
-        data = sys.stdin.buffer.read(TREE_MAX_BYTES + 1) if args.file == "-" else \
+        data = read_stream(sys.stdin.buffer, TREE_MAX_BYTES) if args.file == "-" else \
             read_bounded(args.file, TREE_MAX_BYTES, "file to import")
     except OSError as exc:
         raise UserError(f"{args.file}: cannot read ({exc.strerror})") from None
