@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import reference
+from wordtree.errors import UserError
 from wordtree.exact import kernels
 from wordtree.games import get_game
 from wordtree.games.wordle import Wordle
@@ -62,6 +63,11 @@ def test_class_bounds_count_the_codes_the_matrix_holds(real_lists):
         plain = kernels.class_bounds(6, matrix.shape[1], len(held))
         for mode in ("normal", "hard"):
             assert np.array_equal(Solver(game, matrix, 6, mode=mode).class_bounds, plain), (seed, mode)
+    damaged = matrix.copy()
+    damaged[3, 5] = game.n_codes  # a code no game of this kind has (a damaged pattern cache)
+    for mode in ("normal", "hard"):
+        with pytest.raises(UserError, match="holds codes past the game's 243"):
+            Solver(game, damaged, 6, mode=mode).solve(np.arange(len(game.answers), dtype=np.int32), 6)
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16])

@@ -205,7 +205,8 @@ class Solver(OrbitSearch):
         """The class bounds, from which codes the matrix holds (`present`, over every value its
         dtype can hold: a code the game cannot have is refused, not written past an array)."""
         if present[self.game.n_codes:].any():
-            raise ValueError(f"the pattern matrix holds codes the game has not (it has {self.game.n_codes})")
+            raise UserError(f"the pattern matrix holds codes past the game's {self.game.n_codes}: a damaged pattern "
+                            "cache? (`wordtree info` names its folder; a file deleted there is built again)")
         branching = int(present.sum()) - int(present[self.game.win_code])
         self._class_bounds = kernels.class_bounds(self.cap, self.matrix.shape[1], max(branching, 1))
 
