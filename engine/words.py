@@ -59,10 +59,10 @@ def read_bounded(path: str | Path, limit: int, what: str) -> bytes:
                 raise UserError(f"{path}: not a regular file (a {what} must be one)")
             # as much as the file held at the stat (a buffer of `limit` bytes would be allocated
             # even for a small file: 256 MB for a tree, which a memory limit refuses), then, had
-            # it grown since, on up to the limit
+            # it grown since, on up to the limit as a stream is read
             data = f.read(min(info.st_size, limit) + 1)
             if len(data) > info.st_size:
-                data += f.read(limit + 1 - len(data))
+                data += read_stream(f, limit - len(data))
     except FileNotFoundError:
         raise UserError(f"{path}: {what} not found") from None
     except OSError as exc:
