@@ -12,8 +12,9 @@ engine), the game (its word lists) and its pattern matrix, loading the compiled 
 numba's cache (the first load of a process also sets up numba's runtime, NRT), the rest of the
 solver's setup, the search, the document's stats, writing the file, the rest (the report) and the
 interpreter's exit.
-"Before the search" adds up everything before the search: the first six parts. A first run, not counted, warms the
-caches; the load average is printed, since other work on the machine slows every figure.
+"Before the search" adds up everything before the search: the first six parts. A first run, not
+counted, warms the caches; the load average is printed, since other work on the machine slows
+every figure.
 With --against, the same whole processes of another checkout (its .venv's Python if it has one)
 run alternately with this one's, and both medians are printed: how to compare two versions on a
 shared machine.
@@ -30,6 +31,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -167,7 +169,6 @@ def alternate(other: Path, options: list[str], runs: int) -> None:
     """`runs` whole processes of this checkout and of `other`, one after the other (so that the
     machine's changing load falls on both), with each one's median wall and CPU seconds."""
     import statistics
-    import tempfile
 
     if not (other / "cli.py").is_file():
         raise SystemExit(f"{other}: not a checkout (no cli.py)")
@@ -203,10 +204,9 @@ def main() -> None:
     if args.child:
         child(args.child, args.options)
         return
-    # (imported here, not at the top: a breakdown's child process times a build's start, which
-    # imports neither)
+    # (imported here, not at the top: a breakdown's child times a build's start, which does not
+    # import it; nor resource and subprocess, imported where they are used)
     import statistics
-    import tempfile
 
     if args.against:
         alternate(Path(args.against).resolve(), args.options, args.runs)
