@@ -112,7 +112,8 @@ class _Loader:
         compile links the library in (`_LinkingModule`)."""
         name, kind, data = state
         engine = getattr(codegen, "_engine", None)  # numba's JitEngine: it tracks the symbols defined so far
-        defined = elf_defined_symbols(data[0]) if kind == "object" else None
+        known = kind == "object" and isinstance(data, tuple) and len(data) == 2 and isinstance(data[0], bytes)
+        defined = elf_defined_symbols(data[0]) if known else None  # (another form of entry: numba's own load)
         if defined is None or not isinstance(getattr(engine, "_defined_symbols", None), set):
             return self.own_unserialize.__func__(cls, codegen, state)
         object_code, bitcode = data
