@@ -150,20 +150,3 @@ def _defect(path: Path, text: str, length: int | str | None, allowed: dict) -> U
         if length is not None and len(word) != length:
             return UserError(f"{path}:{lineno}: {word!r} has {len(word)} letters, expected {length}")
     return UserError(f"{path}: the word list is empty")
-    seen: dict[str, None] = {}
-    for lineno, line in enumerate(text.splitlines(), 1):
-        word = line.strip().lower()
-        if not word:
-            continue
-        outside = word.translate(allowed)
-        if outside:
-            raise UserError(f"{path}:{lineno}: {line.strip()!r} has a character outside a-z: {outside[0]!r}")
-        if length == "first":
-            length = len(word)
-        if length is not None and len(word) != length:
-            raise UserError(f"{path}:{lineno}: {word!r} has {len(word)} letters, expected {length}")
-        seen.setdefault(word, None)
-    if not seen:
-        raise UserError(f"{path}: the word list is empty")
-    words = tuple(seen)
-    return WordList(name=path.name, path=str(path), words=words, sha256=canonical_sha256(words))
