@@ -246,6 +246,13 @@ class Solver(OrbitSearch):
         return value, int(self.context().best_out[0])
 
     # --- the tie-break's search from the first search's scan ---
+    def same_top_scan(self, n: int, d: int, other: int) -> bool:
+        """Whether the top node of a search of n answers scans its guesses the same with `d` and
+        with `other` guesses left: from d = 3 on, where the class bound of n answers is 2n - 1
+        below both (the guesses' bounds and order then do not depend on the cap)."""
+        bounds = self.class_bounds
+        return d >= 3 and bounds[d - 1, n] == 2 * n - 1 == bounds[other - 1, n]
+
     def _keeps_top(self, n: int) -> bool:
         return (self.rules & kernels.USE_KEPT_TOP != 0 and self.mode != "ultra" and not self.candidate_guesses
                 and KEEP_TOP_MIN <= n <= KEEP_TOP_MAX)
@@ -264,8 +271,8 @@ class Solver(OrbitSearch):
         with kept.d guesses left, kernels.GIVEN_TOP) where its guesses' bounds are the same with d
         guesses left (the class bound of n answers is 2n - 1 both below d and below kept.d):
         the same guesses, in the same order, with the same bounds as its own scan would give."""
-        n, bounds = len(S), self.class_bounds
-        if d < 3 or bounds[d - 1, n] != 2 * n - 1 or bounds[kept.d - 1, n] != 2 * n - 1:
+        n = len(S)
+        if not self.same_top_scan(n, d, kept.d):
             return self.solve(S, d, beta, req)
         ctx = self.context()
         ctx.root_constraint[:] = req

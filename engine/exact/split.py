@@ -458,10 +458,9 @@ class SplitTree:
         caps (the guesses' bounds and order then do not depend on the cap), and neither search
         settled by its bound (root_candidates' own first test). On many threads the second scan
         of a class of 221 answers took 37 ms."""
-        n, bounds = len(self.S), self.solver.class_bounds
-        first = self.first_candidates
-        if (first is not None and cap >= 3 and beta > bounds[cap][n] and beta > 2 * n
-                and bounds[cap - 1][n] == 2 * n - 1 == bounds[first[0] - 1][n]):
+        n, first = len(self.S), self.first_candidates
+        if (first is not None and beta > self.solver.class_bounds[cap][n] and beta > 2 * n
+                and self.solver.same_top_scan(n, cap, first[0])):
             return first[1]
         found = root_candidates(self.solver, self.S, cap, beta, self.req, self.deep)
         if found is not None and first is None:
