@@ -36,7 +36,7 @@ def run(workers: int, limit: int, top: int, runs: int) -> dict:
 
     from wordtree.exact import cluster
     from wordtree.games import get_game
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
 
     game = get_game("wordle")
     matrix = pattern_matrix(game).matrix

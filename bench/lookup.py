@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from wordtree.games import get_game  # noqa: E402
-from wordtree.player import DEFAULT_TREE, Position, lookup  # noqa: E402
-from wordtree.tree import game_for, make_document, read_tree, write_tree  # noqa: E402
+from wordtree.wordle.player import DEFAULT_TREE, Position, lookup  # noqa: E402
+from wordtree.wordle.tree import game_for, make_document, read_tree, write_tree  # noqa: E402
 
 RUNS = 10
 
@@ -33,7 +33,7 @@ def greedy_wordle_tree(game) -> dict:
     """A quick stand-in tree: at each node the guess with the smallest sum of squared bucket sizes."""
     import numpy as np
 
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
 
     matrix = pattern_matrix(game).matrix.astype(np.int64)
     n_codes = game.n_codes
@@ -111,7 +111,7 @@ def main() -> None:
         ms = median_ms(lambda: subprocess.run(argv, capture_output=True))
         print(f"{label:<24} subprocess  median {ms:7.1f} ms   -> {out.stdout.split()[0]}")
     bare = median_ms(lambda: subprocess.run([sys.executable, "-c", "pass"], capture_output=True))
-    imports = median_ms(lambda: subprocess.run([sys.executable, "-c", "import wordtree.player, argparse, orjson"],
+    imports = median_ms(lambda: subprocess.run([sys.executable, "-c", "import wordtree.wordle.player, argparse, orjson"],
                                                capture_output=True, cwd=ROOT))
     print(f"{'python -c pass':<24} subprocess  median {bare:7.1f} ms   (interpreter start-up alone)")
     print(f"{'imports only':<24} subprocess  median {imports:7.1f} ms")

@@ -85,7 +85,7 @@ def main() -> None:
     import numpy as np
 
     from wordtree.games import get_game
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
 
     print(f"{'lists':16} {'size':>14} {'first build':>12} {'warm build':>11} {'cache load':>11} {'numpy ref':>10} {'ratio':>7}")
     for name, size in PAIRS:

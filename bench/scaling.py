@@ -59,7 +59,7 @@ def child(kind: str, game_name: str, arg: str, threads: int, top: int, flags: st
     from wordtree.exact.build import build
     from wordtree.exact.rank import rank
     from wordtree.games import get_game
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
 
     flags = set(flags.split(","))
     split.ALONE = "alone" in flags

@@ -35,7 +35,7 @@ CASES = {  # game, opener, mode, expected total, the C++ solver's quoted seconds
 
 def one(case: str, threads: int) -> dict:
     from wordtree.games import get_game
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
     from wordtree.exact.build import build
 
     game_name, first, mode, _, _ = CASES[case]
@@ -53,7 +53,7 @@ def one(case: str, threads: int) -> dict:
 
 def rank_one(limit: int, threads: int) -> dict:
     from wordtree.games import get_game
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
     from wordtree.exact.rank import rank
 
     game = get_game("wordle")

@@ -102,8 +102,8 @@ def child(output: str, options: list[str]) -> None:
     import wordtree.commands.build  # noqa: F401
     import wordtree.exact.build
     import wordtree.exact.solver
-    import wordtree.patterns
-    import wordtree.tree
+    import wordtree.wordle.patterns
+    import wordtree.wordle.tree
     from numba.core import caching  # its loader, as guard_cache left it (imported by the kernels)
 
     wall, cpu = dict.fromkeys(PARTS, 0.0), dict.fromkeys(PARTS, 0.0)
@@ -130,7 +130,7 @@ def child(output: str, options: list[str]) -> None:
 
     timed(caching.Cache, "load_overload", "kernel load")
     timed(wordtree.commands.build, "load_game", "game+matrix")
-    timed(wordtree.patterns, "pattern_matrix", "game+matrix")
+    timed(wordtree.wordle.patterns, "pattern_matrix", "game+matrix")
     timed(wordtree.exact.solver.Solver, "__init__", "solver setup", ("kernel load",))
     timed(wordtree.exact.build, "answer_depths", "document")
     timed(wordtree.exact.build, "exact_tree", "search", ("kernel load", "solver setup", "document"))
@@ -142,8 +142,8 @@ def child(output: str, options: list[str]) -> None:
         return search(*args, **kwargs)
 
     wordtree.exact.build.exact_tree = enter
-    timed(wordtree.tree, "make_document", "document")
-    timed(wordtree.tree, "write_tree", "write")
+    timed(wordtree.wordle.tree, "make_document", "document")
+    timed(wordtree.wordle.tree, "write_tree", "write")
     t1, used = clock(), time.process_time()
     stdout, sys.stdout = sys.stdout, open(os.devnull, "w")
     try:

@@ -33,8 +33,8 @@ def greedy_wordle_tree(folder: Path) -> Path:
     import numpy as np
 
     from wordtree.games import get_game
-    from wordtree.patterns import pattern_matrix
-    from wordtree.tree import make_document, write_tree
+    from wordtree.wordle.patterns import pattern_matrix
+    from wordtree.wordle.tree import make_document, write_tree
 
     game = get_game("wordle")
     codes = pattern_matrix(game).matrix[game.answer_guess_ids]  # answers x answers
@@ -111,7 +111,7 @@ def main() -> int:
     ap.add_argument("--screenshot", metavar="PNG", help="also save a screenshot two steps into a game")
     args = ap.parse_args()
 
-    from wordtree.tree import read_tree
+    from wordtree.wordle.tree import read_tree
     from wordtree.web import build_site
 
     work = Path(tempfile.mkdtemp(prefix="wordtree-bench-web-"))

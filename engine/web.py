@@ -25,7 +25,7 @@ import orjson
 from .data import trees_dir, web_assets_dir
 from .errors import ListenError, ListPairError, UserError
 from .files import write_atomic
-from .tree import game_for, read_tree
+from .wordle.tree import game_for, read_tree
 
 ASSETS = web_assets_dir()
 ASSET_FILES = ("index.html", "app.js", "style.css")

@@ -16,7 +16,7 @@ from reference_trees import ROOT, write_lists  # noqa: E402
 
 from wordtree.exact import cluster  # noqa: E402
 from wordtree.games import get_game  # noqa: E402
-from wordtree.patterns import pattern_matrix  # noqa: E402
+from wordtree.wordle.patterns import pattern_matrix  # noqa: E402
 from wordtree.exact.checkpoint import load_checkpoint  # noqa: E402
 from wordtree.exact.rank import rank  # noqa: E402
 

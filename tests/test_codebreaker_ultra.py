@@ -17,8 +17,8 @@ from wordtree.exact.build import exact_tree
 from wordtree.exact.solver import INF, Solver, best_guess
 from wordtree.games.bulls_cows import BullsCows
 from wordtree.games.mastermind import Mastermind
-from wordtree.tree import make_document
-from wordtree.verify import load_lists, verify
+from wordtree.wordle.tree import make_document
+from wordtree.wordle.verify import load_lists, verify
 
 # the literal brute force (the rule checked against the history) is fast enough on these
 LITERAL_GAMES = [Mastermind(3, 3), Mastermind(2, 4), Mastermind(2, 5), Mastermind(4, 2)]

@@ -26,8 +26,8 @@ from wordtree.exact.checkpoint import checkpoint_status, finished_openers, load_
 from wordtree.exact.rank import rank
 from wordtree.exact.solver import INF, NO_CAP, Solver, tree_depth
 from wordtree.exact.symmetric import proven_key
-from wordtree.tree import game_for, make_document, read_tree, write_tree
-from wordtree.verify import bulls_cows_text, load_lists, mastermind_text, verify
+from wordtree.wordle.tree import game_for, make_document, read_tree, write_tree
+from wordtree.wordle.verify import bulls_cows_text, load_lists, mastermind_text, verify
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL_GAMES = [Mastermind(3, 3), Mastermind(3, 4), Mastermind(2, 5), Mastermind(4, 3), BullsCows(2),

@@ -240,8 +240,8 @@ def test_a_shipped_dordle_tree_is_proven_optimal_again(path):
     import orjson
 
     from wordtree.dordle.tree import build_document
-    from wordtree.patterns import pattern_matrix
-    from wordtree.tree import game_for
+    from wordtree.wordle.patterns import pattern_matrix
+    from wordtree.wordle.tree import game_for
 
     doc = orjson.loads(path.read_bytes())
     assert doc["result"]["optimal"] is True

@@ -7,9 +7,9 @@ import pytest
 import reference
 import reference_trees as rt
 from wordtree.errors import UserError
-from wordtree.formats import export_tree, import_tree
+from wordtree.wordle.formats import export_tree, import_tree
 from wordtree.games import get_game
-from wordtree.tree import make_document, read_tree, write_tree
+from wordtree.wordle.tree import make_document, read_tree, write_tree
 
 
 @pytest.fixture(scope="module")

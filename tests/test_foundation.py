@@ -9,7 +9,7 @@ import pytest
 from wordtree.errors import UserError
 from wordtree.games import get_game
 from wordtree.exact.heuristics import partition_stats
-from wordtree.patterns import pattern_matrix
+from wordtree.wordle.patterns import pattern_matrix
 from wordtree.words import canonical_sha256, load_words
 
 

@@ -16,8 +16,8 @@ from wordtree.errors import UserError
 from wordtree.games import get_game
 from wordtree.games.mastermind import Mastermind
 from wordtree.games.wordle import Wordle
-from wordtree.grade import grade, grade_lines
-from wordtree.tree import read_tree
+from wordtree.wordle.grade import grade, grade_lines
+from wordtree.wordle.tree import read_tree
 from wordtree.words import WordList, canonical_sha256
 
 SALET_TREE = trees_dir() / "wordle-salet-normal.json"
@@ -161,7 +161,7 @@ def wordle():
 
 def test_salet_loses_nothing_and_crane_costs_its_build_total(wordle):
     from wordtree.exact.build import build
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
 
     game, doc = wordle
     salet = grade(game, replay_steps(game, "cigar", ["salet"]), tree=doc).moves[0]

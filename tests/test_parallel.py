@@ -95,7 +95,7 @@ def test_a_split_tie_break_reuses_its_classs_candidates(monkeypatch, mode):
     import orjson
 
     from wordtree.games import get_game
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
     from wordtree.data import trees_dir
 
     reused = []

@@ -10,11 +10,11 @@ import pytest
 
 import reference
 import reference_trees as rt
-from wordtree import player
+from wordtree.wordle import player
 from wordtree.errors import UserError
 from wordtree.games import get_game
-from wordtree.player import lookup
-from wordtree.tree import make_document, read_tree, write_tree
+from wordtree.wordle.player import lookup
+from wordtree.wordle.tree import make_document, read_tree, write_tree
 
 SQUARES = {"B": "\u2b1b", "Y": "\U0001f7e8", "G": "\U0001f7e9"}
 
@@ -193,7 +193,7 @@ def test_cli_next_never_imports_numba_or_numpy(setup):
     g, p = walk(root, answers[7])[0]
     res = subprocess.run([sys.executable, "-X", "importtime", str(rt.ROOT / "cli.py"), "next", str(path), f"{g}:{p}",
                           *flags(path)], capture_output=True, text=True)
-    assert res.returncode == 0 and "wordtree.player" in res.stderr
+    assert res.returncode == 0 and "wordtree.wordle.player" in res.stderr
     imported = {line.split("|")[-1].strip().split(".")[0] for line in res.stderr.splitlines() if "|" in line}
     assert not imported & {"numpy", "numba"}
 

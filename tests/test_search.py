@@ -285,7 +285,7 @@ def test_pair_counts_change_no_value_on_real_classes():
     """Classes below SALET on the full lists, where most sets the pair counts settle arise:
     every value is the same with the rule off (the rule-off search is the one checked against
     the oracle above), and a budgeted search keeps its contract."""
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
 
     game = get_game("wordle")
     matrix = pattern_matrix(game).matrix
@@ -308,7 +308,7 @@ def test_pair_scan_changes_no_tree_on_real_classes():
     """The tie-break on depth below SALET searches each class again with fewer guesses, where
     most searches of a perfect splitter happen: the trees (not only the values) are the same
     with the pair-by-pair search (`_first_splitter`) off, and it ran."""
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
 
     game = get_game("wordle")
     matrix = pattern_matrix(game).matrix
@@ -342,7 +342,7 @@ def test_a_search_from_a_kept_scan_is_the_search_from_its_own(real_lists):
     real classes below SALET (normal and hard mode) and in random games. Here the node counts are the same too (in a
     build, a set of at most PAIR_LIMIT answers may visit a few more nodes than its search from
     pair counts, which can settle it at once)."""
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
 
     game = get_game("wordle")
     matrix = pattern_matrix(game).matrix
@@ -378,7 +378,7 @@ def test_the_kept_scan_changes_no_tree(real_lists, monkeypatch):
     """The trees of the largest classes below SALET (normal and hard mode), and of random games,
     are the same with the tie-break's search started from the kept scan (USE_KEPT_TOP) as without; the scan was kept
     and used (each kept scan is taken by the tree of its set)."""
-    from wordtree.patterns import pattern_matrix
+    from wordtree.wordle.patterns import pattern_matrix
 
     game = get_game("wordle")
     matrix = pattern_matrix(game).matrix
@@ -491,7 +491,7 @@ def test_build_tree_total_equals_replay(real_lists):
 def test_build_depths_equal_a_replay(real_lists, seed, mode, cap):
     """The depths the builder reads off its tree with the pattern matrix (what the document's
     stats come from) are those a replay with the feedback function finds, on random games."""
-    from wordtree.tree import make_document, replay
+    from wordtree.wordle.tree import make_document, replay
 
     game = small_game(real_lists, seed, n_answers=60, n_guesses=150)
     result = build(game, game._compute_matrix(), first=None, max_guesses=cap, progress=False, mode=mode)
@@ -506,8 +506,8 @@ def test_build_depths_equal_a_replay(real_lists, seed, mode, cap):
 def test_answer_depths_equal_a_replay_on_the_shipped_trees(name):
     from wordtree.data import trees_dir
     from wordtree.exact.build import answer_depths
-    from wordtree.patterns import pattern_matrix
-    from wordtree.tree import depth_stats, named_game, read_tree, replay
+    from wordtree.wordle.patterns import pattern_matrix
+    from wordtree.wordle.tree import depth_stats, named_game, read_tree, replay
 
     doc = read_tree(trees_dir() / f"{name}.json")
     game = named_game(doc)
@@ -604,8 +604,8 @@ def test_hard_mode_legality_matches_the_rule_on_repeated_letters():
 
 
 def test_hard_mode_build_passes_the_independent_verifier(tmp_path):
-    from wordtree.tree import make_document
-    from wordtree.verify import verify
+    from wordtree.wordle.tree import make_document
+    from wordtree.wordle.verify import verify
 
     game = cluster_game()
     result = build(game, game._compute_matrix(), first=None, max_guesses=6, progress=False, mode="hard")
@@ -675,8 +675,8 @@ def test_ultra_mode_legality_matches_the_rule():
 
 
 def test_ultra_mode_build_passes_the_independent_verifier():
-    from wordtree.tree import make_document
-    from wordtree.verify import verify
+    from wordtree.wordle.tree import make_document
+    from wordtree.wordle.verify import verify
 
     game = cluster_game()
     result = build(game, game._compute_matrix(), first=None, max_guesses=8, progress=False, mode="ultra")

@@ -11,11 +11,11 @@ import pytest
 
 import reference
 import reference_trees as rt
-from wordtree import player
+from wordtree.wordle import player
 from wordtree.errors import UserError
 from wordtree.games import get_game
-from wordtree.player import WIDENED_NOTE, interactive, lookup, play_answer, position_after
-from wordtree.tree import read_tree
+from wordtree.wordle.player import WIDENED_NOTE, interactive, lookup, play_answer, position_after
+from wordtree.wordle.tree import read_tree
 
 EMOJI_STEPS = ["salet:BBBYB", "drone:BBGBY", "epoch:GBGBB"]  # the real game's colours for EMOJI
 pytestmark = pytest.mark.skipif(not player.DEFAULT_TREE.is_file(), reason="no shipped Wordle tree")

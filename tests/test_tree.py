@@ -10,7 +10,7 @@ import reference_trees as rt
 from wordtree import ENGINE
 from wordtree.errors import UnshippedListError, UserError
 from wordtree.games import get_game
-from wordtree.tree import game_for, make_document, read_tree, write_tree
+from wordtree.wordle.tree import game_for, make_document, read_tree, write_tree
 
 
 @pytest.fixture(scope="module")

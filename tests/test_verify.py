@@ -13,8 +13,8 @@ import pytest
 import reference
 import reference_trees as rt
 from wordtree.games import get_game
-from wordtree.tree import make_document, write_tree
-from wordtree.verify import WORDLE_RULES, ultra_violation, verify, wordle_hard_violation, wordle_text
+from wordtree.wordle.tree import make_document, write_tree
+from wordtree.wordle.verify import WORDLE_RULES, ultra_violation, verify, wordle_hard_violation, wordle_text
 
 DATA = Path(__file__).parent / "data"
 
@@ -48,7 +48,7 @@ def test_feedback_matches_the_reference_and_the_fixture_cases():
 
 def test_the_verifier_imports_nothing_of_the_engine_logic():
     logic = ("wordtree.games", "wordtree.exact", "numpy", "numba")
-    code = f"import sys, wordtree.verify; print(sorted(m for m in sys.modules if m.startswith({logic!r})))"
+    code = f"import sys, wordtree.wordle.verify; print(sorted(m for m in sys.modules if m.startswith({logic!r})))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=rt.ROOT)
     assert out.stdout.strip() == "[]", out
 
@@ -200,8 +200,8 @@ def test_cli_verify(setup, tmp_path):
 
 @pytest.mark.parametrize("path", sorted((rt.ROOT / "trees").glob("*.json")), ids=lambda p: p.name)
 def test_every_shipped_tree_verifies(path):
-    from wordtree.tree import read_tree
-    from wordtree.verify import load_lists
+    from wordtree.wordle.tree import read_tree
+    from wordtree.wordle.verify import load_lists
 
     doc = read_tree(path)
     report = verify(doc, *load_lists(doc))
@@ -218,8 +218,8 @@ HOSTILE = ["/etc/passwd", "../../../../etc/passwd", "/dev/zero", "sub/answers.tx
 def test_a_hostile_list_name_is_refused_without_reading_it(setup, tmp_path, monkeypatch, name):
     import wordtree.words
     from wordtree.errors import UserError
-    from wordtree.tree import game_for, read_tree
-    from wordtree.verify import load_lists
+    from wordtree.wordle.tree import game_for, read_tree
+    from wordtree.wordle.verify import load_lists
 
     game, root, _, _, folder = setup
     doc = fresh(game, root)
@@ -247,10 +247,10 @@ def test_a_hostile_list_name_is_refused_without_reading_it(setup, tmp_path, monk
 def test_oversized_and_non_regular_files_are_refused(setup, tmp_path, monkeypatch):
     import os
 
-    import wordtree.tree
+    import wordtree.wordle.tree
     import wordtree.words
     from wordtree.errors import UserError
-    from wordtree.tree import read_tree
+    from wordtree.wordle.tree import read_tree
     from wordtree.words import load_words, read_bounded
 
     game, root, _, _, folder = setup
@@ -269,7 +269,7 @@ def test_oversized_and_non_regular_files_are_refused(setup, tmp_path, monkeypatc
         read_tree(tmp_path)
     path = tmp_path / "t.json"
     write_tree(path, fresh(game, root))
-    monkeypatch.setattr(wordtree.tree, "TREE_MAX_BYTES", 1000)
+    monkeypatch.setattr(wordtree.wordle.tree, "TREE_MAX_BYTES", 1000)
     with pytest.raises(UserError, match="tree file larger than"):
         read_tree(path)
     monkeypatch.setattr(wordtree.words, "LIST_MAX_BYTES", 100)
@@ -279,7 +279,7 @@ def test_oversized_and_non_regular_files_are_refused(setup, tmp_path, monkeypatc
 
 _UNDER_A_MEMORY_LIMIT = """
 import resource, sys
-from wordtree.tree import read_tree
+from wordtree.wordle.tree import read_tree
 from wordtree.words import load_words
 with open("/proc/self/status") as f:
     used = next(int(line.split()[1]) for line in f if line.startswith("VmSize")) * 1024

@@ -216,7 +216,7 @@ def fitting(answers, steps, feedback) -> list[str]:
 def player_available() -> bool:
     from wordtree import commands as cli
 
-    return hasattr(cli, "main") and (ROOT / "engine" / "player.py").is_file()
+    return hasattr(cli, "main") and (ROOT / "engine" / "wordle" / "player.py").is_file()
 
 
 def cli_next(tree: Path, steps) -> str:

@@ -60,7 +60,7 @@ def run_build(args) -> int:
 
     from ..files import check_writable, open_checkpoint
     from ..numba_cache import compile_seconds
-    from ..patterns import pattern_matrix
+    from ..wordle.patterns import pattern_matrix
 
     if args.state and args.output:
         raise UsageError("-o writes whole-game trees only; drop --from or -o")
@@ -98,7 +98,7 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
 
     from ..exact.build import greedy_build
     from ..numba_cache import compile_note, compile_seconds
-    from ..tree import histogram_lines, make_document, write_tree
+    from ..wordle.tree import histogram_lines, make_document, write_tree
 
     opener = None if first == "auto" else first
     cap = args.max_guesses
@@ -241,7 +241,7 @@ def _rank(args) -> int:
     from ..exact.symmetric import uses_symmetry
     from ..files import write_atomic
     from ..numba_cache import compile_note, compile_seconds
-    from ..patterns import pattern_matrix
+    from ..wordle.patterns import pattern_matrix
 
     game = load_game(args)
     matrix = pattern_matrix(game, args.cache_dir).matrix

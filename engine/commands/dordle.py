@@ -149,7 +149,7 @@ def add_dordle(sub) -> None:
 
 def _game(name, answers, guesses, cache_dir):
     from ..games import get_game
-    from ..patterns import pattern_matrix
+    from ..wordle.patterns import pattern_matrix
 
     if name is not None and name not in WORDLE_PRESETS:
         raise UsageError(f"Dordle is played on Wordle's words: {', '.join(WORDLE_PRESETS)}, not {name!r}")
@@ -188,8 +188,8 @@ def _verify(args) -> int:
 
     doc = read_document(args.tree, (FORMAT, STRATEGY_FORMAT))
     if args.game is None:
-        from ..patterns import pattern_matrix
-        from ..tree import game_for
+        from ..wordle.patterns import pattern_matrix
+        from ..wordle.tree import game_for
 
         name = doc["game"].get("name")
         if name not in WORDLE_PRESETS:
@@ -393,8 +393,8 @@ def _open_position(args, tree: str | None):
         game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
         return DordlePosition(game, matrix, args.max_guesses or 7, None, seconds)
     from ..dordle.tree import read_document
-    from ..patterns import pattern_matrix
-    from ..tree import game_for
+    from ..wordle.patterns import pattern_matrix
+    from ..wordle.tree import game_for
 
     if args.game is not None:
         raise UsageError("give a Dordle tree or --game, not both")

@@ -19,7 +19,7 @@ def run_info(args) -> int:
     import numpy as np
 
     from ..numba_cache import compile_note
-    from ..patterns import pattern_matrix
+    from ..wordle.patterns import pattern_matrix
 
     game = load_game(args)
     pm = pattern_matrix(game, args.cache_dir)

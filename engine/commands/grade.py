@@ -42,9 +42,9 @@ def _steps(items: list[str]) -> list[tuple[str, str]]:
 def run_grade(args) -> int:
     from pathlib import Path
 
-    from ..grade import DEFAULT_SECONDS, grade, grade_lines, shipped_tree
-    from ..player import open_tree
-    from ..tree import game_for
+    from ..wordle.grade import DEFAULT_SECONDS, grade, grade_lines, shipped_tree
+    from ..wordle.player import open_tree
+    from ..wordle.tree import game_for
 
     items = list(args.items)
     tree_path = items.pop(0) if items and (":" not in items[0] or Path(items[0]).is_file()) else None

@@ -28,8 +28,8 @@ def add_verify(sub) -> None:
 
 
 def run_verify(args) -> int:
-    from ..tree import histogram_lines, read_tree
-    from ..verify import load_lists, optimality_claim, verify
+    from ..wordle.tree import histogram_lines, read_tree
+    from ..wordle.verify import load_lists, optimality_claim, verify
 
     if _tree_format(args.tree) == "wordtree-hangman/1":
         return _verify_hangman(args)
@@ -49,8 +49,8 @@ def run_verify(args) -> int:
     elif not args.prove:
         print("optimal: claimed, not re-proved (run verify --prove)")
     else:
-        from ..tree import game_for
-        from ..verify import prove_opener
+        from ..wordle.tree import game_for
+        from ..wordle.verify import prove_opener
 
         opener = doc["root"]["guess"]
         print(f"proving: the exact value of {opener} with the tree's cap and mode ...", file=sys.stderr, flush=True)
@@ -88,7 +88,7 @@ def _tree_format(path) -> str | None:
     reports the problem)."""
     import orjson
 
-    from ..tree import TREE_MAX_BYTES
+    from ..wordle.tree import TREE_MAX_BYTES
     from ..words import read_bounded
 
     try:
@@ -183,7 +183,7 @@ def _tree_and_steps(items) -> tuple[str | None, list[str]]:
 def _position(args, tree, steps):
     """The position after `steps` on `tree` (a file or a shipped tree's name, None for the default)
     or, with --game, on that preset's shipped tree, else on the preset with no tree."""
-    from ..player import game_tree, open_tree, position_after
+    from ..wordle.player import game_tree, open_tree, position_after
 
     if args.game is not None:
         if tree is not None:
@@ -207,7 +207,7 @@ def add_next(sub) -> None:
 
 
 def run_next(args) -> int:
-    from ..player import suggestion_lines
+    from ..wordle.player import suggestion_lines
 
     if _is_hangman(args, args.items[0] if args.items else None, "missed", "weights"):
         from .hangman import run_next_hangman
@@ -235,7 +235,7 @@ def add_candidates(sub) -> None:
 
 
 def run_candidates(args) -> int:
-    from ..player import candidate_lines
+    from ..wordle.player import candidate_lines
 
     if _is_hangman(args, args.items[0] if args.items else None, "missed", "weights"):
         from .hangman import run_candidates_hangman
@@ -280,7 +280,7 @@ def add_play(sub) -> None:
 
 
 def run_play(args) -> int:
-    from ..player import interactive, play_answer
+    from ..wordle.player import interactive, play_answer
 
     if _is_hangman(args, args.tree, "length", "weights"):
         from .hangman import run_play_hangman
@@ -300,8 +300,8 @@ def add_stats(sub) -> None:
 
 
 def run_stats(args) -> int:
-    from ..player import summary_lines
-    from ..tree import read_tree
+    from ..wordle.player import summary_lines
+    from ..wordle.tree import read_tree
 
     print("\n".join(summary_lines(read_tree(args.tree))))
     return 0
@@ -317,8 +317,8 @@ def add_export(sub) -> None:
 
 def run_export(args) -> int:
     from ..files import write_atomic
-    from ..formats import export_tree
-    from ..tree import game_for, read_tree
+    from ..wordle.formats import export_tree
+    from ..wordle.tree import game_for, read_tree
 
     doc = check_tree_shape(read_tree(args.tree))
     data = export_tree(doc, game_for(doc, args.answers, args.guesses), args.format)
@@ -343,9 +343,9 @@ def add_import(sub) -> None:
 
 
 def run_import(args) -> int:
-    from ..formats import import_tree
-    from ..tree import TREE_MAX_BYTES, make_document, write_tree
-    from ..verify import load_lists, verify
+    from ..wordle.formats import import_tree
+    from ..wordle.tree import TREE_MAX_BYTES, make_document, write_tree
+    from ..wordle.verify import load_lists, verify
     from ..words import read_bounded, read_stream
 
     cap = None if args.max_guesses.lower() == "none" else positive_int(args.max_guesses, "--max-guesses")

@@ -78,7 +78,7 @@ def game_of(spec: GameSpec):
     """(game, pattern matrix) rebuilt on a worker from `spec`, refused when its lists differ from
     the client's (by the game's cache key)."""
     from ..games import get_game
-    from ..patterns import pattern_matrix
+    from ..wordle.patterns import pattern_matrix
 
     game = get_game(spec.name, spec.answers, spec.guesses, **dict(spec.options))
     if game.cache_key != spec.cache_key:

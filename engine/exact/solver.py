@@ -478,7 +478,7 @@ def best_guess(game, candidate_ids_: list[int], guesses_left: int | None = None,
     `guesses_left` (None: no cap). Normal mode, and ultra mode where the guesses are the answers
     (the candidates are then the legal guesses); the other modes need the history itself."""
     if matrix is None:
-        from ..patterns import pattern_matrix
+        from ..wordle.patterns import pattern_matrix
 
         matrix = pattern_matrix(game).matrix
     if mode != "normal" and not candidate_guesses(game, mode):

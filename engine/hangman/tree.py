@@ -22,7 +22,7 @@ import orjson
 
 from ..data import PACKAGE
 from ..errors import UnshippedListError, UserError
-from ..tree import TREE_MAX_BYTES
+from ..wordle.tree import TREE_MAX_BYTES
 from ..words import (
     LIST_MAX_BYTES,
     canonical_sha256,

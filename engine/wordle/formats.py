@@ -14,7 +14,7 @@ import re
 
 import orjson
 
-from .errors import UserError
+from ..errors import UserError
 from .tree import replay
 
 FORMATS = ("selby", "olson", "leaderboard")

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import orjson
 
-from .errors import ListPairError, UnshippedListError, UserError
-from .files import write_atomic
-from .words import read_bounded, shipped_list
+from ..errors import ListPairError, UnshippedListError, UserError
+from ..files import write_atomic
+from ..words import read_bounded, shipped_list
 
 FORMAT = "wordtree/1"
 GAME_FIELDS = (
@@ -75,7 +75,7 @@ def make_document(game, root, *, mode="normal", max_guesses=6, objective="total"
     """A wordtree/1 document for `root` on `game` (`max_guesses=None` means no cap and is written
     as null). The stats come from `depths`, each answer's number of guesses in this tree as the
     exact builder read them off it (BuildResult.depths), else from replaying every answer."""
-    from . import ENGINE
+    from .. import ENGINE
 
     max_guesses = None if max_guesses is None else int(max_guesses)
     if depths is None:
@@ -165,7 +165,7 @@ def check_lists(doc: dict, game) -> None:
 def game_for(doc: dict, answers=None, guesses=None):
     """The engine Game a tree was made for: its preset with the user's lists if given, else with
     the shipped lists the file names (`list_path`); the list fingerprints must match the file's."""
-    from .games import get_game
+    from ..games import get_game
 
     if (answers is None) != (guesses is None):
         raise ListPairError()
@@ -181,7 +181,7 @@ def named_game(doc: dict, keys=("answers", "guesses")):
     """The tree's game on the lists it names (`list_path`; with one key, that list for both). A
     list that cannot be read as a word list is named without quoting its lines: it was found by
     a name out of a file, and its content is nobody's business here."""
-    from .games import PRESETS, get_game
+    from ..games import PRESETS, get_game
 
     if doc["game"]["name"] not in PRESETS:  # named before any list is looked for
         get_game(doc["game"]["name"])

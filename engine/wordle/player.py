@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .data import trees_dir
-from .errors import UserError
+from ..data import trees_dir
+from ..errors import UserError
 from .tree import check_lists, game_for, histogram_lines, named_game, path_text, read_tree, replay
 
 DEFAULT_TREE = trees_dir() / "wordle-salet-normal.json"
@@ -222,7 +222,7 @@ class Position:
                 word, total = self._exact_guess(left)
                 return Suggestion(word, "exact", self.candidates, round(total / len(self.candidates), 4), n, note)
             except UserError as exc:
-                from .exact.solver import Infeasible
+                from ..exact.solver import Infeasible
 
                 if isinstance(exc, Infeasible) or self.mode == "normal":
                     raise
@@ -233,7 +233,7 @@ class Position:
         """The exact engine's best guess for the candidates (numba: imported only off the tree) and
         its total. Widened, the candidates are not answers of the game: the search runs on a game
         whose answers they are, over the same guesses (its small matrix is built here, not cached)."""
-        from .exact.solver import best_guess
+        from ..exact.solver import best_guess
 
         game = self.full_game
         if not self.widened:
@@ -272,8 +272,8 @@ class Position:
 
 def candidates_game(game, words: list[str]):
     """A Wordle like `game` whose answers are `words` (allowed guesses), its guesses the same."""
-    from .games.wordle import Wordle
-    from .words import WordList, canonical_sha256
+    from ..games.wordle import Wordle
+    from ..words import WordList, canonical_sha256
 
     def as_list(name, listed):
         return WordList(name=name, path="", words=tuple(listed), sha256=canonical_sha256(listed))

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from .files import cache_dir, checksum
+from ..files import cache_dir, checksum
 
 MAGIC = "wordtree-patterns/1"
 
@@ -63,7 +63,7 @@ def _read(path: Path, game) -> np.ndarray | None:
 
 def _write(path: Path, game, matrix: np.ndarray) -> None:
     """Atomic, like every file the project writes (tree.write_atomic)."""
-    from .files import write_atomic
+    from ..files import write_atomic
 
     write_atomic(path, orjson.dumps(_header(game, matrix)) + b"\n" + matrix.tobytes())
 
@@ -77,7 +77,7 @@ def pattern_matrix(game, cache: str | os.PathLike | None = None, use_cache: bool
         matrix = _read(path, game)
         if matrix is not None:
             return PatternMatrix(matrix, "cache", time.perf_counter() - start, path)
-    from .numba_cache import compile_seconds
+    from ..numba_cache import compile_seconds
 
     compiled = compile_seconds()
     matrix = game._compute_matrix()

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import UserError
+from ..errors import UserError
 from .tree import read_tree, replay
 
 INFINITE = math.inf
@@ -147,7 +147,7 @@ def tree_values_apply(doc: dict, mode: str, cap: int | None) -> bool:
 
 def shipped_tree(game, mode: str, cap: int | None) -> dict | None:
     """A shipped tree of this game (same lists), mode and cap, if there is one."""
-    from .data import trees_dir
+    from ..data import trees_dir
 
     ident = game.identity()
     for path in sorted(trees_dir().glob("*.json")):
@@ -178,7 +178,7 @@ class _Engine:
     def __init__(self, game, mode: str, cap: int | None, cache=None):
         import numpy as np
 
-        from .exact.solver import INF, Solver
+        from ..exact.solver import INF, Solver
         from .patterns import pattern_matrix
 
         self.INF = INF
@@ -443,7 +443,7 @@ def _same_orbit(game, history: list[int], a: int, b: int) -> bool:
     both are worth the same there: engine/games/symmetry.py)."""
     if not game.symmetric:
         return False
-    from .games.symmetry import code_array, orbit_keys
+    from ..games.symmetry import code_array, orbit_keys
 
     codes = code_array(game.guesses, game.symbols)
     try:

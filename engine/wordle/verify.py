@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .words import canonical_sha256
+from ..words import canonical_sha256
 
 
 # ------------------------------------------------------------------------------------------------
@@ -270,9 +270,9 @@ def _check_stats(stored, report) -> None:
 # ------------------------------------------------------------------------------------------------
 def load_lists(doc: dict, answers=None, guesses=None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The answer and guess words for verifying `doc`: the user's files, else the ones it names."""
-    from .errors import GeneratedCodesError, ListPairError, UserError
+    from ..errors import GeneratedCodesError, ListPairError, UserError
     from .tree import list_path, named_list_error
-    from .words import load_words
+    from ..words import load_words
 
     if (answers is None) != (guesses is None):
         raise ListPairError()
@@ -310,8 +310,8 @@ def optimality_claim(doc: dict) -> str | None:
 def _exact_engine():
     """The exact search, imported only when a claim is to be re-proved (numba)."""
     from .patterns import pattern_matrix
-    from .exact.build import build
-    from .exact.solver import Infeasible
+    from ..exact.build import build
+    from ..exact.solver import Infeasible
 
     return pattern_matrix, build, Infeasible
 
