@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..numba_cache import import_numba
-
-import_numba()  # (without PyYAML where numba has no config file to read with it)
-from numba import njit  # noqa: E402
+from ..jit import kernel
 
 DINF = 1 << 40  # "no strategy within the cap": far above any total, and sums of a few stay in int64
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _sum_max(a, ka, b, kb):
     """sum over p < ka, q < kb of max(a[p], b[q]); a[:ka] and b[:kb] are sorted in place."""
     a[:ka].sort()
@@ -41,7 +38,7 @@ def _sum_max(a, ka, b, kb):
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def guess_bounds(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_of_guess, win, d, cb, lbs, scores,
                  useless):
     """For each guess g of `guesses` at the state (S1, S2, d): lbs[i], the counting bound on the
@@ -156,7 +153,7 @@ def guess_bounds(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_o
         scores[i] = sq
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _labels(row, U, stamp, label, epoch, out):
     """out[j] = the code of U[j] under `row`, renamed by first appearance (0, 1, ...)."""
     k = 0
@@ -169,7 +166,7 @@ def _labels(row, U, stamp, label, epoch, out):
         out[j] = label[c]
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _board_labels(row, S1, S2, ident, stamp, label, epoch, out):
     """out = the codes of S1, then of S2 (not in an ident state), each board renamed by first
     appearance on its own; returns the new epoch."""
@@ -181,7 +178,7 @@ def _board_labels(row, S1, S2, ident, stamp, label, epoch, out):
     return epoch
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def prune_guesses(matrix, n_codes, guesses, S1, S2, ident, in_union, answer_of_guess, drop_useless, drop_same):
     """keep[i]: whether guesses[i] is worth trying at the state (S1, S2) (ident: S2 is S1), and
     below it (every test here holds on subsets too, so children inherit the kept list).
@@ -259,13 +256,13 @@ def prune_guesses(matrix, n_codes, guesses, S1, S2, ident, in_union, answer_of_g
 
 # --- the heuristic strategy (heuristic.py) and the depth-2 bound (lower.py) ---
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _xlog(c):
     """c log2 c (0 for c <= 1)."""
     return c * np.log2(c) if c > 1 else 0.0
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def guess_estimates(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_of_guess, win, d, cb, alpha, lbs,
                     scores, useless, ests):
     """guess_bounds, and ests[i]: the heuristic estimate of the cost of opening with guesses[i],
@@ -333,7 +330,7 @@ def guess_estimates(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answe
         ests[i] = lbs[i] + alpha * extra
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _pick(lbs, scores, ests):
     """The index of the least estimate (ties: the least score, then the first); -1 when every
     bound is DINF."""
@@ -346,7 +343,7 @@ def _pick(lbs, scores, ests):
     return best
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _group(row, S, win, n_codes, cnt, out, starts, codes):
     """Sort S into out by code (counting sort); starts[j], codes[j] for each non-winning class j
     (starts[k] = the end); returns (k, whether a code was the win). The winning class is left out."""
@@ -380,7 +377,7 @@ def _group(row, S, win, n_codes, cnt, out, starts, codes):
 
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _candidate(k, C, guess_of_answer, short, guesses):
     """The k-th guess of the scan order C's own answers, then `short`, then every guess."""
     if k < C.size:
@@ -391,7 +388,7 @@ def _candidate(k, C, guess_of_answer, short, guesses):
     return guesses[k - short.size]
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def single_feasible(matrix, n_codes, C, d, win, guess_of_answer, short, guesses, cb):
     """Whether V1(C, d) is finite: some single-board strategy finds every answer of C within d
     guesses. Exact: a yes names a tree (each class of the guess found feasible below it), and a no
@@ -440,7 +437,7 @@ def single_feasible(matrix, n_codes, C, d, win, guess_of_answer, short, guesses,
     return False
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _small_state(matrix, A, B, idt, d, guess_of_answer, chosen):
     """The value of a state of one or two pairs, as search.DordleSearch.shortcut proves it (DINF:
     none within d); its guess in chosen[d]."""
@@ -462,7 +459,7 @@ def _small_state(matrix, A, B, idt, d, guess_of_answer, chosen):
     return DINF
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _play(matrix, n_codes, guesses, short, A, B, idt, d, first, scan_all, answer_of_guess, guess_of_answer, win, cb,
           alpha, n_answers, tries, ws_lbs, ws_scores, ws_useless, ws_ests, mark1, mark2, cnt, chosen, single_ids,
           single_meta, stats):
@@ -669,7 +666,7 @@ def _play(matrix, n_codes, guesses, short, A, B, idt, d, first, scan_all, answer
     return DINF
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def strategy_walk(matrix, n_codes, guesses, S1, S2, ident, d, first, scan_all, answer_of_guess, guess_of_answer, win,
                   cb, alpha, n_answers, short, tries, single_ids, single_meta, stats):
     """Play the heuristic strategy (_play) from the state (S1, S2, d), opening with `first` when

@@ -9,21 +9,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..numba_cache import guard_cache, import_numba
+from ..jit import kernel, prange
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
-import_numba()  # (without PyYAML where numba has no config file to read with it)
-from numba import njit, prange, types  # noqa: E402
-from numba.core import cgutils  # noqa: E402
-from numba.extending import intrinsic  # noqa: E402
-
-guard_cache()  # an unreadable cache entry is compiled again, not fatal
 
 # ----------------------------------------------------------------------------------------------
 # Pattern matrix
 # ----------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _wordle_matrix(guess_letters, answer_columns, answer_letter_counts, out):
     """out[g, a] = sum(colour_i * 3**i). Works a guess at a time over all answers in position
     passes, so the inner loops are plain array arithmetic that vectorizes.
@@ -180,7 +177,7 @@ GIVEN_TOP = 4096
 ST_NODES, ST_MEMO_HITS, ST_MEMO_STORES, ST_MEMO_CLEARS, ST_GUESSES_EVALUATED = 0, 1, 2, 3, 4
 
 
-@njit(cache=True)
+@kernel
 def _set_hash(S, state, d, set_keys, state_keys, depth_keys):
     h = depth_keys[d]
     for a in S:
@@ -249,29 +246,29 @@ def _atomic_add(typingctx, ary, idx, value):
     return ary.dtype(ary, types.intp, ary.dtype), codegen
 
 
-@njit(cache=True)
+@kernel
 def _pay(value, exact, guess):
     """A payload word: the value in the high 32 bits, then the exact flag, then guess + 1."""
     word = (np.uint64(value) << np.uint64(32)) | np.uint64(guess + 1)
     return word | PAY_EXACT if exact else word
 
 
-@njit(cache=True)
+@kernel
 def _pay_value(word):
     return np.int64(word >> np.uint64(32))
 
 
-@njit(cache=True)
+@kernel
 def _pay_exact(word):
     return (word & PAY_EXACT) != 0
 
 
-@njit(cache=True)
+@kernel
 def _pay_guess(word):
     return np.int64(word & PAY_GUESS) - 1
 
 
-@njit(cache=True)
+@kernel
 def _memo_holds(S, state, d, i, mdepth, moff, mlen, pool):
     """Whether slot i (whose key matched) holds (S, state, d): the depth, the size, then the set
     and the state element by element, so that a hash collision never matches."""
@@ -288,7 +285,7 @@ def _memo_holds(S, state, d, i, mdepth, moff, mlen, pool):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool):
     """The slot holding (S, state, d), or -(empty slot) - 1 when it is absent. The state (the
     hard-mode constraint; empty otherwise) is stored after the set and compared with it."""
@@ -303,7 +300,7 @@ def _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool):
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@kernel
 def _memo_update(slot, value, exact, guess, mpay):
     """Keep the better of the slot's payload and (value, exact, guess): an exact value stays;
     else an exact value or a higher bound replaces it."""
@@ -316,7 +313,7 @@ def _memo_update(slot, value, exact, guess, mpay):
         old = seen
 
 
-@njit(cache=True)
+@kernel
 def _memo_store(S, state, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, mpay, pool, counters, stats):
     """Record an exact value or a lower bound for (S, state, d). When a thread's own table or
     its pool is full it is cleared (values are recomputed on demand: a cleared entry costs time,
@@ -364,7 +361,7 @@ def _memo_store(S, state, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, 
     stats[ST_MEMO_STORES] += 1
 
 
-@njit(cache=True)
+@kernel
 def _constrain(req_from, req_to, letters, code, length):
     """Hard mode: the constraint after a guess (letters, its letter counts) got `code`. req[i]
     for i < length is the green letter at position i (-1: none); req[length + x] is the number
@@ -386,7 +383,7 @@ def _constrain(req_from, req_to, letters, code, length):
             req_to[length + x] = shown[x]
 
 
-@njit(cache=True)
+@kernel
 def _active_constraints(req, length, active):
     """The constraint's non-trivial entries (index into req), so legality checks skip the rest."""
     t = 0
@@ -397,7 +394,7 @@ def _active_constraints(req, length, active):
     return t
 
 
-@njit(cache=True)
+@kernel
 def _wordle_code(guess, answer):
     """The Wordle code of one pair of letter arrays, as the matrix kernel's rule: position i
     (not green) is yellow iff the answer's copies of its letter outside greens outnumber the
@@ -424,7 +421,7 @@ def _wordle_code(guess, answer):
     return code
 
 
-@njit(cache=True)
+@kernel
 def _record_step(history_from, history_to, step):
     """Ultra mode: the history (guess id * codes + code, sorted, padded with NO_STEP) with one
     more step. Sorted, so histories that differ only in order share memo entries."""
@@ -440,7 +437,7 @@ def _record_step(history_from, history_to, step):
             j += 1
 
 
-@njit(cache=True)
+@kernel
 def _consistent(gid, history, letters, n_codes):
     """Ultra mode: would guess `gid` have got every code of the history, were it the answer?"""
     for step in history:
@@ -451,7 +448,7 @@ def _consistent(gid, history, letters, n_codes):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _legal(gid, req, active, n_active, letters, counts, length):
     for q in range(n_active):
         j = active[q]
@@ -463,7 +460,7 @@ def _legal(gid, req, active, n_active, letters, counts, length):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _first_collision(row, pos, stamp, first_at, epoch):
     """(-1, -1) when the row gives each of the node's answers its own code, else (i, j): the
     first answer i sharing its code with an earlier answer j (positions in the node)."""
@@ -478,7 +475,7 @@ def _first_collision(row, pos, stamp, first_at, epoch):
     return -1, -1
 
 
-@njit(cache=True)
+@kernel
 def _first_splitter(LT, pos, rows, S, mark, core_epoch, collided):
     """The first of the `rows` guesses of a column-major local matrix LT (one row per column of
     the node's parent) that gives each of the node's answers (rows pos of LT) its own code, or
@@ -518,7 +515,7 @@ def _first_splitter(LT, pos, rows, S, mark, core_epoch, collided):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _by_answers(C, rows):
     """The first `rows` rows of a local matrix stored by answers: (answers, rows), contiguous
     over the guesses, as the pair counts and `_first_splitter` read it."""
@@ -532,7 +529,7 @@ def _by_answers(C, rows):
     return CT
 
 
-@njit(cache=True)
+@kernel
 def _remember_core(S, mark, core_epoch, cores, core_len, core_count):
     """Keep the answers of S marked with core_epoch (sorted, as S is) as the newest core, if it
     fits; the oldest is overwritten. None marked (a scan of no guesses) is no core: the empty set
@@ -553,7 +550,7 @@ def _remember_core(S, mark, core_epoch, cores, core_len, core_count):
     core_count[0] += 1
 
 
-@njit(cache=True)
+@kernel
 def _holds_a_core(S, cores, core_len, core_count, mark, epoch):
     """Whether S contains one of the remembered sets that no guess splits into singletons."""
     e = epoch[0] + 1
@@ -575,7 +572,7 @@ def _holds_a_core(S, cores, core_len, core_count, mark, epoch):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _pair_counts(LT, pos, rows, win, pairs, repeats, has_win, shared):
     """For each of the first `rows` guesses of a column-major local matrix LT (one row per
     column of the node's parent), over the node's answers (rows pos of LT): pairs[g] = answer
@@ -601,7 +598,7 @@ def _pair_counts(LT, pos, rows, win, pairs, repeats, has_win, shared):
             repeats[g] += shared[g]
 
 
-@njit(cache=True)
+@kernel
 def _pair_scores(counts, rows, n, lbs, scores):
     """Every guess's class bound and ordering score from the pair counts (the scan's figures),
     INF for a useless guess (S in one class, the guess not in S)."""
@@ -617,7 +614,7 @@ def _pair_scores(counts, rows, n, lbs, scores):
         scores[r] = 2 * (n + 2 * np.int64(pairs[r])) + n * lb
 
 
-@njit(cache=True)
+@kernel
 def _pair_bounds(LT, pos, rows, win, beta, counts, lbs, scores):
     """Pair counts (counts: 4 scratch rows, bytes or 16-bit words as |S| needs), every guess's
     bound and score from them (in lbs and scores), and from those: the first guess splitting S
@@ -646,7 +643,7 @@ def _pair_bounds(LT, pos, rows, win, beta, counts, lbs, scores):
     return -1, min_lb, top, np.int64(lbs[top]), np.int64(pairs[top]) == n - top_k
 
 
-@njit(cache=True)
+@kernel
 def _partition_key(row, pos, win, position_keys, stamp, label, epoch):
     """A hash of the partition a guess makes of the node's answers (codes relabelled by first
     appearance, the winning code kept apart): equal partitions get equal keys."""
@@ -664,7 +661,7 @@ def _partition_key(row, pos, win, position_keys, stamp, label, epoch):
     return key
 
 
-@njit(cache=True)
+@kernel
 def _same_partition(row_a, row_b, pos, win, stamp, image, epoch):
     """Whether two guesses split the node's answers alike, the winning class included: the codes
     of one map onto the codes of the other one to one."""
@@ -685,7 +682,7 @@ def _same_partition(row_a, row_b, pos, win, stamp, image, epoch):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _shared_codes(row, S, stamp, epoch, limit):
     """How many answers share their code with an earlier one (|S| minus the class count),
     counting only until it exceeds `limit`."""
@@ -702,7 +699,7 @@ def _shared_codes(row, S, stamp, epoch, limit):
     return shared
 
 
-@njit(cache=True)
+@kernel
 def _partition(S, pos, codes_row, colpos, out_S, out_pos, class_start, class_size, class_code, stamp, cnt, epoch):
     """Counting sort of the node's answers by code, codes_row[colpos[i]] for answer i (stable, so
     every class stays sorted), classes in order of (size, code). Writes each class's answer ids
@@ -741,7 +738,7 @@ def _partition(S, pos, codes_row, colpos, out_S, out_pos, class_start, class_siz
     return k
 
 
-@njit(cache=True)
+@kernel
 def _codes_present(matrix, n_codes):
     """Which pattern codes occur anywhere in the matrix. One thread: a pass over the matrix takes
     a few ms, less than a parallel kernel costs to load and start."""
@@ -753,7 +750,7 @@ def _codes_present(matrix, n_codes):
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _transpose(matrix, out, start, stop, present):
     """out[:, start:stop] = matrix[start:stop].T, in 64 x 64 tiles so that both sides are read
     and written a cache line at a time (the small-set path reads the pattern matrix answer by
@@ -795,7 +792,7 @@ def class_bounds(cap: int, n_answers: int, branching: int) -> np.ndarray:
     return bounds
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer_gid, win, rules, sc, mm, letters,
            counts):
     """V(S, d) if it is below beta, else a lower bound >= beta; the best guess (a global guess id)
@@ -1250,7 +1247,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     return fail
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _partition_stats(P, S, win, n_codes, classes, squares, largest, entropy, in_s):
     """Per guess over the answers S: class count, sum of squared class sizes, largest class,
     entropy of the class distribution (bits) and whether the guess is in S. Feeds the heuristic

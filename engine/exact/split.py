@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from numba import njit
+from ..jit import kernel
 
 from . import kernels
 from .jobs import Job, Mark, Workers, current_worker  # noqa: F401 - Workers: the pool these searches feed
@@ -131,7 +131,7 @@ def root_candidates(solver, S: np.ndarray, d: int, beta: int, req: np.ndarray, d
     return ids, order, lbs[order]
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _scan(matrix, ids, S, win, n_codes, keys, labels, stats, child_bounds):
     """Each guess's codes over S relabelled by first appearance (the winning code kept apart), as
     the kernel's scan does, and its class count, in-S flag, sum of squared class sizes, a hash

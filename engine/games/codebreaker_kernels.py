@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..numba_cache import guard_cache, import_numba
-
-import_numba()  # (without PyYAML where numba has no config file to read with it)
-from numba import njit, prange  # noqa: E402
-
-guard_cache()  # an unreadable cache entry is compiled again, not fatal
+from ..jit import kernel, prange
 
 
-@njit(cache=True, parallel=True)
+
+@kernel(parallel=True)
 def _codebreaker_matrix(guess_symbols, answer_symbols, answer_counts, out):
     """out[g, a] = black * (pegs + 1) + white. Symbols in common = sum over the guess's distinct
     symbols of min(copies in guess, copies in answer); white = common - black."""

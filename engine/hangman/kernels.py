@@ -23,12 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..numba_cache import guard_cache, import_numba
+from ..jit import kernel
 
-import_numba()  # (without PyYAML where numba has no config file to read with it)
-from numba import njit  # noqa: E402
-
-guard_cache()  # an unreadable cache entry is compiled again, not fatal
 
 INF = np.int64(1) << np.int64(62)
 RULE_FREQUENCY = 0
@@ -43,7 +39,7 @@ _BIT_INDEX = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
 # ----------------------------------------------------------------------------------------------
 # splitting a set by a letter
 # ----------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _partition(masks, src, dst, start, size, letter, slot, cls_mask, cls_start, cls_fill):
     """Stable split of src[start:start+size] by the mask of `letter` into dst[start:start+size].
     Class k (masks ascending, so a miss class is class 0) is dst[cls_start[k]:cls_start[k+1]].
@@ -85,7 +81,7 @@ def _partition(masks, src, dst, start, size, letter, slot, cls_mask, cls_start, 
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _letter_stats(masks, weights, members, start, size, miss_w, useful):
     """miss_w[c]: weight of the words without letter c; useful[c]: c splits the set (two masks
     differ). A letter that is not useful is never worth guessing: it either costs a miss and
@@ -104,7 +100,7 @@ def _letter_stats(masks, weights, members, start, size, miss_w, useful):
             useful[c] |= m != first[c]
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _set_weight(weights, members, start, size):
     t = np.int64(0)
     for i in range(start, start + size):
@@ -112,7 +108,7 @@ def _set_weight(weights, members, start, size):
     return t
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _strikes_that_count(letters, members, start, size, r):
     """The strikes left that can matter to the set: r, or one more than the most misses any of its
     words can make, if that is fewer. A word's misses are distinct letters of other candidates
@@ -136,7 +132,7 @@ def _strikes_that_count(letters, members, start, size, r):
     return min(r, most_misses + 1)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost):
     """(least cost, first letter) of a set of two words with r >= 1 strikes left, without a search:
     0 if a letter of both stands at different places in them (it tells them apart with no miss),
@@ -161,7 +157,7 @@ def _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost):
     return lighter * miss_cost + (lighter * lost_cost if r == 1 else np.int64(0)), letter
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _insert_descending(ranked, k, v):
     """Put v into ranked[:k] (largest first), which then has k + 1 entries."""
     j = k
@@ -171,7 +167,7 @@ def _insert_descending(ranked, k, v):
     ranked[j] = v
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful):
     """A lower bound on the cost of a set of two or more words with r >= 1 strikes left: the cost of
     its "miss spine", the path a tree follows while every guess misses.
@@ -214,7 +210,7 @@ def _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost,
     return bound
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _cover_common_letters(covers, p, word, g):
     """Add g to the covers at p of each letter of `word` (its letters, position by position) but its
     letter at p, which is nowhere else in it: the letters its family has in common. Each once."""
@@ -226,7 +222,7 @@ def _cover_common_letters(covers, p, word, g):
             covers[p, c] += g
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _family_bound(families, weights, rank_weight, rank_word, spelled, miss_w, useful, fam_keys, fam_sums, members,
                   start, size, r, miss_cost, lost_cost):
     """A lower bound on the cost of the set from its families: for a position p, the words that
@@ -370,7 +366,7 @@ def _family_bound(families, weights, rank_weight, rank_word, spelled, miss_w, us
     return totals.max() if length else np.int64(0)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _whole_set_covers(covers, winnable, p, miss_w, total):
     """Start the covers (of position p) and the winnable weight at p as the whole set's, every
     word standing for itself: the families of two or more words then change their own."""
@@ -379,7 +375,7 @@ def _whole_set_covers(covers, winnable, p, miss_w, total):
         covers[c] = total - miss_w[c]
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _spine_misses(covers, weight, heaviest, useful, r, ranked):
     """The least weight of misses along the path where every guess misses, over at most r steps,
     of words weighing `weight` whose letters cover `covers` (see _static_bound); `ranked`: scratch
@@ -401,7 +397,7 @@ def _spine_misses(covers, weight, heaviest, useful, r, ranked):
     return misses
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _free_letter(miss_w, useful):
     """A useful letter every candidate contains (no miss), or -1."""
     for c in range(26):
@@ -410,7 +406,7 @@ def _free_letter(miss_w, useful):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
                 slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful):
     """A lower bound on the cost of the set buf[depth][start:start+size] (two or more words, r >= 1)
@@ -451,7 +447,7 @@ def _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost
 # these take 8 bytes where the words took 2 each (95 of them on average at length 4), and a memo
 # that holds more finishes much sooner (docs/log/hangman.md).
 # ----------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _hash(members, start, size, r):
     h = np.uint64(0x9E3779B97F4A7C15) * np.uint64(r + 1) + np.uint64(size)
     for i in range(start, start + size):
@@ -460,7 +456,7 @@ def _hash(members, start, size, r):
     return h
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _slot_tag(h):
     """The high half of a hash, kept in the table slot beside the entry number (entry + 1 in the
     low half; 0 is an empty slot): a probe passes over another set's slot without reading its
@@ -468,7 +464,7 @@ def _slot_tag(h):
     return np.int64(h >> np.uint64(32)) << np.int64(32)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _fixed_of(useful):
     """The bit set of the letters that do not split a set (_letter_stats): of one mask in all its words."""
     fixed = np.int64(0)
@@ -478,14 +474,14 @@ def _fixed_of(useful):
     return fixed
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _fixed_letters(masks, weights, members, start, size, miss_w, useful):
     """_fixed_of the set, its _letter_stats found afresh (into the scratch miss_w and useful)."""
     _letter_stats(masks, weights, members, start, size, miss_w, useful)
     return _fixed_of(useful)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _fits(spelled, w, fixed, model):
     """Whether word w has the masks of the `fixed` letters that word `model` has: at each place,
     model's letter if it is fixed, else no fixed letter."""
@@ -500,7 +496,7 @@ def _fits(spelled, w, fixed, model):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _same_set(members, start, size, fixed, model, spelled):
     """Whether the set is that of an entry of the same size whose letters of one mask are `fixed`,
     `model` one of its words. Why that suffices: every set in the memo is closed in one universe
@@ -514,7 +510,7 @@ def _same_set(members, start, size, fixed, model, spelled):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, e_model, spelled):
     """(entry, table slot): entry -1 when absent, slot then being where it would go."""
     mask = np.uint64(table.size - 1)
@@ -533,7 +529,7 @@ def _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, 
         pos = (pos + 1) & np.int64(mask)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _memo_put(members, start, size, r, h, e, pos, value, exact, letter, fixed,
               table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr):
     """Record a value (exact) or a lower bound of the set, whose letters of one mask are `fixed`
@@ -545,7 +541,7 @@ def _memo_put(members, start, size, r, h, e, pos, value, exact, letter, fixed,
                  table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, ctr)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _memo_record(e, pos, h, size, r, value, exact, letter, fixed, model,
                  table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, ctr):
     """Entry e made better by the value (exact) or bound, or, e < 0, a new entry at table slot pos."""
@@ -570,7 +566,7 @@ def _memo_record(e, pos, h, size, r, value, exact, letter, fixed, model,
     ctr[ENTRIES] = n + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _memo_rebuild(table, e_hash, n):
     """Index entries 0..n-1 again (after a checkpoint is loaded, or into a table of another size):
     each goes to the first free slot from its hash, as _memo_put would have put it."""
@@ -583,7 +579,7 @@ def _memo_rebuild(table, e_hash, n):
         table[pos] = _slot_tag(e_hash[e]) | (e + 1)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _memo_merge(o_hash, o_size, o_r, o_val, o_exact, o_letter, o_fixed, o_model, n,
                 table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr):
     """Put another memo's entries 0..n-1 (of the same universe) into this one, as the search would
@@ -616,7 +612,7 @@ def _memo_merge(o_hash, o_size, o_r, o_val, o_exact, o_letter, o_fixed, o_model,
     return changed
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _closed_size(spelled, by_place, place_start, universe, fixed, model):
     """How many words of the universe fit the letters `fixed` as `model` has them (_fits): the
     set's size when it is closed in the universe. Only the words with model's letter at one of
@@ -641,7 +637,7 @@ def _closed_size(spelled, by_place, place_start, universe, fixed, model):
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _pooled_entries(masks, weights, spelled, letters, by_place, place_start, universe, pool, e_off, e_size, e_r,
                     e_hash, e_fixed, e_model, n):
     """Entries of an older memo that kept each set's words (pool[e_off[e]:][:e_size[e]]) made
@@ -664,7 +660,7 @@ def _pooled_entries(masks, weights, spelled, letters, by_place, place_start, uni
     return closed
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _memo_compact(keep, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, table, ctr):
     """Keep only the entries marked in `keep`, moved to the front in their order, and index them again."""
     n = ctr[ENTRIES]
@@ -688,7 +684,7 @@ def _memo_compact(keep, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, 
 # ----------------------------------------------------------------------------------------------
 # exact search: branch and bound over useful letters, memo on (set, lives)
 # ----------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _child_bound(masks, weights, letters, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
                  slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
                  table, e_hash, e_size, e_r, e_val, e_fixed, e_model, spelled):
@@ -710,7 +706,7 @@ def _child_bound(masks, weights, letters, buf, depth, start, size, r, miss_cost,
                        slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, rank_word, spelled,
            fam_keys, fam_sums, order, child_lb, table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model,
@@ -850,7 +846,7 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
     return bound, False
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cost, lost_cost, free_first,
            slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, rank_word, spelled,
            fam_keys, fam_sums, table, e_hash, e_size, e_r, e_val, e_exact, e_fixed, e_model):
@@ -903,7 +899,7 @@ def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cos
 # ----------------------------------------------------------------------------------------------
 # the baseline rules
 # ----------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _rule_letter(masks, weights, buf, depth, start, size, rule, slot, cls_mask, cls_start, cls_fill,
                  stat_miss, stat_useful):
     """The rule's letter for a set of two or more words. frequency: the letter in the most
@@ -938,7 +934,7 @@ def _rule_letter(masks, weights, buf, depth, start, size, rule, slot, cls_mask, 
     return best
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def _rule_totals(masks, weights, buf, depth, start, size, r, rule, slot, cls_mask, cls_start, cls_fill,
                  stat_miss, stat_useful):
     """(weight of wrong guesses, weight of lost words) when the rule plays every word of the set

@@ -23,15 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..numba_cache import guard_cache, import_numba
+from ..jit import kernel, prange
+from numba import types
+from llvmlite import ir
+from numba.core import cgutils
+from numba.extending import intrinsic
 
-import_numba()  # (without PyYAML where numba has no config file to read with it)
-from numba import njit, prange, types  # noqa: E402
-from llvmlite import ir  # noqa: E402
-from numba.core import cgutils  # noqa: E402
-from numba.extending import intrinsic  # noqa: E402
-
-guard_cache()  # an unreadable cache entry is compiled again, not fatal
 
 _LOW32 = np.uint64(0xFFFFFFFF)
 _POINTS_SHIFT = np.uint64(32)  # wide rows
@@ -81,12 +78,12 @@ def _prefetch_row(typingctx, rows, row):
     return types.void(rows, types.int64), codegen
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _bit(i):
     return _ONE << np.uint64(i)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _row(nodes, node):
     """(letter mask, first child, points) of a node, from a narrow or a wide row."""
     if nodes.shape[1] == 1:
@@ -96,12 +93,12 @@ def _row(nodes, node):
     return nodes[node, 0], np.int64(about & _LOW32), np.int64(about >> _POINTS_SHIFT)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _child(mask, first, letter):
     return first + _popcount(mask & (_bit(letter) - _ONE))
 
 
-@njit(cache=True)
+@kernel
 def _board_words(letters, nodes, adjacency, scratch, seen, epoch, found, record):
     """(score, count) of one board: a depth-first walk of the paths that spell a prefix of a
     word. A word counts once: `seen[node] == epoch` marks it found on this board. With
@@ -168,7 +165,7 @@ def _board_words(letters, nodes, adjacency, scratch, seen, epoch, found, record)
     return score, count
 
 
-@njit(cache=True)
+@kernel
 def _new_scratch(n_cells, n_letters, n_nodes):
     """One thread's scratch: the path stack (cells used, node's letter mask and first child,
     cells still to try), the board's letter sets, and the found-word epochs."""
@@ -184,7 +181,7 @@ def _new_scratch(n_cells, n_letters, n_nodes):
     return scratch, np.zeros(n_nodes, np.int32)
 
 
-@njit(cache=True)
+@kernel
 def _next_epoch(seen, epoch):
     """The next board's mark; on overflow the marks are cleared and counting starts again."""
     if epoch == 2147483647:
@@ -193,14 +190,14 @@ def _next_epoch(seen, epoch):
     return epoch + 1
 
 
-@njit(cache=True)
+@kernel
 def _solve_kernel(letters, nodes, n_letters, adjacency, found):
     """One board, recording the word nodes found."""
     scratch, seen = _new_scratch(letters.shape[0], n_letters, nodes.shape[0])
     return _board_words(letters, nodes, adjacency, scratch, seen, 1, found, True)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _score_kernel(boards, nodes, n_letters, adjacency, n_blocks, scores, counts):
     """Score many boards: a prange over blocks of boards, each block with its own scratch."""
     n_boards, n_cells = boards.shape
@@ -222,7 +219,7 @@ def _score_kernel(boards, nodes, n_letters, adjacency, n_blocks, scores, counts)
 # ----------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _random_u64(state):
     """splitmix64: a small, good generator whose whole state is one uint64 (state[0])."""
     state[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -232,24 +229,24 @@ def _random_u64(state):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def _random_below(state, n):
     return np.int64(_random_u64(state) >> np.uint64(33)) % n
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _random_small(state, n):
     """A number below n < 2**32 by a multiply and a shift (no division: rolling the dice draws
     32 of them per board)."""
     return np.int64(((_random_u64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@kernel
 def _random_unit(state):
     return np.float64(_random_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _roll_kernel(seeds, faces, out):
     """Shake and roll the dice for each board: the dice in a random order (Fisher-Yates), each
     showing a random face. The boards are split into len(seeds) blocks, each drawn from its own
@@ -269,7 +266,7 @@ def _roll_kernel(seeds, faces, out):
                 out[b, i] = faces[order[i], _random_small(state, faces.shape[1])]
 
 
-@njit(cache=True)
+@kernel
 def _anneal_start(rng_states, letter_pool, nodes, n_letters, adjacency, boards, scores, best_boards, best_scores):
     """Random first boards for annealing runs, drawn from each run's own generator."""
     n_cells = adjacency.shape[0]
@@ -283,7 +280,7 @@ def _anneal_start(rng_states, letter_pool, nodes, n_letters, adjacency, boards, 
         best_boards[r, :] = boards[r]
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _anneal_kernel(rng_states, boards, scores, temperatures, steps, cooling, letter_pool, nodes, n_letters,
                    adjacency, best_boards, best_scores):
     """`steps` more steps of simulated annealing for each run (the runs in parallel): propose a

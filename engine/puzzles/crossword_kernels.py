@@ -17,14 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..numba_cache import guard_cache, import_numba
 
-import_numba()  # (without PyYAML where numba has no config file to read with it)
-from llvmlite import ir  # noqa: E402
-from numba import njit, types  # noqa: E402
-from numba.extending import intrinsic  # noqa: E402
+from llvmlite import ir
+from ..jit import kernel
+from numba import types
+from numba.extending import intrinsic
 
-guard_cache()  # an unreadable cache entry is compiled again, not fatal
 
 FOUND, EXHAUSTED, PAUSED = 0, 1, 2
 OP_INITIALIZE, OP_SEARCH = 0, 1
@@ -56,17 +54,17 @@ def _trailing_zeros_u64(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
-@njit(cache=True)
+@kernel
 def _popcount(x):
     return np.int64(_popcount_u64(x))
 
 
-@njit(cache=True)
+@kernel
 def _low_bit_index(x):
     return np.int64(_trailing_zeros_u64(x))
 
 
-@njit(cache=True)
+@kernel
 def _next_random(ctl):
     """xorshift64*, its state in ctl so that a resumed search draws the same numbers."""
     x = np.uint64(ctl[C_RNG])
@@ -77,7 +75,7 @@ def _next_random(ctl):
     return np.float64((x * np.uint64(2685821657736338717)) >> np.uint64(11)) / 9007199254740992.0
 
 
-@njit(cache=True)
+@kernel
 def _count(dom, lv, off, hi):
     n = 0
     for w in range(hi):
@@ -85,7 +83,7 @@ def _count(dom, lv, off, hi):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _supports(P, W, lv, s, sup):
     """sup[p] = the letters that some word still in slot s's domain has at position p: by
     walking the words when the domain is small, else by one mask test per candidate letter."""
@@ -118,7 +116,7 @@ def _supports(P, W, lv, s, sup):
                             break
 
 
-@njit(cache=True)
+@kernel
 def _remove_letters(P, W, lv, t, pt, removed):
     """Drop from slot t's domain every word with a letter of `removed` at position pt; returns
     True when the domain changed."""
@@ -168,7 +166,7 @@ def _remove_letters(P, W, lv, t, pt, removed):
     return n != before
 
 
-@njit(cache=True)
+@kernel
 def _propagate(P, W, lv, queue, qhead, qtail, inq, sup):
     """AC-3 over the crossing cells: pop a slot, recompute which letters its domain still allows
     at each cell, and filter the crossing slot of every cell that lost letters. Returns False
@@ -211,7 +209,7 @@ def _propagate(P, W, lv, queue, qhead, qtail, inq, sup):
     return ok
 
 
-@njit(cache=True)
+@kernel
 def _push(queue, qtail, inq, s, n_slots):
     if not inq[s]:
         queue[qtail % n_slots] = s
@@ -220,7 +218,7 @@ def _push(queue, qtail, inq, s, n_slots):
     return qtail
 
 
-@njit(cache=True)
+@kernel
 def _common_count(P, W, lv, s):
     masks, letters, s_len, s_n, s_nw, s_dom, s_mask, s_let, s_common, s_cells, s_degree, c_slot, c_pos, s_word0 = P
     dom = W[0]
@@ -235,7 +233,7 @@ def _common_count(P, W, lv, s):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _enforce_budget(P, W, lv, budget, queue, inq, sup):
     """At most `budget` slots may hold a word outside the common prefix. Counts the slots that
     already do or must (no common word left); at the limit, cuts every other open slot down to
@@ -280,7 +278,7 @@ def _enforce_budget(P, W, lv, budget, queue, inq, sup):
             return False
 
 
-@njit(cache=True)
+@kernel
 def _copy_level(W, src, dst):
     W[0][dst, :] = W[0][src, :]
     W[1][dst, :] = W[1][src, :]
@@ -289,7 +287,7 @@ def _copy_level(W, src, dst):
     W[4][dst, :] = W[4][src, :]
 
 
-@njit(cache=True)
+@kernel
 def _initialize(P, W, fixed_letters, budget, queue, inq, sup):
     """Level 0 from the full domains: keep the pre-filled letters (node consistency), then AC-3
     and the budget. False when that alone proves the grid impossible."""
@@ -312,7 +310,7 @@ def _initialize(P, W, fixed_letters, budget, queue, inq, sup):
     return _enforce_budget(P, W, 0, budget, queue, inq, sup)
 
 
-@njit(cache=True)
+@kernel
 def _select_slot(P, W, lv, prefer_common):
     """Fewest remaining words first (when preferring common words: fewest common words, then
     fewest words); ties go to the slot with most crossings."""
@@ -338,7 +336,7 @@ def _select_slot(P, W, lv, prefer_common):
     return best
 
 
-@njit(cache=True)
+@kernel
 def _letter_counts(P, W, lv, t, pt, limit, out):
     """out[c] = how many words i < limit of slot t's domain have letter c at position pt."""
     masks, letters, s_len, s_n, s_nw, s_dom, s_mask, s_let, s_common, s_cells, s_degree, c_slot, c_pos, s_word0 = P
@@ -374,7 +372,7 @@ def _letter_counts(P, W, lv, t, pt, limit, out):
                 out[c] = n
 
 
-@njit(cache=True)
+@kernel
 def _order_candidates(P, W, lv, s, depth, ctl, scores, cand, ncand, keys, counts, logs):
     """The words of slot s, the least constraining first: a word's key sums over its crossings
     log(1 + words left in the crossing slot with its letter there), plus seeded noise. When
@@ -426,7 +424,7 @@ def _order_candidates(P, W, lv, s, depth, ctl, scores, cand, ncand, keys, counts
     ncand[depth] = n
 
 
-@njit(cache=True)
+@kernel
 def _search(P, W, S, ctl, scores, node_limit, solutions, best_partial):
     """Run the backtracking for at most `node_limit` more nodes from the state in W/S/ctl
     (level 0 set up by `_initialize`). Each solution found is written to `solutions`; the search
@@ -512,7 +510,7 @@ def _search(P, W, S, ctl, scores, node_limit, solutions, best_partial):
     return status
 
 
-@njit(cache=True)
+@kernel
 def run_kernel(op, P, W, S, ctl, scores, fixed_letters, node_limit, solutions, best_partial):
     """The one entry point (a fresh process loads one cached function, not two):
     OP_INITIALIZE sets up level 0 under ctl's budget and returns FOUND when it holds, EXHAUSTED
