@@ -12,7 +12,7 @@ import reference
 from wordtree.errors import UserError
 from wordtree.games import get_game
 from wordtree.games.wordle import Wordle, letters_array, wordle_feedback
-from wordtree.exact.kernels import wordle_pattern_matrix
+from wordtree.games.wordle_kernels import wordle_pattern_matrix
 from wordtree.words import WordList
 
 DATA = Path(__file__).parent / "data"

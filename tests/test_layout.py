@@ -24,4 +24,5 @@ def test_every_kernel_goes_through_the_project_decorator():
             assert "@kernel" in text, name
             with_kernels.append(name)
     assert {"exact/kernels.py", "hangman/kernels.py", "dordle/kernels.py", "games/codebreaker_kernels.py",
+            "games/wordle_kernels.py",
             "puzzles/boggle_kernels.py", "puzzles/crossword_kernels.py", "exact/split.py"} <= set(with_kernels)

@@ -1,7 +1,8 @@
-"""Every numba kernel that calls another: feedback, the pattern matrix, and the exact search.
+"""Every numba kernel of the exact search that calls another: feedback and the search.
 
 They live in one module because numba's on-disk cache does not notice edits to a jitted
-function in another file. The public, validating wrappers are in patterns.py and solver.py;
+function in another file (the pattern matrix's kernels, which call none of these, are the
+games': engine/games/wordle_kernels.py). The public, validating wrapper is solver.py;
 the slow, obviously-correct twins used as test oracles are in tests/reference.py.
 """
 
@@ -13,70 +14,6 @@ from ..jit import kernel, prange
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
-
-
-# ----------------------------------------------------------------------------------------------
-# Pattern matrix
-# ----------------------------------------------------------------------------------------------
-
-
-@kernel(parallel=True)
-def _wordle_matrix(guess_letters, answer_columns, answer_letter_counts, out):
-    """out[g, a] = sum(colour_i * 3**i). Works a guess at a time over all answers in position
-    passes, so the inner loops are plain array arithmetic that vectorizes.
-
-    For guess position i holding letter c (not green), yellow iff the copies of c the answer has
-    outside its green positions outnumber the non-green copies of c earlier in the guess: those
-    earlier copies consume the unmatched ones left to right. Greens of c can only be at guess
-    positions holding c, so both counts only look at the guess's own copies of c."""
-    n_guesses, length = guess_letters.shape
-    n_answers = answer_columns.shape[1]
-    for g in prange(n_guesses):
-        letters = guess_letters[g]
-        green = np.empty((length, n_answers), dtype=np.uint8)
-        for i in range(length):
-            c = letters[i]
-            col = answer_columns[i]
-            for a in range(n_answers):
-                green[i, a] = col[a] == c
-        code = np.zeros(n_answers, dtype=np.int32)
-        unmatched = np.empty(n_answers, dtype=np.int32)
-        weight = 1
-        for i in range(length):
-            c = letters[i]
-            counts = answer_letter_counts[c]
-            for a in range(n_answers):
-                unmatched[a] = counts[a]
-            for j in range(length):
-                if letters[j] == c:
-                    gj = green[j]
-                    if j < i:
-                        for a in range(n_answers):
-                            unmatched[a] -= 1  # an earlier copy: green or not, it used one up
-                    else:
-                        for a in range(n_answers):
-                            unmatched[a] -= gj[a]  # a later green copy is reserved
-            gi = green[i]
-            for a in range(n_answers):
-                yellow = (unmatched[a] > 0) & (gi[a] == 0)
-                code[a] += weight * (2 * gi[a] + yellow)
-            weight *= 3
-        row = out[g]
-        for a in range(n_answers):
-            row[a] = code[a]
-
-
-def wordle_pattern_matrix(guess_letters: np.ndarray, answer_letters: np.ndarray, dtype) -> np.ndarray:
-    """The guesses x answers Wordle pattern matrix from (n, L) arrays of letter numbers 0..25."""
-    n_answers, length = answer_letters.shape
-    counts = np.zeros((26, n_answers), dtype=np.int32)
-    for i in range(length):
-        np.add.at(counts, (answer_letters[:, i], np.arange(n_answers)), 1)
-    out = np.empty((guess_letters.shape[0], n_answers), dtype=dtype)
-    _wordle_matrix(
-        np.ascontiguousarray(guess_letters), np.ascontiguousarray(answer_letters.T), counts, out
-    )
-    return out
 
 
 # ----------------------------------------------------------------------------------------------

@@ -5,6 +5,8 @@ instead of every guess, then the kernel below; and the store of what those level
 
 `OrbitSearch` is a part of `Solver` (solver.py), kept here because it is one algorithm: it uses
 the solver's `solve`, `evaluate`, `classes`, `sum_of_classes`, `shallowest` and `class_bounds`.
+The solver imports this module and not the other way round: what is typed here as a solver is
+an `OrbitSearch` (every `Solver` is one).
 """
 
 from __future__ import annotations
@@ -12,15 +14,11 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import UserError
 from .kernels import INF
-
-if TYPE_CHECKING:
-    from .solver import Solver
 
 CHECKPOINT_EVERY = 60.0  # seconds between saves of a build's progress inside a subtree (symmetric games)
 PROGRESS_EVERY = 1.0  # seconds between updates of a build's count of proven sets (symmetric games)
@@ -250,7 +248,7 @@ class ProvenProgress:
     beside the bar's own figures (`text`), at most every PROGRESS_EVERY seconds, so that a bar
     waiting hours on one class or one opener still moves."""
 
-    def __init__(self, solver: Solver, save=None):
+    def __init__(self, solver: OrbitSearch, save=None):
         self.solver, self.save = solver, save
         self.bar, self.text, self.shown_at = None, "", 0.0
         if solver.symmetric:

@@ -11,7 +11,7 @@ from collections import Counter
 
 from ..errors import GeneratedCodesError, UserError
 from ..words import canonical_sha256
-from . import Game
+from .base import Game
 from .symmetry import orbit_representatives
 
 MAX_CODES = 10_000  # a 10000 x 10000 matrix is 100 MB: the most this machine should hold

@@ -11,7 +11,7 @@ from collections import Counter
 
 from ..errors import UserError
 from ..words import load_words
-from . import Game, merge_answers_into_guesses
+from .base import Game, merge_answers_into_guesses
 
 PRESET_LISTS = {
     "wordle": ("wordle-answers-2315.txt", "wordle-allowed-12972.txt", "salet"),
@@ -99,7 +99,7 @@ class Wordle(Game):
         }
 
     def _compute_matrix(self):
-        from ..exact.kernels import wordle_pattern_matrix
+        from .wordle_kernels import wordle_pattern_matrix
 
         return wordle_pattern_matrix(
             letters_array(self.guesses, self.length), letters_array(self.answers, self.length), self.code_dtype

@@ -22,6 +22,7 @@ import orjson
 from ..errors import ListPairError, UnshippedListError, UserError
 from ..files import write_atomic
 from ..words import read_bounded, shipped_list
+from .rules import RULES
 
 FORMAT = "wordtree/1"
 GAME_FIELDS = (
@@ -129,8 +130,6 @@ def read_tree(path) -> dict:
 def generates_codes(doc: dict) -> bool:
     """Whether the tree's game generates its codes (Mastermind, Bulls and Cows): its list names
     then only name the generated list and are never opened."""
-    from .verify import RULES
-
     rules = RULES.get(doc["game"].get("name"))
     return rules is not None and rules.codes is not None
 
