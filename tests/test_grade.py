@@ -253,7 +253,9 @@ def test_hard_mode_refuses_a_guess_breaking_the_rule():
 
 
 def test_hard_mode_tree_on_the_command_line():
-    result = run_cli("grade", "--json", "--seconds", "3", HARD_TREE, "salet:BBBBB")
+    """The shipped hard-mode tree is optimal given its opener: SALET's total is the tree's own
+    (exact however little time the search of a best opener gets), the best opener only bounded."""
+    result = run_cli("grade", "--json", "--seconds", "0.001", HARD_TREE, "salet:BBBBB")
     assert result.returncode == 0, result.stderr
     doc = orjson.loads(result.stdout)
     move = doc["moves"][0]
@@ -265,6 +267,20 @@ def test_hard_mode_tree_on_the_command_line():
     bad = run_cli("grade", HARD_TREE, "salet:GBBBB", "crane:BBBBB")
     assert_one_line_error(bad, "move 2", "hard-mode")
     assert bad.returncode == 1
+
+
+def test_a_given_opener_is_valued_from_its_tree_not_searched():
+    """At the root of a tree built with its opener given, the opener's total is the tree's sum
+    over every answer, exact with no time at all for the search; another opener there is
+    searched, and with no time gets only a proven lower bound."""
+    doc = read_tree(HARD_TREE)
+    assert doc["stats"]["first_guess"] == "given"
+    game = get_game("wordle")
+    on = grade(game, [("salet", "BBBBB")], mode="hard", tree=doc, seconds=1e-9).moves[0]
+    assert (on.total, on.total_exact, on.candidates) == (doc["stats"]["total"], True, 2315)
+    assert on.source == "engine" and not on.best_exact and on.best_total <= on.total
+    off = grade(game, [("crane", "BBBBB")], mode="hard", tree=doc, seconds=1e-9).moves[0]
+    assert not off.total_exact and off.source == "engine"
 
 
 # ------------------------------------------------------------------------------------------------

@@ -7,7 +7,9 @@ guess g played is worth E(g) = (|S| + sum over its non-winning classes C of V(C,
 guesses, counting itself, and the best guess V(S, d) / |S|, where V is the least total of the
 exact engine (engine/exact/solver.py). While the game follows a tree whose totals are exact
 (an optimal tree of the same mode and cap), the best guess and its value are read off the tree:
-the subtree's total over S. Everything else comes from the engine, in the symmetric games
+the subtree's total over S. A tree built with its opener given (its totals exact below the
+root only) still values its own opener: the played move's total is the tree's, and only the best
+opener is searched. Everything else comes from the engine, in the symmetric games
 (Mastermind, Bulls and Cows) through its orbit search. With a time limit, a move's values are
 searched in a forked child under growing budgets, each proven bound sent back as it comes, and
 the child is killed when the time is up (the kernels cannot be interrupted): a position too hard
@@ -201,10 +203,12 @@ class _Engine:
         played = len(S) + sum(int(solver.class_bounds[d - 1][len(part)]) for _, part in solver.classes(S, g))
         return min(played, self.INF), int(solver.class_bounds[d][len(S)])
 
-    def search(self, S, g: int, d: int, history: list[int], i: int, want_best: bool, budgets: bool, report) -> None:
+    def search(self, S, g: int, d: int, history: list[int], i: int, want_best: bool, budgets: bool, report,
+               played_total: float | None = None) -> None:
         """The total of guess g at S with d guesses left, then (`want_best`) V(S, d) and a best
         guess, told to `report(kind, value, exact, guess)` ("played" or "best"); with `budgets`,
-        also every bound proven on the way (see `_deepen`)."""
+        also every bound proven on the way (see `_deepen`). `played_total`: g's total, known
+        exactly already (from a tree), so that only the best guess is searched."""
         solver, req = self.solver, self.reqs[i]
         classes = solver.classes(S, g)
         if solver.symmetric:
@@ -222,7 +226,10 @@ class _Engine:
             def best(beta):
                 return solver.solve(S, d, beta, req)
         lower_played, lower_best = self.lower_bounds(S, g, d)
-        value, exact = self._deepen(played, lower_played, len(S), budgets, lambda v, e, _: report("played", v, e, g))
+        if played_total is None:
+            value, exact = self._deepen(played, lower_played, len(S), budgets, lambda v, e, _: report("played", v, e, g))
+        else:
+            value, exact = played_total, True
         if want_best:
             known = value if exact else INFINITE
             self._deepen(best, lower_best, len(S), budgets, lambda v, e, guess: report("best", v, e, guess), known)
@@ -316,6 +323,7 @@ class _Step:
     text: str  # the pattern as the game writes it
     S: list[int]  # answer ids left before the move
     node: dict | None  # the tree's node before the move (None off the tree, or where its values do not apply)
+    own: dict | None = None  # the root of a tree built with its opener given: only that opener's total is known
 
 
 def grade(game, steps: list[tuple[str, str]], *, mode: str = "normal", max_guesses: int | None = 6,
@@ -362,7 +370,8 @@ def grade(game, steps: list[tuple[str, str]], *, mode: str = "normal", max_guess
         left = [a for a in S if game.feedback(guess, game.answers[a]) == code]
         if not left:
             raise UserError(f"{where}: {text} cannot occur here: no answer left would give it")
-        positions.append(_Step(guess, g, code, text, S, node if (i > 0 or root_ok) else None))
+        known = i > 0 or root_ok
+        positions.append(_Step(guess, g, code, text, S, node if known else None, None if known else node))
         if engine is not None:
             engine.advance(g, code)
         won = code == game.win_code
@@ -391,6 +400,9 @@ def _grade_move(game, step: _Step, i: int, d_left: int | None, history: list[int
         if step.guess == move.best or _same_orbit(game, history, step.g, game.guess_index[move.best]):
             move.best, move.total = step.guess, move.best_total
             return move
+    elif step.own is not None and (step.guess == step.own["guess"]
+                                   or _same_orbit(game, history, step.g, game.guess_index[step.own["guess"]])):
+        move.total = subtree_total(game, step.own, [game.answers[a] for a in S])  # exact: the opener's optimal tree
     elif n == 1 and (d_left is None or d_left >= 1):  # the one answer left is the best guess
         move.best, move.best_total, move.source = game.answers[S[0]], 1, "engine"
         if step.guess == move.best:
@@ -404,13 +416,15 @@ def _grade_move(game, step: _Step, i: int, d_left: int | None, history: list[int
     d = engine.solver.cap - i
     want_best = move.best is None
     lower_played, lower_best = engine.lower_bounds(S_ids, step.g, d)
-    values = {"played": (lower_played, False, -1), "best": (lower_best, False, -1)}
+    known = None if math.isinf(move.total) else move.total  # the tree's total of its own opener
+    values = {"played": (lower_played, False, -1) if known is None else (known, True, step.g),
+              "best": (lower_best, False, -1)}
 
     def report(kind: str, value: float, exact: bool, guess: int) -> None:
         values[kind] = (INFINITE, True, -1) if value >= engine.INF else (value, exact, guess)
 
     def work(tell) -> None:
-        engine.search(S_ids, step.g, d, history, i, want_best, deadline is not None, tell)
+        engine.search(S_ids, step.g, d, history, i, want_best, deadline is not None, tell, known)
 
     if deadline is None:
         work(report)
