@@ -660,8 +660,7 @@ SHIPPED_TOTALS = {"mastermind-4x6.json": 5625, "bulls-cows-4.json": 26274, "bull
 @pytest.mark.parametrize("name", SHIPPED_TOTALS)
 def test_shipped_trees_verify(name):
     path = ROOT / "trees" / name
-    if not path.is_file():
-        pytest.skip(f"{name} not shipped")
+    assert path.is_file(), f"trees/{name} is missing: a shipped tree"
     doc = read_tree(path)
     report = verify(doc, *load_lists(doc))
     assert report.ok, report.defect

@@ -26,3 +26,29 @@ def test_every_kernel_goes_through_the_project_decorator():
     assert {"exact/kernels.py", "hangman/kernels.py", "dordle/kernels.py", "games/codebreaker_kernels.py",
             "games/wordle_kernels.py",
             "puzzles/boggle_kernels.py", "puzzles/crossword_kernels.py", "exact/split.py"} <= set(with_kernels)
+
+
+# ------------------------------------------------------------------------------------------------
+# every shipped tree is verified
+# ------------------------------------------------------------------------------------------------
+def test_every_shipped_tree_is_verified_by_a_test():
+    """Every file in trees/, in every folder, is one that a test gives its family's verifier: the
+    Wordle family's (Mastermind, Bulls and Cows too) in test_verify.py, Hangman's in
+    test_hangman_trees.py, Dordle's in test_dordle.py; none of those lists is empty (an empty
+    parametrization would skip, not fail). A tree the docs name by its path is there."""
+    import test_dordle
+    import test_hangman_trees
+    import test_verify
+
+    trees = ENGINE.parent / "trees"
+    families = {"wordle": test_verify.SHIPPED_TREES, "hangman": test_hangman_trees.TREES,
+                "dordle": test_dordle.SHIPPED_DORDLE}
+    assert [family for family, paths in families.items() if not paths] == []
+    verified = {path.resolve() for paths in families.values() for path in paths}
+    shipped = {path.resolve() for path in trees.rglob("*") if path.is_file()}
+    assert sorted(p.relative_to(trees.resolve()).as_posix() for p in shipped - verified) == []
+    named = {match for doc in [ENGINE.parent / "README.md", *sorted((ENGINE.parent / "docs").glob("*.md"))]
+             for match in re.findall(r"\btrees/[\w/.-]+?\.json\b", doc.read_text())}
+    missing = sorted(name for name in named if name not in {"trees/FILE.json", "trees/hangman/hangman-N.json"}
+                     and not (ENGINE.parent / name).is_file())
+    assert missing == []

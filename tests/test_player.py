@@ -353,8 +353,7 @@ def test_a_swapped_leaf_is_not_told_as_feedback_that_cannot_occur(setup, tmp_pat
 
 def test_the_shipped_tree_with_a_swapped_guess(tmp_path):
     """The case found by testing: the guess under salet:BBBBB swapped for another word."""
-    if not player.DEFAULT_TREE.is_file():
-        pytest.skip("no shipped Wordle tree")
+    assert player.DEFAULT_TREE.is_file(), f"{player.DEFAULT_TREE} is missing: the shipped Wordle tree"
     doc = orjson.loads(player.DEFAULT_TREE.read_bytes())
     doc["root"]["next"]["BBBBB"]["guess"] = "mound"
     bad = tmp_path / "swap.json"

@@ -18,7 +18,11 @@ from wordtree.wordle.player import WIDENED_NOTE, interactive, lookup, play_answe
 from wordtree.wordle.tree import read_tree
 
 EMOJI_STEPS = ["salet:BBBYB", "drone:BBGBY", "epoch:GBGBB"]  # the real game's colours for EMOJI
-pytestmark = pytest.mark.skipif(not player.DEFAULT_TREE.is_file(), reason="no shipped Wordle tree")
+
+
+def test_the_shipped_wordle_tree_is_there():
+    """Every test here plays the shipped Wordle tree: one missing is a failure, not a skip."""
+    assert player.DEFAULT_TREE.is_file(), f"{player.DEFAULT_TREE} is missing: the shipped Wordle tree"
 
 
 @pytest.fixture(scope="module")

@@ -171,8 +171,6 @@ def test_a_piped_hangman_build_prints_progress_with_the_bound(tmp_path):
     assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
 
 
-@pytest.mark.skipif("progress_bar" not in (ROOT / "engine" / "exact" / "build.py").read_text(),
-                    reason="exact/build.py's bar is not on progress.progress_bar yet (its own rework)")
 def test_a_piped_bulls_cows_build_prints_progress(tmp_path):
     env = {"WORDTREE_PROGRESS_EVERY": "0.2"}
     done = run("build", "bulls-cows", "--digits", "3", "-o", tmp_path / "b.json", env=env)

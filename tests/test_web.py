@@ -3,8 +3,8 @@ games played in headless Chromium, checked step by step against `wordtree next` 
 
 The trees here are made by a small greedy builder below (valid, not optimal): Wordle over 46
 answers with probe guesses that are not answers (one of which fits its path: the case that needs
-the answer list in the page), and tiny Mastermind and Bulls and Cows trees. When the shipped
-trees/wordle-salet-normal.json exists, games on it are played too.
+the answer list in the page), and tiny Mastermind and Bulls and Cows trees. Games on the shipped
+trees/wordle-salet-normal.json are played too (a missing one fails, it is not skipped).
 """
 
 from __future__ import annotations
@@ -162,8 +162,8 @@ def trees(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("trees")
     made = {"wordle-small": wordle_tree(folder), "mastermind-small": mastermind_tree(folder),
             "bulls-cows-small": bulls_cows_tree(folder)}
-    if SHIPPED_WORDLE.is_file():
-        made["wordle-salet-normal"] = SHIPPED_WORDLE
+    assert SHIPPED_WORDLE.is_file(), f"{SHIPPED_WORDLE.relative_to(ROOT)} is missing: the shipped Wordle tree"
+    made["wordle-salet-normal"] = SHIPPED_WORDLE
     return made
 
 
@@ -647,8 +647,6 @@ def test_served_and_screenshots(browser, site, trees, tmp_path):
 
 
 def test_shipped_wordle_tree(browser, site, trees):
-    if "wordle-salet-normal" not in trees:
-        pytest.skip(f"{SHIPPED_WORDLE.relative_to(ROOT)} is not in the project yet")
     tree = trees["wordle-salet-normal"]
     answers = answers_of(tree)
     for answer, method in zip(random.Random(11).sample(answers, 4), ["type", "click", "keys", "type"]):
