@@ -3,6 +3,7 @@ on-disk cache on a second run, checkpoints, and one-line errors for bad input.""
 
 import subprocess
 import sys
+import time
 
 import orjson
 import pytest
@@ -85,7 +86,9 @@ def test_build_resumes_from_its_checkpoint(lists, tmp_path):
     answers, guesses = lists
     ck, whole, resumed = tmp_path / "build.ck", tmp_path / "whole.json", tmp_path / "resumed.json"
     common = ["--answers", answers, "--guesses", guesses, "--first", "auto", "--quiet"]
+    start = time.monotonic()
     assert run("build", *common, "--checkpoint", ck, "-o", whole).returncode == 0
+    wall = time.monotonic() - start  # what the run may have counted, however busy the machine
     doc = orjson.loads(ck.read_bytes())
     (run_key,) = doc["subtrees"]
     subtrees = doc["subtrees"][run_key]
@@ -93,22 +96,24 @@ def test_build_resumes_from_its_checkpoint(lists, tmp_path):
     assert n_classes > 3
     for code in list(subtrees)[: n_classes // 2]:  # as if stopped halfway
         del subtrees[code]
-    assert 0 < doc["seconds"] < 100
+    assert 0 < doc["seconds"] <= wall
     doc["seconds"] = 1000.0  # as if the runs before had taken that long, and the rank 500 s
     ck.write_bytes(orjson.dumps(doc))
     rank_ck = ck.with_name(ck.name + ".rank")
     rank_doc = orjson.loads(rank_ck.read_bytes())
-    assert 0 < rank_doc["seconds"] < 100
+    assert 0 < rank_doc["seconds"] <= wall
     rank_ck.write_bytes(orjson.dumps({**rank_doc, "seconds": 500.0}))
+    start = time.monotonic()
     again = run("build", *common, "--checkpoint", ck, "--resume", "-o", resumed)
+    wall = time.monotonic() - start
     assert again.returncode == 0, again.stderr
     assert orjson.loads(resumed.read_bytes())["root"] == orjson.loads(whole.read_bytes())["root"]
     assert len(orjson.loads(ck.read_bytes())["subtrees"][run_key]) == n_classes
     # the tree and the checkpoints count the time of every run
-    assert 1500 < orjson.loads(resumed.read_bytes())["stats"]["seconds"] < 1600
+    assert 1500 < orjson.loads(resumed.read_bytes())["stats"]["seconds"] <= 1500 + wall
     assert "s with the runs before this resume" in again.stdout
-    assert 1000 < orjson.loads(ck.read_bytes())["seconds"] < 1100
-    assert 500 <= orjson.loads(rank_ck.read_bytes())["seconds"] < 600
+    assert 1000 < orjson.loads(ck.read_bytes())["seconds"] <= 1000 + wall
+    assert 500 <= orjson.loads(rank_ck.read_bytes())["seconds"] <= 500 + wall
     # --first auto kept its rank of the openers beside the checkpoint, and a resume reads it
     # instead of ranking again: an opener marked best there (falsely) is the one built
     rank_doc = orjson.loads(rank_ck.read_bytes())
