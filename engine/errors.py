@@ -47,6 +47,40 @@ class UnknownGame(UserError):
         super().__init__(message or f"unknown game {name!r}; known: {', '.join(known)}")
 
 
+class OptionNotForGame(UsageError):
+    """A game option given to a game that does not take it (`option`: its name, e.g. pegs)."""
+
+    def __init__(self, option: str, game: str):
+        self.option, self.game = option, game
+        super().__init__(f"the option {option!r} does not apply to {game}")
+
+
+class GameOptionOutOfRange(UserError):
+    """A game's option with a value the game cannot take: `option` (its name, e.g. pegs), `value`,
+    and `allowed`, what it may be (e.g. "between 1 and 9")."""
+
+    def __init__(self, game: str, option: str, value, allowed: str):
+        self.game, self.option, self.value, self.allowed = game, option, value, allowed
+        super().__init__(f"{game}: the {option} must be {allowed}, not {value}")
+
+
+class WordLengthOutOfRange(UserError):
+    """Hangman asked for words of a length it does not play (it plays `least` to `most` letters)."""
+
+    def __init__(self, length: int, least: int, most: int):
+        self.length, self.least, self.most = length, least, most
+        super().__init__(f"words of {length} letters: hangman supports {least} to {most} letters")
+
+
+class SessionStopped(UserError):
+    """A game against a server stopped by an error (`reason`: its message); the session `session`
+    can be continued where it stopped."""
+
+    def __init__(self, reason: str, session: str):
+        self.reason, self.session = reason, session
+        super().__init__(f"{reason}; session {session} can be continued")
+
+
 class ListenError(UserError):
     """The server cannot listen on the port asked for."""
 

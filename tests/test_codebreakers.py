@@ -14,7 +14,8 @@ import pytest
 import reference
 import reference_codebreakers as rc
 from reference_trees import assert_one_line_error, run_cli
-from wordtree.errors import UserError
+from wordtree.commands.hints import flag_hints
+from wordtree.errors import GameOptionOutOfRange, OptionNotForGame, UsageError, UserError
 from wordtree.games import get_game
 from wordtree.games.bulls_cows import BullsCows
 from wordtree.games.bulls_cows import canonical_first_guesses as bulls_cows_openers
@@ -618,12 +619,33 @@ def test_get_game_options_and_generated_list_names():
                                   ("mastermind", {"pegs": 7, "colours": 6}, "at most"),
                                   ("mastermind", {"colours": 10}, "--colours"),
                                   ("bulls-cows", {"digits": 5}, "--digits")]:
-        with pytest.raises(UserError, match=message):
+        with pytest.raises(UserError, match=message), flag_hints():  # the command line's wording
             get_game(name, **kwargs)
     with pytest.raises(UserError, match="generates its codes"):
         get_game("mastermind", "wordle-answers-2315.txt", "wordle-answers-2315.txt")
     with pytest.raises(UserError, match="not the 3x6"):
         get_game("mastermind", "mastermind-4x6 codes", "mastermind-4x6 codes", pegs=3)
+
+
+def test_a_game_option_refused_carries_its_facts_and_names_no_flag():
+    """The engine's errors name the option and the game, not a flag (commands/hints.py adds it)."""
+    with pytest.raises(OptionNotForGame) as stray:
+        get_game("wordle", pegs=3)
+    assert (stray.value.option, stray.value.game, str(stray.value)) == ("pegs", "wordle",
+                                                                       "the option 'pegs' does not apply to wordle")
+    assert isinstance(stray.value, UsageError)  # exit status 2, as the flag's own refusal
+    for kwargs, option, value, allowed in [({"pegs": 10}, "pegs", 10, "between 1 and 9"),
+                                           ({"colours": 1}, "colours", 1, "between 2 and 9 (codes use the digits 1..C)")]:
+        with pytest.raises(GameOptionOutOfRange) as bad:
+            Mastermind(**kwargs)
+        assert (bad.value.game, bad.value.option, bad.value.value, bad.value.allowed) == ("mastermind", option, value, allowed)
+        assert str(bad.value) == f"mastermind: the {option} must be {allowed}, not {value}"
+    with pytest.raises(GameOptionOutOfRange) as bad:
+        BullsCows(5)
+    with pytest.raises(UserError) as worded, flag_hints():
+        BullsCows(5)
+    assert "--" not in str(bad.value) and type(worded.value) is UserError
+    assert str(worded.value) == "--digits must be between 1 and 4 (at most 10000 codes), not 5"
 
 
 @pytest.mark.parametrize("game", [Mastermind(3, 4), BullsCows(2)], ids=lambda g: g.list_name)

@@ -1365,3 +1365,50 @@ def test_a_memo_much_too_small_is_compacted_and_the_optimum_still_found():
     tiny = Searcher(hw, 3, memo_entries=48)
     cost, finished, _ = solve_in_slices(tiny, everyone, tiny.strikes, 10**8, progress=False, slice_nodes=25)
     assert finished and cost == value and tiny.memo.compactions > 0
+
+
+def test_game_refuses_a_length_it_does_not_play_naming_no_flag():
+    """The engine's error carries the length and the range; the command line words it with the flag."""
+    from wordtree.commands.hints import flag_hints
+    from wordtree.errors import WordLengthOutOfRange
+
+    for length in (1, 16):
+        with pytest.raises(WordLengthOutOfRange) as refused:
+            load_hangman_words(length)
+        assert (refused.value.length, refused.value.least, refused.value.most) == (length, 2, 15)
+        assert str(refused.value) == f"words of {length} letters: hangman supports 2 to 15 letters"
+        with pytest.raises(UserError) as worded, flag_hints():
+            load_hangman_words(length)
+        assert str(worded.value) == f"--length {length}: hangman supports 2 to 15 letters"
+
+
+def test_bot_stopped_session_says_how_to_continue(monkeypatch):
+    """A game the bot cannot finish stops with the session to continue, as a fact (the engine's
+    message names no flag), worded with the flag on the command line."""
+    from wordtree.commands.hints import flag_hints
+    from wordtree.errors import SessionStopped
+    from wordtree.hangman import bot
+
+    class Client:
+        def __init__(self, url):
+            pass
+
+        def post(self, body):
+            return {"sessionId": "s-42", "data": {"numberOfGuessAllowedForEachWord": 3, "numberOfWordsToGuess": 2}}
+
+        def close(self):
+            pass
+
+    def play_game(client, player, sid, resume, say):
+        raise UserError("the server answered 500")
+
+    monkeypatch.setattr(bot, "Client", Client)
+    monkeypatch.setattr(bot, "Player", lambda *args: None)
+    monkeypatch.setattr(bot, "_play_game", play_game)
+    with pytest.raises(SessionStopped) as stopped:
+        bot.run_bot("http://127.0.0.1:9/game/on", "p", say=lambda _: None)
+    assert (stopped.value.reason, stopped.value.session) == ("the server answered 500", "s-42")
+    assert str(stopped.value) == "the server answered 500; session s-42 can be continued"
+    with pytest.raises(UserError) as worded, flag_hints():
+        raise stopped.value
+    assert str(worded.value) == "the server answered 500; continue with --resume s-42"

@@ -1,7 +1,9 @@
-"""The shape of the code, read from its source: every kernel goes through the project's decorator."""
+"""The shape of the code, read from its source: every kernel goes through the project's decorator,
+and the engine names no command-line flag."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -52,3 +54,54 @@ def test_every_shipped_tree_is_verified_by_a_test():
     missing = sorted(name for name in named if name not in {"trees/FILE.json", "trees/hangman/hangman-N.json"}
                      and not (ENGINE.parent / name).is_file())
     assert missing == []
+
+
+# ------------------------------------------------------------------------------------------------
+# no flags in the engine's messages
+# ------------------------------------------------------------------------------------------------
+FLAG = re.compile(r"(?<![\w-])--(?:[a-z]|\{\})")  # `--word`, or `--{...}` in an f-string
+
+
+def _flag_strings(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each string literal in `source` that names a command-line flag, docstrings
+    left out (they may say which flag reaches a function); an f-string is read with `{}` for each
+    of its values."""
+    tree = ast.parse(source)
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                skip.add(id(first.value))
+        if isinstance(node, ast.JoinedStr):
+            skip.update(id(value) for value in node.values)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+            text = node.value
+        else:
+            continue
+        if FLAG.search(text):
+            found.append((node.lineno, text))
+    return sorted(found)
+
+
+def test_the_flag_finder_finds_flags():
+    source = ('"""Docs may say --length."""\n'
+              'def f(x):\n'
+              '    """Nor here: --pegs."""\n'
+              '    a = "a - b -- c, ---, -x"\n'
+              '    raise ValueError(f"--{x} does not apply")\n'
+              'b = "use --resume " + "x"\n')
+    assert _flag_strings(source) == [(5, "--{} does not apply"), (6, "use --resume ")]
+
+
+def test_the_engine_names_no_flag():
+    """Only the command layer (engine/commands/) names a command-line flag; the engine raises an
+    error that carries the facts, and commands/hints.py words it with the flag."""
+    named = {name: found for name, text in _sources().items()
+             if not name.startswith("commands/") and (found := _flag_strings(text))}
+    assert named == {}
+

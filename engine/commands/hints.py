@@ -13,17 +13,21 @@ from ..errors import (
     CapOutOfRange,
     CheckpointExists,
     CheckpointMismatch,
+    GameOptionOutOfRange,
     GeneratedCodesError,
     HistoryBreaksMode,
     ListenError,
     ListPairError,
     NoDistributed,
     NotSquareError,
+    OptionNotForGame,
+    SessionStopped,
     TooFewWorkers,
     TopTooSmall,
     UnshippedListError,
     UsageError,
     UserError,
+    WordLengthOutOfRange,
 )
 
 
@@ -47,6 +51,14 @@ def flag_hints():
         raise UserError("--top must be at least 1") from None
     except NoDistributed:
         raise UserError('--scheduler needs Dask distributed: pip install -e ".[cluster]"') from None
+    except OptionNotForGame as exc:
+        raise UsageError(f"--{exc.option} does not apply to {exc.game}") from None
+    except GameOptionOutOfRange as exc:
+        raise UserError(f"--{exc.option} must be {exc.allowed}, not {exc.value}") from None
+    except WordLengthOutOfRange as exc:
+        raise UserError(f"--length {exc.length}: hangman supports {exc.least} to {exc.most} letters") from None
+    except SessionStopped as exc:
+        raise UserError(f"{exc.reason}; continue with --resume {exc.session}") from None
     except TooFewWorkers:
         raise UsageError("--workers must be at least 1") from None
     except UnshippedListError as exc:

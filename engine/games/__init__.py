@@ -8,7 +8,7 @@ when a matrix is asked for, so the lookup player can use their feedback rules ch
 
 from __future__ import annotations
 
-from ..errors import ListPairError, UnknownGame, UsageError
+from ..errors import ListPairError, OptionNotForGame, UnknownGame
 from .base import Game, merge_answers_into_guesses  # noqa: F401 - the games' base, re-exported
 
 
@@ -31,7 +31,7 @@ def get_game(name: str | None = None, answers: str | None = None, guesses: str |
     allowed = GAME_OPTIONS.get(name, ())
     stray = [key for key, value in options.items() if value not in (None, False) and key not in allowed]
     if stray:
-        raise UsageError(f"--{stray[0]} does not apply to {name}")
+        raise OptionNotForGame(stray[0], name)
     options = {key: value for key, value in options.items() if key in allowed}
     if name == "mastermind":
         from .mastermind import mastermind_game

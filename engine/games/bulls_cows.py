@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from itertools import product
 
-from ..errors import UserError
+from ..errors import GameOptionOutOfRange, UserError
 from .codebreaker import MAX_CODES, CodeBreaker, canonical_first_guesses, generated_list
 
 LIST_PATTERN = re.compile(r"bulls-cows-(\d+)(-repeats)? codes")
@@ -27,7 +27,7 @@ class BullsCows(CodeBreaker):
     def __init__(self, digits: int = 4, repeats: bool = False):
         count = 10**digits if repeats else _distinct_count(digits)
         if not 1 <= digits <= 10 or count > MAX_CODES:
-            raise UserError(f"--digits must be between 1 and 4 (at most {MAX_CODES} codes), not {digits}")
+            raise GameOptionOutOfRange("bulls-cows", "digits", digits, f"between 1 and 4 (at most {MAX_CODES} codes)")
         self.name = "bulls-cows"
         self.digits, self.repeats = digits, bool(repeats)
         self.symbols = "0123456789"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from itertools import product
 
-from ..errors import UserError
+from ..errors import GameOptionOutOfRange, UserError
 from .codebreaker import MAX_CODES, CodeBreaker, canonical_first_guesses, generated_list
 
 MAX_PEGS = 9  # keeps every count one digit, so a pattern like "21" is unambiguous
@@ -26,9 +26,9 @@ class Mastermind(CodeBreaker):
 
     def __init__(self, pegs: int = 4, colours: int = 6):
         if not 1 <= pegs <= MAX_PEGS:
-            raise UserError(f"--pegs must be between 1 and {MAX_PEGS}, not {pegs}")
+            raise GameOptionOutOfRange("mastermind", "pegs", pegs, f"between 1 and {MAX_PEGS}")
         if not 2 <= colours <= 9:
-            raise UserError(f"--colours must be between 2 and 9 (codes use the digits 1..C), not {colours}")
+            raise GameOptionOutOfRange("mastermind", "colours", colours, "between 2 and 9 (codes use the digits 1..C)")
         if colours**pegs > MAX_CODES:
             raise UserError(f"mastermind {pegs}x{colours} has {colours**pegs} codes; wordtree handles {MAX_CODES} at most")
         self.name = "mastermind"

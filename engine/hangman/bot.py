@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from ..errors import UserError
+from ..errors import SessionStopped, UserError
 from ..words import canonical_sha256, load_words
 from .game import MAX_LENGTH
 
@@ -326,7 +326,7 @@ def run_bot(url: str, player_id: str, resume: str | None = None, words_file: str
     try:
         return _play_game(client, player, sid, resume, say)
     except UserError as exc:
-        raise UserError(f"{exc}; continue with --resume {sid}") from None
+        raise SessionStopped(str(exc), sid) from None
     finally:
         client.close()
 

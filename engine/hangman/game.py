@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import UserError
+from ..errors import UserError, WordLengthOutOfRange
 from ..words import canonical_sha256, load_words, resolve_path
 
 WIN_POINTS = 20
@@ -98,7 +98,7 @@ def load_hangman_words(length: int, words_file: str | None = None, weights_file:
     A word missing from the weights file counts 1, as if seen once: every listed word stays a
     possible answer, and frequent words dominate."""
     if not MIN_LENGTH <= length <= MAX_LENGTH:
-        raise UserError(f"--length {length}: hangman supports {MIN_LENGTH} to {MAX_LENGTH} letters")
+        raise WordLengthOutOfRange(length, MIN_LENGTH, MAX_LENGTH)
     lst = load_words(words_file or DEFAULT_WORDS)
     words = tuple(sorted(w for w in set(lst.words) if len(w) == length))
     if len(words) < 1:
