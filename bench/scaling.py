@@ -1,6 +1,6 @@
 """How the exact search scales with threads, with whole classes (what 1 and 2 threads take,
-split.SPLIT_MIN_THREADS), the split of the top and the deeper split (what 3 threads and more take,
-split.DEEP_MIN_THREADS): a build below a fixed opener and a `rank --top K --limit N`, each on 1, 2
+SplitPolicy.split_min_threads), the split of the top and the deeper split (what 3 threads and more
+take, SplitPolicy.deep_min_threads): a build below a fixed opener and a `rank --top K --limit N`, each on 1, 2
 (and every core, if more) threads and with each split forced, with wall and CPU seconds and the
 spread of the jobs' CPU seconds; then a simulation of more workers.
 
@@ -19,14 +19,14 @@ thread counted. "whole" solves each class below the opener as one job (a rank's 
 each), "top" is the split of 2026-11-26 (a class of 111 answers and more split at its top only),
 "deep" the deeper split (classes below a class's first guess as jobs, recursively from 40
 answers; the first openers of a rank class by class): the rows force one of them
-(split.SPLIT_MIN_THREADS and split.DEEP_MIN_THREADS set to 1, or above any thread count),
+(a split.SplitPolicy with split_min_threads and deep_min_threads 1, or above any thread count),
 whatever a plain run on that many threads would take; "shipped" (`--shipped`) forces nothing.
-",own" and ",shared" (`--memo`) force a memo per thread or one shared by all (split.SHARED_MIN_THREADS);
-`--deep-min N` sets the deeper split's least set (split.DEEP_MIN) in every row. The job columns are the CPU seconds of
+",own" and ",shared" (`--memo`) force a memo per thread or one shared by all (its shared_min_threads);
+`--deep-min N` sets the deeper split's least set (its deep_min) in every row. The job columns are the CPU seconds of
 the jobs the pool ran (jobs.Workers): their count, median, 90th percentile and largest.
 
 The simulation is only that. A one-thread run that splits its work as a many-thread run does
-(split.ALONE) records each job's CPU seconds and the jobs it had to wait for (a split search's
+(its `alone`) records each job's CPU seconds and the jobs it had to wait for (a split search's
 first guess before the rest, a tree after its value, a rank's budgeted openers after the first
 ones: jobs.py); those jobs are then scheduled onto 4, 8 and 16 workers (each free worker takes
 the ready job made first), for each split. The critical path is the longest chain of jobs that
@@ -62,27 +62,28 @@ def child(kind: str, game_name: str, arg: str, threads: int, top: int, flags: st
     from wordtree.wordle.patterns import pattern_matrix
 
     flags = set(flags.split(","))
-    split.ALONE = "alone" in flags
+    policy = {"alone": "alone" in flags}
     if "whole" in flags:
-        split.SPLIT_MIN_THREADS = split.DEEP_MIN_THREADS = 1 << 30
+        policy.update(split_min_threads=1 << 30, deep_min_threads=1 << 30)
     if "top" in flags:
-        split.SPLIT_MIN_THREADS, split.DEEP_MIN_THREADS = 1, 1 << 30
+        policy.update(split_min_threads=1, deep_min_threads=1 << 30)
     if "deep" in flags:
-        split.SPLIT_MIN_THREADS = split.DEEP_MIN_THREADS = 1
+        policy.update(split_min_threads=1, deep_min_threads=1)
     if "own" in flags:
-        split.SHARED_MIN_THREADS = 1 << 30
+        policy.update(shared_min_threads=1 << 30)
     if "shared" in flags:
-        split.SHARED_MIN_THREADS = 1
+        policy.update(shared_min_threads=1)
     for flag in flags:
         if flag.startswith("deepmin="):
-            split.DEEP_MIN = int(flag.split("=")[1])
+            policy.update(deep_min=int(flag.split("=")[1]))
+    policy = split.SplitPolicy(**policy)
     game = get_game(game_name)
     matrix = pattern_matrix(game).matrix
     start = time.perf_counter()
     if kind == "build":
-        result = build(game, matrix, first=arg, threads=threads, progress=False)
+        result = build(game, matrix, first=arg, threads=threads, progress=False, policy=policy)
         return {"wall": time.perf_counter() - start, "value": result.total, "trace": result.job_trace}
-    result = rank(game, matrix, top=top, limit=int(arg) or None, threads=threads, progress=False)
+    result = rank(game, matrix, top=top, limit=int(arg) or None, threads=threads, progress=False, policy=policy)
     return {"wall": time.perf_counter() - start, "value": [w for w, _, _ in result.ordered()[:top]],
             "trace": result.job_trace}
 
@@ -164,7 +165,7 @@ def main() -> None:
                    help="one row per thread count, split as a plain run on that many threads splits")
     p.add_argument("--only", choices=("build", "rank"), help="only this table (and its simulation)")
     p.add_argument("--deep-min", type=int, metavar="N",
-                   help=f"the deeper split's least set (split.DEEP_MIN, default {split.DEEP_MIN})")
+                   help=f"the deeper split's least set (SplitPolicy.deep_min, default {split.SHIPPED.deep_min})")
     p.add_argument("--memo", choices=("own", "shared", "both"),
                    help="force a memo per thread or one shared by all (both: a row each; default: as shipped)")
     p.add_argument("--child", nargs=6, help=argparse.SUPPRESS)
@@ -178,7 +179,7 @@ def main() -> None:
     cores = default_threads()
     counts = [int(t) for t in args.threads.split(",")] if args.threads else sorted({1, 2, cores})
     print(f"{cores} usable cores; load average {os.getloadavg()[0]:.2f}; as shipped a build splits classes "
-          f"from {split.SPLIT_MIN_THREADS} threads on, deeper from {split.DEEP_MIN_THREADS}")
+          f"from {split.SHIPPED.split_min_threads} threads on, deeper from {split.SHIPPED.deep_min_threads}")
     game_name, opener = args.build.split(":")
     limit = args.rank_limit or "all"
     memos = {None: ("",), "own": (",own",), "shared": (",shared",), "both": (",own", ",shared")}[args.memo]

@@ -5,13 +5,14 @@ default thread count against a fake affinity and cgroup quota. No timing is asse
 import os
 import random
 import threading
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from wordtree.exact import context, split
 from wordtree.exact.build import build
-from wordtree.exact.split import SplitSearch
+from wordtree.exact.split import SplitPolicy, SplitSearch
 from wordtree.exact.rank import rank
 from wordtree.exact.solver import INF, Solver
 from wordtree.games.wordle import Wordle
@@ -30,15 +31,15 @@ def small_game(real_lists, seed, n_answers=70, n_guesses=160):
     return Wordle("wordle", word_list("answers", answers), word_list("guesses", guesses))
 
 
-def split_solve(solver, S, d, beta, req, threads, deep=False):
+def split_solve(solver, S, d, beta, req, threads, deep=False, policy=split.SHIPPED):
     """V(S, d) below beta and the best guess, by a SplitSearch on `threads` workers (with `deep`:
-    the deeper split)."""
+    the deeper split, as far as `policy` takes it)."""
     found = root = split.root_candidates(solver, S, d, beta, req, deep)
     if root is None:
         return None
     answer, done = [], threading.Event()
     search = split.SplitSearch(solver, S, d, beta, req, *root, lambda v, g, w: (answer.append((v, g)), done.set()),
-                               deep=deep)
+                               deep=deep, policy=policy)
     errors = []
     workers = split.Workers(threads, [search], errors.append).start()
     assert done.wait(60) and found is not None
@@ -118,20 +119,20 @@ def test_a_split_tie_break_reuses_its_classs_candidates(monkeypatch, mode):
 @pytest.mark.parametrize("mode,cap", [("normal", 6), ("normal", 4), ("hard", 6), ("normal", None)])
 @pytest.mark.parametrize("seed", range(3))
 def test_split_build_gives_the_same_tree(real_lists, monkeypatch, seed, mode, cap):
-    """Classes split at their top (even small ones, here; on 2 threads, split.SPLIT_MIN_THREADS
-    lowered to force it), and split deeper (on 4, split.DEEP_MIN_THREADS as shipped), give the
+    """Classes split at their top (even small ones, here; on 2 threads, the policy's
+    split_min_threads lowered to force it), and split deeper (on 4, deep_min_threads as shipped), give the
     tree of the unsplit build. The opener is a poor one (the largest class), so that some classes
     have no perfect splitter, which the kernel would take at once."""
     game = small_game(real_lists, 10 + seed, n_answers=150, n_guesses=100)
     matrix = game._compute_matrix()
     first = game.guesses[max(range(len(game.guesses)), key=lambda g: np.bincount(matrix[g]).max())]
     whole = build(game, matrix, first=first, max_guesses=cap, threads=1, progress=False, mode=mode)
-    monkeypatch.setattr(split, "SPLIT_MIN", 5)
-    monkeypatch.setattr(split, "SPLIT_MIN_THREADS", 2)
+    policy = SplitPolicy(split_min=5, split_min_threads=2)
     searches = []
     monkeypatch.setattr(split, "SplitSearch", lambda *a, **k: searches.append(a) or SplitSearch(*a, **k))
     for threads in (1, 2, 4):
-        parted = build(game, matrix, first=first, max_guesses=cap, threads=threads, progress=False, mode=mode)
+        parted = build(game, matrix, first=first, max_guesses=cap, threads=threads, progress=False, mode=mode,
+                       policy=policy)
         assert (parted.total, parted.root) == (whole.total, whole.root)
         assert parted.job_seconds
     assert searches
@@ -192,31 +193,32 @@ def test_memo_caps_are_shared_out_by_the_memory(fake_machine):
     assert context.memo_mb_per_thread(160, 64) == 16  # never below 16 MB
 
 
+# The deeper split on small sets and on any number of threads (deep_min_threads): every split
+# search's first guesses valued class by class, classes of 3 answers and more split in turn.
+DEEP_SPLIT = SplitPolicy(deep_min=3, deep_min_threads=1, split_min_threads=1)
+
+
 @pytest.fixture
 def deep_split(monkeypatch):
-    """The deeper split on small sets and on any number of threads (split.DEEP_MIN_THREADS): every
-    split search's first guesses valued class by class, classes of 3 answers and more split in
-    turn; counts the guesses valued so."""
+    """Counts the guesses valued class by class (split.GuessSplit)."""
     made = []
     real = split.GuessSplit
-    monkeypatch.setattr(split, "DEEP_MIN", 3)
-    monkeypatch.setattr(split, "DEEP_MIN_THREADS", 1)
-    monkeypatch.setattr(split, "SPLIT_MIN_THREADS", 1)
     monkeypatch.setattr(split, "GuessSplit", lambda *a, **k: made.append(a) or real(*a, **k))
     return made
 
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])
 @pytest.mark.parametrize("guesses", [1, 3])
-def test_deep_split_search_equals_the_kernel(real_lists, monkeypatch, deep_split, mode, guesses):
+def test_deep_split_search_equals_the_kernel(real_lists, deep_split, mode, guesses):
     """Guesses valued class by class (nested split searches below them) give the kernel's value
     and guess, whatever the budget."""
-    monkeypatch.setattr(split, "DEEP_GUESSES", guesses)
+    policy = replace(DEEP_SPLIT, deep_guesses=guesses)
     game = small_game(real_lists, 20 + guesses)
     matrix = game._compute_matrix()
     assert compare_with_the_kernel(
         game, matrix, mode, guesses, 4, 25,
-        lambda S, d, beta, req: [split_solve(Solver(game, matrix, 6, mode=mode), S, d, beta, req, threads, deep=True)
+        lambda S, d, beta, req: [split_solve(Solver(game, matrix, 6, mode=mode), S, d, beta, req, threads, deep=True,
+                                             policy=policy)
                                  for threads in (1, 4)])
     assert deep_split
 
@@ -224,42 +226,39 @@ def test_deep_split_search_equals_the_kernel(real_lists, monkeypatch, deep_split
 @pytest.mark.parametrize("mode,cap,guesses", [("normal", 6, 1), ("normal", 4, 2), ("hard", 6, 1),
                                               ("normal", None, 3)])
 @pytest.mark.parametrize("seed", range(2))
-def test_deep_split_build_gives_the_same_tree(real_lists, monkeypatch, deep_split, seed, mode, cap, guesses):
+def test_deep_split_build_gives_the_same_tree(real_lists, deep_split, seed, mode, cap, guesses):
     """With the deeper split on small sets (forced on one and two threads too), the tree is the
     unsplit one."""
     game = small_game(real_lists, 30 + seed, n_answers=150, n_guesses=100)
     matrix = game._compute_matrix()
     first = game.guesses[max(range(len(game.guesses)), key=lambda g: np.bincount(matrix[g]).max())]
-    whole = build(game, matrix, first=first, max_guesses=cap, threads=1, progress=False, mode=mode)
-    monkeypatch.setattr(split, "SPLIT_MIN", 5)
-    monkeypatch.setattr(split, "DEEP_GUESSES", guesses)
-    monkeypatch.setattr(split, "ALONE", True)
+    whole = build(game, matrix, first=first, max_guesses=cap, threads=1, progress=False, mode=mode, policy=DEEP_SPLIT)
+    policy = replace(DEEP_SPLIT, split_min=5, deep_guesses=guesses, alone=True)
     for threads in (1, 2, 3):
-        parted = build(game, matrix, first=first, max_guesses=cap, threads=threads, progress=False, mode=mode)
+        parted = build(game, matrix, first=first, max_guesses=cap, threads=threads, progress=False, mode=mode,
+                       policy=policy)
         assert (parted.total, parted.root) == (whole.total, whole.root)
         assert parted.job_trace
     assert deep_split
 
 
 def test_two_threads_solve_classes_whole_and_three_split_deeper(real_lists, monkeypatch, deep_split):
-    """As shipped (split.SPLIT_MIN_THREADS, split.DEEP_MIN_THREADS): on 1 and 2 threads a build
-    splits no class and neither the build nor the rank splits deeper; on 3 both split deeper."""
+    """As shipped (split_min_threads, deep_min_threads): on 1 and 2 threads a build splits no class
+    and neither the build nor the rank splits deeper; on 3 both split deeper."""
     game = small_game(real_lists, 40, n_answers=150, n_guesses=100)
     matrix = game._compute_matrix()
-    monkeypatch.setattr(split, "SPLIT_MIN", 5)
-    monkeypatch.setattr(split, "DEEP_MIN_THREADS", 3)
-    monkeypatch.setattr(split, "SPLIT_MIN_THREADS", 3)
+    policy = replace(DEEP_SPLIT, split_min=5, deep_min_threads=3, split_min_threads=3)
     trees = []
     monkeypatch.setattr(split, "SplitTree", lambda *a, real=split.SplitTree, **k: trees.append(a) or real(*a, **k))
     first = game.guesses[max(range(len(game.guesses)), key=lambda g: np.bincount(matrix[g]).max())]
     for threads in (1, 2):
-        build(game, matrix, first=first, threads=threads, progress=False)
-        rank(game, matrix, top=2, limit=6, threads=threads, progress=False)
+        build(game, matrix, first=first, threads=threads, progress=False, policy=policy)
+        rank(game, matrix, top=2, limit=6, threads=threads, progress=False, policy=policy)
     assert not deep_split and not trees
-    build(game, matrix, first=first, threads=3, progress=False)
+    build(game, matrix, first=first, threads=3, progress=False, policy=policy)
     assert deep_split and trees
     del deep_split[:]
-    rank(game, matrix, top=2, limit=6, threads=3, progress=False)
+    rank(game, matrix, top=2, limit=6, threads=3, progress=False, policy=policy)
     assert deep_split
 
 
@@ -281,25 +280,23 @@ def test_simulated_schedule():
 
 @pytest.mark.parametrize("by_classes", [False, True])
 @pytest.mark.parametrize("mode", ["normal", "hard"])
-def test_rank_values_the_first_openers_class_by_class(real_lists, monkeypatch, mode, by_classes):
+def test_rank_values_the_first_openers_class_by_class(real_lists, mode, by_classes):
     """The openers valued before the budget is known, class by class (the deeper split, forced on
     any number of threads; large classes split, here small ones) or whole (kept off): the same
     top as one thread's as shipped, the same values, and every other opener bounded."""
     game = small_game(real_lists, 8, n_answers=140, n_guesses=90)
     matrix = game._compute_matrix()
     one = rank(game, matrix, top=3, limit=25, threads=1, progress=False, mode=mode)
-    monkeypatch.setattr(split, "DEEP_MIN_THREADS", 1 if by_classes else 99)
-    monkeypatch.setattr(split, "SPLIT_MIN", 5)
-    monkeypatch.setattr(split, "DEEP_MIN", 5)
+    policy = SplitPolicy(deep_min_threads=1 if by_classes else 99, split_min=5, deep_min=5)
     for threads in (1, 2, 3):
-        many = rank(game, matrix, top=3, limit=25, threads=threads, progress=False, mode=mode)
+        many = rank(game, matrix, top=3, limit=25, threads=threads, progress=False, mode=mode, policy=policy)
         assert many.ordered()[:3] == one.ordered()[:3]
         for word, (value, exact) in many.values.items():
             assert exact or value >= many.kth_value()
         assert many.job_trace and len(many.job_seconds) <= len(many.values)
 
 
-def test_split_search_with_few_codes_equals_the_kernel(monkeypatch, deep_split):
+def test_split_search_with_few_codes_equals_the_kernel(deep_split):
     """3-letter words (26 non-winning codes): past 27 answers the class bounds grow faster than
     2c - 1 and the kernel sums them class by class; root_candidates does the same."""
     import itertools
@@ -317,7 +314,7 @@ def test_split_search_with_few_codes_equals_the_kernel(monkeypatch, deep_split):
         value, _ = Solver(game, matrix, 6).solve(S, d, INF, req)
         for beta in (INF, value + 1, value, value - 3):
             kernel = Solver(game, matrix, 6).solve(S, d, beta, req)
-            got = split_solve(Solver(game, matrix, 6), S, d, beta, req, 3, deep=True)
+            got = split_solve(Solver(game, matrix, 6), S, d, beta, req, 3, deep=True, policy=DEEP_SPLIT)
             if got is None:
                 continue
             compared += 1

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 from numba import njit
 
-from wordtree.exact import context, kernels, split
+from wordtree.exact import context, kernels
 from wordtree.exact.build import build
 from wordtree.exact.rank import rank
 from wordtree.exact.solver import Solver
+from wordtree.exact.split import SplitPolicy
 
 from test_parallel import compare_with_the_kernel, small_game, split_solve
 
@@ -155,11 +156,11 @@ def test_a_full_table_is_switched_and_cleared_once_unused():
 
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])
-def test_split_search_on_a_tiny_shared_memo_equals_the_kernel(real_lists, monkeypatch, mode):
+def test_split_search_on_a_tiny_shared_memo_equals_the_kernel(real_lists, mode):
     """The deeper split on 3 threads with one shared memo as small as it gets (full all the
     time, switched and cleared): the kernel's value and guess, on a memo of its own, whatever
     the budget."""
-    monkeypatch.setattr(split, "DEEP_MIN", 3)
+    policy = SplitPolicy(deep_min=3)
     game = small_game(real_lists, 40)
     matrix = game._compute_matrix()
     clears = []
@@ -169,7 +170,7 @@ def test_split_search_on_a_tiny_shared_memo_equals_the_kernel(real_lists, monkey
         solver.share_memo(3)
         memo = solver.shared_memo  # two tables of 1024 slots, each with room for 12 numbers only
         memo.tables = [(*table[:5], np.zeros(12, np.int32), *table[6:]) for table in memo.tables]
-        got = split_solve(solver, S, d, beta, req, 3, deep=True)
+        got = split_solve(solver, S, d, beta, req, 3, deep=True, policy=policy)
         clears.append(solver.counters().memo_clears)
         return [got]
 
@@ -178,17 +179,18 @@ def test_split_search_on_a_tiny_shared_memo_equals_the_kernel(real_lists, monkey
 
 
 @pytest.mark.parametrize("mode", ["normal", "hard"])
-def test_build_and_rank_the_same_with_a_memo_each_or_one_shared(real_lists, monkeypatch, mode):
-    """As shipped, 2 threads and more share a memo (split.SHARED_MIN_THREADS); forcing a memo
+def test_build_and_rank_the_same_with_a_memo_each_or_one_shared(real_lists, mode):
+    """As shipped, 2 threads and more share a memo (SplitPolicy.shared_min_threads); forcing a memo
     each, or one shared by a single thread, gives the same tree and the same top openers."""
     game = small_game(real_lists, 50, n_answers=120, n_guesses=120)
     matrix = game._compute_matrix()
     first = game.guesses[0]
     results = {}
     for shared_from in (1, 99, 2):
-        monkeypatch.setattr(split, "SHARED_MIN_THREADS", shared_from)
+        policy = SplitPolicy(shared_min_threads=shared_from)
         for threads in (1, 3):
-            tree = build(game, matrix, first=first, threads=threads, progress=False, mode=mode, memo_mb=1)
-            top = rank(game, matrix, top=4, limit=24, threads=threads, progress=False, mode=mode, memo_mb=1)
+            tree = build(game, matrix, first=first, threads=threads, progress=False, mode=mode, memo_mb=1, policy=policy)
+            top = rank(game, matrix, top=4, limit=24, threads=threads, progress=False, mode=mode, memo_mb=1,
+                       policy=policy)
             results[shared_from, threads] = (tree.total, tree.root, top.ordered()[:4])
     assert len({repr(r) for r in results.values()}) == 1

@@ -61,20 +61,22 @@ def candidate_ids(game, history: list[tuple[str, int]]) -> np.ndarray:
 def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int | None = 6,
           history: list[tuple[str, int]] | None = None, threads: int | None = None, progress: bool = True,
           rules: int = kernels.ALL_RULES, memo_mb: int = 160, mode: str = "normal", checkpoint: str | None = None,
-          resume: bool = False, proven: list | None = None) -> BuildResult:
+          resume: bool = False, proven: list | None = None, policy: split.SplitPolicy = split.SHIPPED) -> BuildResult:
     """The exact optimal tree from a position (the start, or after `history`), opening with
     `first` (None: the proven best opener, found by searching every guess), with at most
     `max_guesses` per answer (None: no cap). With `checkpoint`, each finished subtree of the
     opener is saved there as it comes (atomically), and `resume` starts from the ones a stopped
     build saved. `proven`: rows of Solver.proven_entries() from a search of the same game, cap
-    and mode (the rank that chose `first`, whose classes it has often solved already)."""
+    and mode (the rank that chose `first`, whose classes it has often solved already). `policy`:
+    when and how far the search splits across the threads (split.SplitPolicy; as shipped by
+    default)."""
     start = time.perf_counter()
     threads = threads or default_threads()
     solver = Solver(game, matrix, max_guesses, rules, memo_mb_per_thread(memo_mb, threads), mode)
     solver.search_orbits_in_parallel(threads)
-    if split.shared_for(threads):
+    if policy.shared_for(threads):
         solver.share_memo(threads)
-    position = _Build(solver, history or [], threads, progress, checkpoint, resume, proven, start)
+    position = _Build(solver, history or [], threads, progress, checkpoint, resume, proven, start, policy)
     g = position.opener(first)
     root, total = position.assemble(g, position.d)
     if first is None:
@@ -116,9 +118,11 @@ class _Build:
     its checkpoint: the finished subtrees by "WORD/guesses left", saved as they come."""
 
     def __init__(self, solver: Solver, history: list[tuple[str, int]], threads: int, progress: bool,
-                 checkpoint: str | None, resume: bool, proven: list | None, start: float):
+                 checkpoint: str | None, resume: bool, proven: list | None, start: float,
+                 policy: split.SplitPolicy = split.SHIPPED):
         game = solver.game
         self.solver, self.game, self.threads, self.progress = solver, game, threads, progress
+        self.policy = policy
         self.job_seconds: list[float] = []
         self.ran: list[Job] = []
         self.checkpoint = checkpoint
@@ -195,7 +199,7 @@ class _Build:
     def assemble(self, g: int, d: int) -> tuple[dict, int]:
         """The tree opening with g with d guesses left, and its total: below g every class is an
         independent exact problem, the largest first so the threads finish together, and (from
-        split.SPLIT_MIN_THREADS threads on) a large class's own guesses are valued on every idle
+        the policy's split_min_threads threads on) a large class's own guesses are valued on every idle
         thread too (split.py); the classes the checkpoint holds are taken from it."""
         game, S = self.game, self.S
         jobs = sorted(self.solver.classes(S, g), key=lambda item: -len(item[1]))
@@ -253,10 +257,11 @@ class _Build:
 
 class _ClassSearch:
     """One class below the opener as a source of jobs (jobs.Workers): one job that solves it whole
-    (_Build.solve_class), or, for a large class from split.SPLIT_MIN_THREADS threads on
-    (split.split_for), a split.SplitTree: its guesses valued as jobs of their own, its tree built
-    on the thread that valued the best guess; from split.DEEP_MIN_THREADS threads on the deeper
-    split too (split.deep_for: the classes of its first guess valued as jobs and split in turn,
+    (_Build.solve_class), or, for a large class from the build's policy's split_min_threads
+    threads on (SplitPolicy.split_for), a split.SplitTree: its guesses valued as jobs of their
+    own, its tree built on the thread that valued the best guess; from its deep_min_threads
+    threads on the deeper split too (SplitPolicy.deep_for: the classes of its first guess valued
+    as jobs and split in turn,
     its tree built where they were solved). `finish((code, value, subtree or None))` is called
     once at the end."""
 
@@ -264,8 +269,9 @@ class _ClassSearch:
         self.ready: list = []  # jobs any worker may take
         self.tree = None
         solver = build.solver
-        deep = split.deep_for(build.threads)  # the one switch between the split of the top and the deeper split
-        if split.split_for(build.threads) and split.can_split(solver, len(part), d - 1, deep=deep):
+        policy = build.policy
+        deep = policy.deep_for(build.threads)  # the one switch between the split of the top and the deeper split
+        if policy.split_for(build.threads) and split.can_split(solver, len(part), d - 1, deep=deep, policy=policy):
             # the split's setup (its scan of every guess, its local matrix) is a job of its own: on a
             # worker, beside other jobs, not on the caller before any job starts
             setup = Job(None)
@@ -273,7 +279,7 @@ class _ClassSearch:
             def start(worker: int) -> None:
                 tree = split.SplitTree(solver, part, d - 1, solver.constrain(build.req, g, code), workers,
                                        lambda value, node, mark: finish((code, value, node)), after=(setup,),
-                                       deep=deep)
+                                       deep=deep, policy=policy)
                 with workers.lock:
                     self.tree = tree
                 workers.wake()

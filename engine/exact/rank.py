@@ -124,7 +124,8 @@ def merge(values: dict[str, tuple[int, bool]], word: str, value: int, exact: boo
 
 def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_guesses: int | None = 6,
          threads: int | None = None, progress: bool = True, checkpoint: str | None = None, resume: bool = False,
-         mode: str = "normal", memo_mb: int = 160, known: dict[str, int] | None = None) -> RankResult:
+         mode: str = "normal", memo_mb: int = 160, known: dict[str, int] | None = None,
+         policy: split.SplitPolicy = split.SHIPPED) -> RankResult:
     """Rank the first guesses (the first `limit` in heuristic order, or all), starting from the
     exact values `known` of some of them. Ctrl-C stops early: the result then holds what is
     proven so far and says so.
@@ -132,14 +133,15 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     In a symmetric game the checkpoint also keeps what the symmetric levels proved inside the
     openers still under way (as a build's does), saved as it comes, at most once a minute: a
     single opener of Bulls and Cows with repeats takes hours to refute, and a resume would
-    otherwise start it again from nothing."""
+    otherwise start it again from nothing. `policy`: when and how far the search splits across the
+    threads (split.SplitPolicy; as shipped by default)."""
     if top < 1:
         raise TopTooSmall()
     start = time.perf_counter()
     threads = threads or default_threads()
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb_per_thread(memo_mb, threads), mode=mode)
     solver.search_orbits_in_parallel(threads)
-    if split.shared_for(threads):
+    if policy.shared_for(threads):
         solver.share_memo(threads)
     S = np.arange(len(game.answers), dtype=np.int32)
     order, values, exact_sorted, todo, others, earlier_doc, notes = plan(
@@ -169,7 +171,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     outcomes: queues.Queue = queues.Queue()
     workers = Workers(threads, [], outcomes.put)
     source = _Openers(solver, S, todo, lambda: top - len(exact_sorted), budget, values, workers.lock, outcomes.put,
-                      threads, deep=split.deep_for(threads))  # the one switch: openers whole, or class by class
+                      threads, deep=policy.deep_for(threads), policy=policy)  # the one switch: openers whole, or class by class
     workers.sources = [source]
     workers.start()
     try:
@@ -216,15 +218,16 @@ class _Openers:
     against the budget known when it starts. `put((word, value, exact))` gives each result, and
     `valued(word)` is called once the caller has counted it.
 
-    With `deep` (split.deep_for: many threads) the openers valued without a budget go class by
+    With `deep` (SplitPolicy.deep_for: many threads) the openers valued without a budget go class by
     class (split.GuessSplit: large classes split at their top too), every thread on the first of
     them, then the next: a thread that started one of them whole would hold it to the end while
     the others wait for the budget. On one or two threads that costs more than it gains, and
     each is one job too."""
 
     def __init__(self, solver, S, todo: list[int], missing, budget, values, lock, put, threads: int,
-                 deep: bool = False):
+                 deep: bool = False, policy: split.SplitPolicy = split.SHIPPED):
         self.solver, self.S, self.todo, self.budget, self.values = solver, S, todo, budget, values
+        self.policy = policy
         self.lock, self.put = lock, put  # lock: the workers' (take() is called holding it)
         self.missing = missing  # how many exact values the budget still waits for
         self.next = 0
@@ -234,8 +237,8 @@ class _Openers:
         self.splits: list[split.GuessSplit] = []
         self.whole: list[Job] = []  # the openers valued whole without a budget
         self.by_classes = deep and not solver.symmetric
-        # one thread: no split search below a class (unless split.ALONE asks for the jobs of many)
-        self.split_min = None if threads > 1 or split.ALONE else len(S) + 1
+        # one thread: no split search below a class (unless the policy's `alone` asks for the jobs of many)
+        self.split_min = None if threads > 1 or policy.alone else len(S) + 1
         self.budgeted: Mark | None = None  # every job before the budget was known
 
     def take(self):
@@ -256,7 +259,7 @@ class _Openers:
                 start = self.solver.empty_constraint()
                 part = split.GuessSplit(self.solver, self.S, self.solver.cap, start, g, lambda: INF,
                                   lambda value, exact, split: self._done(word, value, value < INF), self.lock,
-                                  (), self.split_min, word)
+                                  (), self.split_min, word, self.policy)
                 self.splits.append(part)
                 return part.take()
             job = Job(lambda worker: self._done(word, *self._whole(g, INF)), (), word)

@@ -18,6 +18,7 @@ would settle the node by a shortcut, none is returned and the kernel is asked in
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 from ..jit import kernel
@@ -26,58 +27,68 @@ from . import kernels
 from .jobs import Job, Mark, Workers, current_worker  # noqa: F401 - Workers: the pool these searches feed
 from .solver import tree_depth
 
-# The split of the top (a search with `deep` off): a class below the opener of at least SPLIT_MIN
-# answers is split at its top, smaller ones stay whole (the pair counts, kernels.PAIR_LIMIT, settle
-# them by another order, which root_candidates does not replicate; its value and guess are the same).
-SPLIT_MIN = kernels.PAIR_LIMIT + 1
-# The deeper split (`deep` on): classes below the opener of at least DEEP_MIN answers are split too,
-# and the first DEEP_GUESSES guesses of a split search on a set of at least DEEP_MIN answers are
-# valued class by class, a class of at least DEEP_MIN answers split in turn. Those guesses run
-# before the rest can start (they set the budget), so they are the long poles of a split build;
-# the later ones run side by side anyway. Its many small jobs cost Python bookkeeping: on 2
-# threads that costs more than it gains, so the build and the rank take it from DEEP_MIN_THREADS
-# threads on (`deep_for`; the tests and the bench set it to 1 to force it, or above any thread
-# count to keep it off). DEEP_MIN was 40 until 2026-11-27: on 16 cores SALET's build then took
-# 1.64 s against 0.68 s with the split of the top (4,300 jobs of 0.2 ms), and at 160 it makes
-# 880 jobs, whereas TARSE's simulated build on 16 workers moves from 1.99 to 2.08 s
-# (docs/performance.md).
-DEEP_MIN_THREADS = 3
-# Below SPLIT_MIN_THREADS threads a build splits no class at all (`split_for`): each class below
-# the opener is one job, the largest first. On 2 threads the split of the top (a large class's
-# guesses valued side by side, each against the budget known when it starts) gave the same wall
-# time or worse and 25-35 % more CPU than whole classes (SALET, hard SALET, CRATE, TARSE on the
-# NYT lists: docs/log/2026-11-27.md). Tests and the bench lower it to force the split.
-SPLIT_MIN_THREADS = 3
-# From SHARED_MIN_THREADS threads on, the threads of a build or a rank share one memo
-# (context.SharedMemo; `shared_for`), else each has its own. Tests and the bench move it to force either.
-SHARED_MIN_THREADS = 2
-ALONE = False  # split on one thread too (bench/scaling.py: its jobs are then those of a many-thread run)
-DEEP_MIN = 160
-DEEP_GUESSES = 1
 NEEDED_RULES = kernels.USE_BOUNDS | kernels.USE_SHORTCUTS | kernels.USE_FILTER
 
 
-def split_for(threads: int) -> bool:
-    """Whether a build on `threads` threads splits its large classes (else each is one job)."""
-    return ALONE or threads >= SPLIT_MIN_THREADS
+@dataclass(frozen=True)
+class SplitPolicy:
+    """When a build or a rank splits its searches across threads, and how far. The defaults are
+    what ships; the tests and bench/scaling.py pass other policies to force a split, or to keep
+    one off, on any number of threads.
+
+    - The split of the top (a search with `deep` off): a class below the opener of at least
+      `split_min` answers is split at its top, smaller ones stay whole (the pair counts,
+      kernels.PAIR_LIMIT, settle them by another order, which root_candidates does not
+      replicate; its value and guess are the same).
+    - Below `split_min_threads` threads a build splits no class at all (`split_for`): each class
+      below the opener is one job, the largest first: on 2 threads the split of the top (a large
+      class's guesses valued side by side, each against the budget known when it starts) costs
+      more CPU than whole classes for no gain in wall time (docs/log/2026-11-27.md).
+      `alone`: split on one thread too (bench/scaling.py: its jobs are then those of a
+      many-thread run).
+    - The deeper split (`deep` on, from `deep_min_threads` threads on: `deep_for`): classes below
+      the opener of at least `deep_min` answers are split too, and the first `deep_guesses`
+      guesses of a split search on a set of at least `deep_min` answers are valued class by
+      class, a class of at least `deep_min` answers split in turn. Those guesses run before the
+      rest can start (they set the budget), so they are the long poles of a split build; the
+      later ones run side by side anyway. Its many small jobs cost Python bookkeeping, which on
+      2 threads costs more than it gains, and which a smaller `deep_min` multiplies
+      (docs/performance.md).
+    - From `shared_min_threads` threads on, the threads of a build or a rank share one memo
+      (context.SharedMemo; `shared_for`), else each has its own."""
+
+    split_min: int = kernels.PAIR_LIMIT + 1
+    split_min_threads: int = 3
+    deep_min: int = 160
+    deep_min_threads: int = 3
+    deep_guesses: int = 1
+    shared_min_threads: int = 2
+    alone: bool = False
+
+    def split_for(self, threads: int) -> bool:
+        """Whether a build on `threads` threads splits its large classes (else each is one job)."""
+        return self.alone or threads >= self.split_min_threads
+
+    def shared_for(self, threads: int) -> bool:
+        """Whether the threads of a build or a rank on `threads` threads share one memo."""
+        return threads >= self.shared_min_threads
+
+    def deep_for(self, threads: int) -> bool:
+        """Whether a build or a rank on `threads` threads takes the deeper split where it splits
+        (else the split of the top only; a rank's openers stay whole)."""
+        return threads >= self.deep_min_threads
 
 
-def shared_for(threads: int) -> bool:
-    """Whether the threads of a build or a rank on `threads` threads share one memo."""
-    return threads >= SHARED_MIN_THREADS
+SHIPPED = SplitPolicy()  # the policy of every build and rank not given another
 
 
-def deep_for(threads: int) -> bool:
-    """Whether a build or a rank on `threads` threads takes the deeper split where it splits
-    (else the split of the top only; a rank's openers stay whole)."""
-    return threads >= DEEP_MIN_THREADS
-
-
-def can_split(solver, n: int, d: int, least: int | None = None, deep: bool = False) -> bool:
-    """Whether a set of n answers (at least `least`; by default SPLIT_MIN, or DEEP_MIN with the
-    deeper split) with d guesses left is split (else one kernel call)."""
+def can_split(solver, n: int, d: int, least: int | None = None, deep: bool = False,
+              policy: SplitPolicy = SHIPPED) -> bool:
+    """Whether a set of n answers (at least `least`; by default the policy's split_min, or the
+    least of it and deep_min with the deeper split) with d guesses left is split (else one kernel
+    call)."""
     if least is None:
-        least = min(SPLIT_MIN, DEEP_MIN) if deep else SPLIT_MIN
+        least = min(policy.split_min, policy.deep_min) if deep else policy.split_min
     return (n >= least and d >= 3 and solver.mode in ("normal", "hard") and not solver.symmetric
             and solver.rules & NEEDED_RULES == NEEDED_RULES)
 
@@ -183,13 +194,15 @@ class SplitSearch:
     valued them class by class) and `mark` stands for every job of the search.
 
     The first guess (the best, usually) runs alone, since its total is the budget of the rest;
-    on a set of at least DEEP_MIN answers it is valued class by class (GuessSplit), each class a
-    job or, if large, a split search of its own, so that it does not hold one thread while the
-    others wait; only with `deep` (else every guess is one kernel call, the split of the top).
-    `lock`: the lock of the sources this search is part of (an RLock)."""
+    on a set of at least `policy.deep_min` answers it is valued class by class (GuessSplit), each
+    class a job or, if large, a split search of its own, so that it does not hold one thread while
+    the others wait; only with `deep` (else every guess is one kernel call, the split of the top),
+    and so for the first `policy.deep_guesses` guesses. `lock`: the lock of the sources this
+    search is part of (an RLock)."""
 
     def __init__(self, solver, S: np.ndarray, d: int, beta: int, req: np.ndarray, kept: np.ndarray,
-                 order: np.ndarray, lbs: np.ndarray, done, lock=None, after=(), tag=None, deep: bool = False):
+                 order: np.ndarray, lbs: np.ndarray, done, lock=None, after=(), tag=None, deep: bool = False,
+                 policy: SplitPolicy = SHIPPED):
         self.solver, self.S, self.d, self.beta, self.req = solver, np.ascontiguousarray(S, np.int32), d, beta, req
         self.rows, self.guesses, self.lbs, self.done = order, kept[order], lbs, done
         # What the kernel's node hands its children: the kept guesses' codes over S (a local
@@ -206,7 +219,7 @@ class SplitSearch:
         self.running = 0
         self.finished = False  # _finish called (once)
         self.lock = lock or threading.RLock()
-        self.after, self.tag, self.deep = tuple(after), tag, deep
+        self.after, self.tag, self.deep, self.policy = tuple(after), tag, deep, policy
         self.splits: list[GuessSplit] = []  # guesses valued class by class
         self.ran: list[Job] = []  # the jobs (and marks of class-by-class guesses) finished
         self.first: Mark | None = None  # the first guess valued: the rest wait for it
@@ -237,10 +250,11 @@ class SplitSearch:
             self.next += 1
             self.running += 1
             after = self.after if i == 0 else (self.first,)
-            if i < DEEP_GUESSES and self.deep and len(self.S) >= DEEP_MIN:
+            policy = self.policy
+            if i < policy.deep_guesses and self.deep and len(self.S) >= policy.deep_min:
                 part = GuessSplit(self.solver, self.S, self.d, self.req, int(self.guesses[i]), lambda: self.best,
                                   lambda value, exact, split: self._valued(i, value, exact, split, split.mark),
-                                  self.lock, after, DEEP_MIN, self.tag)
+                                  self.lock, after, policy.deep_min, self.tag, policy)
                 self.splits.append(part)
                 return part.take()
             job = Job(None, after, self.tag)
@@ -314,10 +328,12 @@ class GuessSplit:
     is refuted (jobs of it still running are then ignored). `done(value, exact, self)` is called
     once. `records[q]` says how class q was valued (a worker, or its SplitSearch)."""
 
-    def __init__(self, solver, S, d: int, req, guess: int, budget, done, lock, after=(), split_min=None, tag=None):
+    def __init__(self, solver, S, d: int, req, guess: int, budget, done, lock, after=(), split_min=None, tag=None,
+                 policy: SplitPolicy = SHIPPED):
         self.solver, self.S, self.d, self.req, self.guess = solver, S, d, req, guess
         self.budget, self.done, self.lock, self.after, self.tag = budget, done, lock, tuple(after), tag
         self.split_min = split_min  # None: can_split's default
+        self.policy = policy
         self.classes = sorted(solver.classes(S, guess), key=lambda item: len(item[1]))
         bounds = solver.class_bounds[d - 1]
         self.lower = [int(bounds[len(part)]) for _, part in self.classes]
@@ -363,13 +379,13 @@ class GuessSplit:
         if budget <= self.lower[q]:
             self._valued(q, self.lower[q], False, worker, job)
             return
-        if can_split(self.solver, len(part), self.d - 1, self.split_min, deep=True):
+        if can_split(self.solver, len(part), self.d - 1, self.split_min, deep=True, policy=self.policy):
             found = root_candidates(self.solver, part, self.d - 1, budget, child_req, deep=True)
             if found is not None:
                 child = SplitSearch(self.solver, part, self.d - 1, budget, child_req, *found,
                                     lambda value, guess, worker: self._valued(q, value, value < budget,
                                                                               child, child.mark),
-                                    self.lock, (job,), self.tag, deep=True)
+                                    self.lock, (job,), self.tag, deep=True, policy=self.policy)
                 with self.lock:
                     self.children.append(child)  # its jobs go out once this one returns
                 return
@@ -411,9 +427,10 @@ class SplitTree:
     split of the top: the guesses valued as jobs, the tree and the tie-break each on the thread
     that valued the best guess."""
 
-    def __init__(self, solver, S, d: int, req, workers, finish, found=None, after=(), tag=None, deep: bool = False):
+    def __init__(self, solver, S, d: int, req, workers, finish, found=None, after=(), tag=None, deep: bool = False,
+                 policy: SplitPolicy = SHIPPED):
         self.solver, self.S, self.d, self.req, self.workers, self.finish = solver, S, d, req, workers, finish
-        self.lock, self.tag, self.deep = workers.lock, tag, deep
+        self.lock, self.tag, self.deep, self.policy = workers.lock, tag, deep, policy
         self.ready: list[Job] = []  # jobs any worker may take
         self.search: SplitSearch | None = None
         self.trees: list[SplitTree] = []
@@ -448,7 +465,7 @@ class SplitTree:
             else:
                 search = SplitSearch(solver, S, cap, beta, req, *found,
                                      lambda value, guess, worker: then(value, guess, search.won, search.mark),
-                                     self.lock, after, self.tag, self.deep)
+                                     self.lock, after, self.tag, self.deep, self.policy)
                 self.search = search
         self.workers.wake()
 
@@ -512,7 +529,8 @@ class SplitTree:
                 with self.lock:
                     tree = SplitTree(solver, part, cap - 1, child_req, self.workers,
                                      (lambda code: lambda value, node, done: got(code, node, done))(code),
-                                     found=(*record.result, record.won, record.mark), tag=self.tag, deep=True)
+                                     found=(*record.result, record.won, record.mark), tag=self.tag, deep=True,
+                                     policy=self.policy)
                     self.trees.append(tree)
         self.workers.wake()
 
