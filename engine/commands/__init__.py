@@ -62,7 +62,7 @@ def _chosen(argv: list[str]) -> str | None:
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser: the arguments of the command named in argv; with none named (or an unknown
     one), every command listed, for the help and the error that lists them; all in full when
-    argv is None. (Nineteen subparsers that a command's run never reads took 3 ms to make.)"""
+    argv is None. (A subparser that the command's run never reads would only lengthen its start.)"""
     parser = argparse.ArgumentParser(
         prog="wordtree",
         description="Provably optimal decision trees for word-guessing games: build, verify, look up, play.",
@@ -105,7 +105,7 @@ def command_process() -> None:
     """Set this process up as a command's, which runs nothing but this package (main calls it;
     a benchmark that imports the engine before it runs `main` calls it first)."""
     # nothing here calls BLAS: its threads, which numpy's import starts and spins, only cost
-    # CPU (about 0.1 s a process); a user's own setting stays
+    # CPU; a user's own setting stays
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from ..numba_cache import freeze_numba_objects, without_numba_extensions
 
@@ -135,9 +135,9 @@ def _before_exit() -> None:
 def _end_process(code: int) -> None:
     """End the process now with `code`, once its exit functions have run and its output is out,
     without the interpreter's teardown: that frees, module by module, what the OS frees at once,
-    numba's JIT engine among it (about 0.02-0.03 s of a build's process). Returns instead, for
-    the usual exit, where another thread is still running (the usual exit waits for it) or the
-    output cannot be flushed (the usual exit reports that)."""
+    numba's JIT engine among it. Returns instead, for the usual exit, where another thread is
+    still running (the usual exit waits for it) or the output cannot be flushed (the usual exit
+    reports that)."""
     import atexit
     import threading
 

@@ -53,7 +53,7 @@ class SplitPolicy:
       rest can start (they set the budget), so they are the long poles of a split build; the
       later ones run side by side anyway. Its many small jobs cost Python bookkeeping, which on
       2 threads costs more than it gains, and which a smaller `deep_min` multiplies
-      (docs/performance.md).
+      (docs/log/2026-12-02-performance-history.md).
     - From `shared_min_threads` threads on, the threads of a build or a rank share one memo
       (context.SharedMemo; `shared_for`), else each has its own."""
 
@@ -473,8 +473,8 @@ class SplitTree:
         """root_candidates(S, cap, beta): for the tie-break's search (one guess fewer), those of
         the value's search where they are the same: the class bound of n answers 2n - 1 below both
         caps (the guesses' bounds and order then do not depend on the cap), and neither search
-        settled by its bound (root_candidates' own first test). On many threads the second scan
-        of a class of 221 answers took 37 ms."""
+        settled by its bound (root_candidates' own first test). On many threads a large class's
+        second scan is a long pole of the split (docs/log/2026-12-02.md)."""
         n, first = len(self.S), self.first_candidates
         if (first is not None and beta > self.solver.class_bounds[cap][n] and beta > 2 * n
                 and self.solver.same_top_scan(n, cap, first[0])):
