@@ -241,6 +241,40 @@ def test_engine_equals_exhaustive_search(real_lists, seed):
             assert engine_value(game, cap, rules) == expected, (seed, cap, rules)
 
 
+def test_the_kernels_read_only_fields_the_context_fills(real_lists):
+    """The search's arrays travel as a kernels.Scratch and a kernels.Memo, read by field: every
+    field the kernels read (sc.X, mm.X) or the solver reads (scratch.X) is one Context fills,
+    every field is read somewhere, each is an array, `keeping_top` swaps only the top node's
+    buffer, and a small game solved on them has the oracle's value."""
+    import inspect
+    import re
+
+    from wordtree.exact import context, solver as solver_module
+
+    kernel_source = inspect.getsource(kernels)
+    scratch_read = set(re.findall(r"\bsc\.(\w+)", kernel_source))
+    memo_read = set(re.findall(r"\bmm\.(\w+)", kernel_source))
+    python_read = set(re.findall(r"scratch\.(\w+)", inspect.getsource(context) + inspect.getsource(solver_module)))
+    python_read -= {"_replace"}
+    assert scratch_read | python_read == set(kernels.Scratch._fields)
+    assert memo_read == set(kernels.Memo._fields)
+
+    game = small_game(real_lists, 3)
+    cap = 4
+    solver = Solver(game, game._compute_matrix(), cap)
+    value, _ = solver.solve(np.arange(len(game.answers), dtype=np.int32), cap)
+    assert value == reference.optimal_total(game, game.answers, cap)
+    ctx = solver.context()
+    assert type(ctx.scratch) is kernels.Scratch and type(ctx.memo) is kernels.Memo
+    assert all(isinstance(a, np.ndarray) for a in (*ctx.scratch, *ctx.memo))
+    assert ctx.stats is ctx.scratch.stats and ctx.stats[kernels.ST_NODES] == solver.counters().nodes > 0
+    assert ctx.best_out is ctx.scratch.best_out and ctx.root_constraint.base is ctx.scratch.req
+    kept = ctx.keeping_top(5, 3)
+    assert kept.top_codes.size == 15 and kept.top_codes.dtype == ctx.scratch.top_codes.dtype
+    assert kept.top_info[0] == -1
+    assert all(a is b for name, a, b in zip(kernels.Scratch._fields, kept, ctx.scratch) if name != "top_codes")
+
+
 def clustered_game(real_lists, seed, families=3, per_family=7, n_guesses=30):
     """Answers from a few families sharing their last three letters (_ight, _ound, ...): many
     classes of three or more, so the deep search, not a first perfect splitter, decides."""

@@ -76,7 +76,6 @@ def _hammer(seed, rounds, universe, memo, stats, seen):
     """Store and read random small sets over a small universe (so that threads meet the same
     sets): exact values, and bounds at most the value. Counts in `seen`: hits, exact hits, and
     wrong hits (a value above the truth, or an exact entry not the truth)."""
-    (mkeys, mdepth, moff, mlen, mpay, pool, counters, set_keys, depth_keys, state_keys) = memo
     np.random.seed(seed)
     state = np.zeros(0, np.int32)
     pick = np.empty(universe, np.int32)
@@ -90,16 +89,15 @@ def _hammer(seed, rounds, universe, memo, stats, seen):
         S = pick[:m]
         d = 2 + np.random.randint(0, 3)
         value, guess = _truth(S, d)
-        h = kernels._set_hash(S, state, d, set_keys, state_keys, depth_keys)
+        h = kernels._set_hash(S, state, d, memo)
         if np.random.randint(0, 2) == 0:
             exact = np.random.randint(0, 3) == 0
             stored = value if exact else value - np.random.randint(0, 5)
-            kernels._memo_store(S, state, d, h, stored, exact, guess if exact else -1, mkeys, mdepth, moff, mlen, mpay,
-                                pool, counters, stats)
+            kernels._memo_store(S, state, d, h, stored, exact, guess if exact else -1, memo, stats)
         else:
-            slot = kernels._memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
+            slot = kernels._memo_slot(S, state, d, h, memo)
             if slot >= 0:
-                word = kernels._atomic_load(mpay, slot)
+                word = kernels._atomic_load(memo.payload, slot)
                 seen[0] += 1
                 if kernels._pay_exact(word):
                     seen[1] += 1
@@ -116,10 +114,9 @@ def test_threads_on_one_table_read_only_what_was_proven(shared):
     set's entry, a bound above the truth, or a torn payload. The table fills: a shared one says
     so and stops taking entries; a thread's own one (run on one thread) is cleared."""
     rng = np.random.default_rng(1)
-    memo = list(context.memo_table(0, 10, 8, 0, rng, shared=shared))  # 1024 slots
-    memo[5] = np.zeros(100000, np.int32)  # the pool: room for every entry the slots take
-    memo[7] = rng.integers(1, 4, 10, dtype=np.uint64)  # colliding keys per element
-    memo = tuple(memo)
+    memo = context.memo_table(0, 10, 8, 0, rng, shared=shared)  # 1024 slots
+    memo = memo._replace(pool=np.zeros(100000, np.int32),  # room for every entry the slots take
+                         set_keys=rng.integers(1, 4, 10, dtype=np.uint64))  # colliding keys per element
     seen = [np.zeros(3, np.int64) for _ in range(4)]
     stats = [np.zeros(8, np.int64) for _ in range(4)]
     threads = [threading.Thread(target=_hammer, args=(seed, 40000, 10, memo, stats[seed], seen[seed]))
@@ -131,8 +128,8 @@ def test_threads_on_one_table_read_only_what_was_proven(shared):
     hits, exact, wrong = np.sum(seen, axis=0)
     assert hits > 1000 and exact > 100 and wrong == 0
     if shared:
-        assert memo[6][kernels.MEMO_FULL] == 1
-        assert np.count_nonzero(memo[0] & np.uint64(1)) <= (memo[0].size * 7) // 10 + 4  # stopped when full
+        assert memo.counters[kernels.MEMO_FULL] == 1
+        assert np.count_nonzero(memo.keys & np.uint64(1)) <= (memo.keys.size * 7) // 10 + 4  # stopped when full
     else:
         assert sum(s[kernels.ST_MEMO_CLEARS] for s in stats) > 0
 
@@ -141,13 +138,13 @@ def test_a_full_table_is_switched_and_cleared_once_unused():
     memo = context.SharedMemo(2, 10, 4, 1)
     first = memo.acquire()
     assert first == 0
-    memo.tables[0][6][kernels.MEMO_FULL] = 1
-    memo.tables[0][0][5] = 99  # an entry
+    memo.tables[0].counters[kernels.MEMO_FULL] = 1
+    memo.tables[0].keys[5] = 99  # an entry
     second = memo.acquire()  # the next search starts on the other table
-    assert second == 1 and memo.tables[0][0][5] == 99  # the first is still in use: kept
+    assert second == 1 and memo.tables[0].keys[5] == 99  # the first is still in use: kept
     memo.release(first)
-    assert memo.tables[0][0][5] == 0 and memo.tables[0][6][kernels.MEMO_FULL] == 0 and memo.clears == 1
-    memo.tables[1][6][kernels.MEMO_FULL] = 1
+    assert memo.tables[0].keys[5] == 0 and memo.tables[0].counters[kernels.MEMO_FULL] == 0 and memo.clears == 1
+    memo.tables[1].counters[kernels.MEMO_FULL] = 1
     third = memo.acquire()
     assert third == 0  # back to the cleared one; the full one waits for its search
     memo.release(second)
@@ -169,7 +166,7 @@ def test_split_search_on_a_tiny_shared_memo_equals_the_kernel(real_lists, mode):
         solver = Solver(game, matrix, 6, mode=mode, memo_mb=0)
         solver.share_memo(3)
         memo = solver.shared_memo  # two tables of 1024 slots, each with room for 12 numbers only
-        memo.tables = [(*table[:5], np.zeros(12, np.int32), *table[6:]) for table in memo.tables]
+        memo.tables = [table._replace(pool=np.zeros(12, np.int32)) for table in memo.tables]
         got = split_solve(solver, S, d, beta, req, 3, deep=True, policy=policy)
         clears.append(solver.counters().memo_clears)
         return [got]

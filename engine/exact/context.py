@@ -88,26 +88,26 @@ def memo_mb_per_thread(memo_mb: int, threads: int) -> int:
     return max(16, min(memo_mb, memory // MEMO_SHARE // max(1, threads) // 2**20))
 
 
-def memo_table(memo_mb: int, n_answers: int, depths: int, state_size: int, rng, shared: bool = False) -> tuple:
+def memo_table(memo_mb: int, n_answers: int, depths: int, state_size: int, rng, shared: bool = False) -> kernels.Memo:
     """A memo table of about `memo_mb` MB, as the kernels take it (kernels._memo_store says how
     it is read and written); `shared`: one table for every thread (SharedMemo)."""
     # ~30 bytes an entry plus 4 bytes per stored answer; the pool gets two thirds
     budget = memo_mb * 2**20
     entries = 1 << max(10, int(np.log2(max(1, budget / 3 / 30))))
     pool = max(n_answers, int(budget * 2 / 3 / 4))
-    counters = np.zeros(4, np.int64)  # entries used, pool used, shared?, full? (kernels.MEMO_*)
+    counters = np.zeros(4, np.int64)
     counters[kernels.MEMO_SHARED] = int(shared)
-    return (
-        np.zeros(entries, np.uint64),  # keys (kernels.EMPTY: none; kernels.TAKEN: being written)
-        np.zeros(entries, np.int16),  # guesses left
-        np.zeros(entries, np.int64),  # offset of the set in the pool
-        np.zeros(entries, np.int32),  # set size
-        np.zeros(entries, np.uint64),  # payload: value or lower bound, exact?, best guess (kernels._pay)
-        np.zeros(pool, np.int32),  # pool of stored sets
-        counters,
-        rng.integers(1, 2**63, n_answers, dtype=np.uint64),  # a random key per answer
-        rng.integers(1, 2**63, depths, dtype=np.uint64),  # a random key per depth
-        rng.integers(1, 2**63, state_size, dtype=np.uint64) | np.uint64(1),  # per constraint entry (odd)
+    return kernels.Memo(
+        keys=np.zeros(entries, np.uint64),
+        depth=np.zeros(entries, np.int16),
+        offset=np.zeros(entries, np.int64),
+        size=np.zeros(entries, np.int32),
+        payload=np.zeros(entries, np.uint64),
+        pool=np.zeros(pool, np.int32),
+        counters=counters,
+        set_keys=rng.integers(1, 2**63, n_answers, dtype=np.uint64),
+        depth_keys=rng.integers(1, 2**63, depths, dtype=np.uint64),
+        state_keys=rng.integers(1, 2**63, state_size, dtype=np.uint64) | np.uint64(1),  # odd
     )
 
 
@@ -126,7 +126,8 @@ class SharedMemo:
         rng = np.random.default_rng(seed)
         first = memo_table(memo_mb // 2, n_answers, depths, state_size, rng, shared=True)
         # the same keys for both tables (a set's hash is the same in either)
-        second = (*memo_table(memo_mb // 2, n_answers, depths, state_size, rng, shared=True)[:7], *first[7:])
+        second = memo_table(memo_mb // 2, n_answers, depths, state_size, rng, shared=True)._replace(
+            set_keys=first.set_keys, depth_keys=first.depth_keys, state_keys=first.state_keys)
         self.tables = [first, second]
         self.users = [0, 0]  # searches running on each table
         self.current = 0
@@ -138,7 +139,8 @@ class SharedMemo:
         with self._lock:
             table = self.tables[self.current]
             other = 1 - self.current
-            if table[6][kernels.MEMO_FULL] and self.users[other] == 0 and not self.tables[other][6][kernels.MEMO_FULL]:
+            if (table.counters[kernels.MEMO_FULL] and self.users[other] == 0
+                    and not self.tables[other].counters[kernels.MEMO_FULL]):
                 self.current = other
                 if self.users[1 - other] == 0:
                     self._clear(1 - other)
@@ -148,11 +150,11 @@ class SharedMemo:
     def release(self, index: int) -> None:
         with self._lock:
             self.users[index] -= 1
-            if index != self.current and self.users[index] == 0 and self.tables[index][6][kernels.MEMO_FULL]:
+            if index != self.current and self.users[index] == 0 and self.tables[index].counters[kernels.MEMO_FULL]:
                 self._clear(index)
 
     def _clear(self, index: int) -> None:
-        keys, counters = self.tables[index][0], self.tables[index][6]
+        keys, counters = self.tables[index].keys, self.tables[index].counters
         keys[:] = 0
         counters[kernels.MEMO_ENTRIES] = counters[kernels.MEMO_POOL] = counters[kernels.MEMO_FULL] = 0
         self.clears += 1
@@ -168,7 +170,7 @@ class _Using:
     def __init__(self, memo: SharedMemo):
         self.memo = memo
 
-    def __enter__(self) -> tuple:
+    def __enter__(self) -> kernels.Memo:
         self.index = self.memo.acquire()
         return self.memo.tables[self.index]
 
@@ -177,7 +179,8 @@ class _Using:
 
 
 class Context:
-    """One thread's scratch arrays and memo table (numpy arrays handed to the kernels).
+    """One thread's scratch arrays and memo table, as the kernels take them: a kernels.Scratch
+    (its fields say what each array holds) and a kernels.Memo.
 
     `memo_mb` caps the memo's memory; when it fills up it is cleared, which costs time only.
     `depths`: how many depths the memo keys (one more than the deepest cap, plus one)."""
@@ -188,57 +191,57 @@ class Context:
         rng = np.random.default_rng(seed)
         self.levels = levels
         dedupe_size = 1 << int(np.ceil(np.log2(max(4, 2 * n_guesses))))
-        self.scratch = (
-            np.zeros((levels, n_guesses), np.int32),  # lbs: each kept guess's class bound
-            np.zeros((levels, n_guesses), np.int64),  # scores: its ordering score
-            np.zeros((levels, n_answers), np.int32),  # cls: the classes of the guess tried at each level
-            np.zeros((levels, n_answers), np.int32),  # cls_pos: their columns in the level's matrix
-            np.zeros((levels, n_codes + 1), np.int64),  # class_start
-            np.zeros((levels, n_codes + 1), np.int64),  # class_size
-            np.zeros((levels, n_codes + 1), np.int64),  # class_code
-            np.zeros(n_codes, np.int64),  # stamp
-            np.zeros(n_codes, np.int64),  # cnt
-            np.zeros(1, np.int64),  # epoch
-            np.zeros(dedupe_size, np.uint64),  # dedupe_key
-            np.zeros(dedupe_size, np.int32),  # dedupe_val
-            np.zeros(dedupe_size, np.int64),  # dedupe_stamp
-            rng.integers(1, 2**63, n_answers, dtype=np.uint64) | np.uint64(1),  # position_keys
-            np.arange(n_answers, dtype=np.int32),  # identity: a node's own columns
-            np.full(levels + 1, -1, np.int32),  # best_out
-            np.zeros(8, np.int64),  # stats
-            np.zeros((levels + 1, state_size), np.int32),  # req: hard/ultra-mode constraint at each level
-            class_bounds,  # least cost of c answers with d guesses left (shared, read only)
-            np.full((levels + 1, 2), -1, np.int64),  # last_step: ultra mode's latest (guess, code) at each level
-            np.zeros((CORES, CORE_SIZE), np.int32),  # cores: recent sets no guess splits into singletons
-            np.zeros(CORES, np.int64),  # their sizes
-            np.zeros(1, np.int64),  # how many were recorded (a ring: the latest CORES are kept)
-            np.zeros(n_answers, np.int64),  # mark: a node's answers, by epoch
-            np.zeros((4, n_guesses), np.uint8),  # pair counts: pairs, repeats, has_win, one answer's flags
-            np.zeros((4, n_guesses), np.uint16),  # the same for sets past kernels.PAIR_BYTES answers
-            np.zeros(0, code_dtype),  # top_codes: the top node's matrix, kept (kernels.KEEP_TOP; keeping_top)
-            np.zeros(n_guesses, np.int32),  # top_ids: its guesses
-            np.zeros(n_answers, np.int32),  # top_win: the row of each answer's own guess
-            np.full(1, -1, np.int64),  # top_info: how many guesses it kept (-1: none kept)
+        self.scratch = kernels.Scratch(
+            lbs=np.zeros((levels, n_guesses), np.int32),
+            scores=np.zeros((levels, n_guesses), np.int64),
+            cls=np.zeros((levels, n_answers), np.int32),
+            cls_pos=np.zeros((levels, n_answers), np.int32),
+            class_start=np.zeros((levels, n_codes + 1), np.int64),
+            class_size=np.zeros((levels, n_codes + 1), np.int64),
+            class_code=np.zeros((levels, n_codes + 1), np.int64),
+            stamp=np.zeros(n_codes, np.int64),
+            cnt=np.zeros(n_codes, np.int64),
+            epoch=np.zeros(1, np.int64),
+            dedupe_key=np.zeros(dedupe_size, np.uint64),
+            dedupe_val=np.zeros(dedupe_size, np.int32),
+            dedupe_stamp=np.zeros(dedupe_size, np.int64),
+            position_keys=rng.integers(1, 2**63, n_answers, dtype=np.uint64) | np.uint64(1),
+            identity=np.arange(n_answers, dtype=np.int32),
+            best_out=np.full(levels + 1, -1, np.int32),
+            stats=np.zeros(8, np.int64),
+            req=np.zeros((levels + 1, state_size), np.int32),
+            bounds=class_bounds,  # shared, read only
+            last_step=np.full((levels + 1, 2), -1, np.int64),
+            cores=np.zeros((CORES, CORE_SIZE), np.int32),
+            core_len=np.zeros(CORES, np.int64),
+            core_count=np.zeros(1, np.int64),
+            mark=np.zeros(n_answers, np.int64),
+            pair_bytes=np.zeros((4, n_guesses), np.uint8),
+            pair_words=np.zeros((4, n_guesses), np.uint16),
+            top_codes=np.zeros(0, code_dtype),  # none until a search keeps its top (keeping_top)
+            top_ids=np.zeros(n_guesses, np.int32),
+            top_win=np.zeros(n_answers, np.int32),
+            top_info=np.full(1, -1, np.int64),
         )
         self.memo = memo_table(memo_mb, n_answers, depths, state_size, rng)
 
-    def keeping_top(self, rows: int, n: int) -> tuple:
+    def keeping_top(self, rows: int, n: int) -> kernels.Scratch:
         """The scratch for a search whose top node keeps its scan (kernels.KEEP_TOP) of up to `rows`
         guesses over `n` answers: a fresh buffer for its matrix, and none kept yet."""
-        self.scratch[-1][0] = -1
-        return self.scratch[:-4] + (np.empty(rows * n, self.scratch[-4].dtype), *self.scratch[-3:])
+        self.scratch.top_info[0] = -1
+        return self.scratch._replace(top_codes=np.empty(rows * n, self.scratch.top_codes.dtype))
 
     @property
     def stats(self) -> np.ndarray:
-        return self.scratch[16]
+        return self.scratch.stats
 
     @property
     def best_out(self) -> np.ndarray:
-        return self.scratch[15]
+        return self.scratch.best_out
 
     @property
     def root_constraint(self) -> np.ndarray:
-        return self.scratch[17][0]
+        return self.scratch.req[0]
 
 
 @dataclass

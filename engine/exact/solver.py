@@ -257,14 +257,13 @@ class Solver(OrbitSearch):
         return (self.rules & kernels.USE_KEPT_TOP != 0 and self.mode != "ultra" and not self.candidate_guesses
                 and KEEP_TOP_MIN <= n <= KEEP_TOP_MAX)
 
-    def _keep_top(self, S: np.ndarray, d: int, ctx: Context, scratch: tuple) -> None:
-        m, n = int(scratch[-1][0]), len(S)
+    def _keep_top(self, S: np.ndarray, d: int, ctx: Context, scratch: kernels.Scratch) -> None:
+        m, n = int(scratch.top_info[0]), len(S)
         if m < 0:  # the top node found its guess before or without a scan: nothing to keep
             return
-        codes, ids, win = scratch[-4], scratch[-3], scratch[-2]
         self._tops[_top_key(S, ctx.root_constraint)] = _KeptTop(
-            d, codes[:m * n].reshape(m, n), ids[:m].copy(), win[:n].copy(), ctx.scratch[0][0, :m].copy(),
-            ctx.scratch[1][0, :m].copy())
+            d, scratch.top_codes[:m * n].reshape(m, n), scratch.top_ids[:m].copy(), scratch.top_win[:n].copy(),
+            scratch.lbs[0, :m].copy(), scratch.scores[0, :m].copy())
 
     def _solve_from(self, kept: _KeptTop, S: np.ndarray, d: int, beta: int, req: np.ndarray) -> tuple[int, int]:
         """`solve(S, d, beta, req)`, its top node starting from `kept` (the scan of a search of S
@@ -277,8 +276,8 @@ class Solver(OrbitSearch):
         ctx = self.context()
         ctx.root_constraint[:] = req
         m = len(kept.ids)
-        ctx.scratch[0][0, :m] = kept.lbs
-        ctx.scratch[1][0, :m] = kept.scores
+        ctx.scratch.lbs[0, :m] = kept.lbs
+        ctx.scratch.scores[0, :m] = kept.scores
         S = np.ascontiguousarray(S, dtype=np.int32)
         with self.memo(ctx) as memo:
             value = int(kernels._solve(S, np.arange(n, dtype=np.int32), d, beta, 0, kept.codes, self._no_columns,
