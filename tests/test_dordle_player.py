@@ -196,6 +196,30 @@ def test_cli_next_and_play_follow_the_tree(tree, lists, capsys, monkeypatch):
     assert code == 0 and "guess 2: " in out and "(exact:" in out
 
 
+def test_cli_play_draws_both_boards_as_tiles_on_a_terminal(tree, lists, capsys, monkeypatch):
+    import sys
+
+    from wordtree.games import get_game
+    from wordtree.play import tile_row
+    from wordtree.wordle.player import feedback_cells
+
+    game = get_game("wordle", lists[1], lists[3])
+    a, b = "cover", "purse"
+    typed = f"cover GGGGG/{pattern(game, 'cover', b, False)}\npurse =====/GGGGG\n"
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    code, plain, _ = run(["dordle", "play", str(tree), *lists], capsys, typed, monkeypatch)
+    assert code == 0 and plain.strip().endswith("solved in 2") and "\x1b[" not in plain  # not a terminal
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, _ = run(["dordle", "play", str(tree), *lists], capsys, typed, monkeypatch)
+    rows = [tile_row(feedback_cells("cover", "GGGGG") + [(" ", None)] +
+                     feedback_cells("cover", pattern(game, "cover", b, False))),
+            tile_row([("=", None)] * 5 + [(" ", None)] + feedback_cells("purse", "GGGGG"))]
+    assert code == 0 and [line for line in out.splitlines() if "\x1b[" in line] == rows
+    assert [line for line in out.splitlines() if "\x1b[" not in line] == plain.splitlines()
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert run(["dordle", "play", str(tree), *lists], capsys, typed, monkeypatch)[1] == plain
+
+
 def test_cli_grade_and_build_worst(tree, lists, capsys, tmp_path):
     code, out, _ = run(["dordle", "grade", str(tree), *lists, "crony:GGGGG/BBBBB"], capsys)
     assert code == 1  # crony is no answer: it solves no board

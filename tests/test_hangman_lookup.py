@@ -420,5 +420,23 @@ def test_cli_play_to_a_win(capsys, monkeypatch):
     one_line_error(run(capsys, "play", TREES / "hangman-5.json", "--length", "4"), 2, "5-letter words")
 
 
+def test_cli_play_draws_the_revealed_word_as_tiles_on_a_terminal(capsys, monkeypatch):
+    from wordtree.play import tile_row
+
+    rows = L.play_word(L.HangmanTree.open(TREES / "hangman-5.json"), "hello")
+    typed = "".join(row.split()[1] + "\n" for row in rows[:-1])  # each letter's pattern, a miss's unchanged
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    code, plain, _ = run(capsys, "play", TREES / "hangman-5.json", stdin=typed, monkeypatch=monkeypatch)
+    assert code == 0 and plain.splitlines()[-1] == rows[-1] and "\x1b[" not in plain  # not a terminal
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, _ = run(capsys, "play", TREES / "hangman-5.json", stdin=typed, monkeypatch=monkeypatch)
+    tiles = [tile_row([("_", "grey") if ch == "_" else (ch, "green") for ch in row.split()[1]]) for row in rows[:-1]]
+    assert code == 0 and [line for line in out.splitlines() if "\x1b[" in line] == tiles
+    assert [line for line in out.splitlines() if "\x1b[" not in line] == plain.splitlines()
+    assert "\x1b[1;97;42m H \x1b[0m" in tiles[-1]  # the word, green once revealed
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert run(capsys, "play", TREES / "hangman-5.json", stdin=typed, monkeypatch=monkeypatch)[1] == plain
+
+
 def rng_miss(i: int) -> str:
     return ("-", "", "-----", "_____")[i % 4]

@@ -303,6 +303,38 @@ def test_coloured_rows():
     assert player.coloured_row("salet", "BYGBB", ansi=False) == "salet BYGBB"
 
 
+def play_lines(position, lines, colour: bool) -> list[str]:
+    """What the assistant says for `lines` through play.py's loop, the output a terminal or not."""
+    from wordtree.play import play
+
+    said = []
+    assert play(player.WordlePlay(position), iter(lines), said.append, False, colour) == 0
+    return said
+
+
+def test_play_draws_each_guess_as_tiles_on_a_terminal(setup, monkeypatch):
+    path, root, answers, _ = setup
+    steps = walk(root, answers[11])
+    replies = [p for _, p in steps]
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    plain = play_lines(player.position_after(read_tree(path), [], *lists(path)), replies, colour=False)
+    assert not any("\x1b[" in text for text in plain) and plain[-1] == f"solved in {len(steps)}"
+    coloured = play_lines(player.position_after(read_tree(path), [], *lists(path)), replies, colour=True)
+    rows = [player.coloured_row(g, p, ansi=True) for g, p in steps]
+    assert [text for text in coloured if "\x1b[" in text] == rows
+    assert [text for text in coloured if "\x1b[" not in text] == plain
+    assert coloured.index(rows[0]) == 1  # the guess's tiles, after its proposal
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert play_lines(player.position_after(read_tree(path), [], *lists(path)), replies, colour=True) == plain
+
+
+def test_a_code_breaker_has_no_tiles(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    position = player.position_after(None, [], game=get_game("mastermind"))
+    said = play_lines(position, ["1122 4B0W"], colour=True)
+    assert said[-1] == "solved in 1" and not any("\x1b[" in text for text in said)
+
+
 # ------------------------------------------------------------------------------------------------
 # a broken tree gives no advice: each step is checked against the feedback rule
 # ------------------------------------------------------------------------------------------------

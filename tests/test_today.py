@@ -14,7 +14,8 @@ import reference_trees as rt
 from wordtree.wordle import player
 from wordtree.errors import UserError
 from wordtree.games import get_game
-from wordtree.wordle.player import WIDENED_NOTE, interactive, lookup, play_answer, position_after
+from wordtree.play import play
+from wordtree.wordle.player import WIDENED_NOTE, WordlePlay, lookup, play_answer, position_after
 from wordtree.wordle.tree import read_tree
 
 EMOJI_STEPS = ["salet:BBBYB", "drone:BBGBY", "epoch:GBGBB"]  # the real game's colours for EMOJI
@@ -94,7 +95,7 @@ def test_feedback_nothing_allowed_fits_still_cannot_occur(doc):
 def test_play_interactive_says_so_once_and_goes_on(doc, engine):
     said = []
     lines = iter(["BBBYB", "drone BBGBY", "epoch GBGBB", "GGGGG"])
-    assert interactive(position_after(doc, []), lines, said.append, tty=False) == 0
+    assert play(WordlePlay(position_after(doc, [])), lines, said.append, interactive=False, colour=False) == 0
     assert said.count(WIDENED_NOTE) == 1
     note = said.index(WIDENED_NOTE)
     assert said[note + 1] == "2 candidates left: ebook emoji"
@@ -188,7 +189,8 @@ def test_play_on_todays_preset_with_no_tree(engine):
     assert (s.source, s.note) == ("exact", None) and engine[0][:2] == (position.candidates, 4)
     said = []
     lines = iter(["salet BBBYB", "drone BBGBY", "epoch GBGBB", "ebook GBGBB", "GGGGG"])
-    assert interactive(position_after(None, [], game=game), lines, said.append, tty=False) == 0
+    assert play(WordlePlay(position_after(None, [], game=game)), lines, said.append, interactive=False,
+                colour=False) == 0
     assert "1 candidate left: emoji" in said and said[-1] == "solved in 5" and WIDENED_NOTE not in said
 
 

@@ -413,9 +413,10 @@ def _run_lookup(args) -> int:
     from ..dordle import player
 
     if args.dordle_action == "play":
-        position = _open_position(args, args.tree)
-        lines = (line for line in sys.stdin)
-        return player.interactive(position, lines, lambda text: print(text, flush=True), sys.stdin.isatty())
+        from ..play import play
+
+        position = player.DordlePlay(_open_position(args, args.tree))
+        return play(position, sys.stdin, lambda text: print(text, flush=True), sys.stdin.isatty(), sys.stdout.isatty())
     tree, steps = _tree_and_steps(args.items)
     position = _open_position(args, tree)
     if args.dordle_action == "grade":

@@ -309,7 +309,8 @@ def advice_lines(advice, every: bool = False) -> list[str]:
 def run_play_hangman(args) -> int:
     """`play` on a Hangman tree (`play TREE`, or `--game hangman --length N`): the assistant
     reading stdin, or --answer WORD."""
-    from ..hangman.lookup import interactive, play_word
+    from ..hangman.lookup import HangmanPlay, play_word
+    from ..play import play
 
     if args.game is not None and args.game != "hangman":
         raise UsageError(f"--length and --weights are for Hangman, not --game {args.game}")
@@ -321,4 +322,5 @@ def run_play_hangman(args) -> int:
     if args.answer is not None:
         print("\n".join(play_word(hangman, args.answer)))
         return 0
-    return interactive(hangman, iter(sys.stdin), lambda text: print(text, flush=True), sys.stdin.isatty(), _note)
+    return play(HangmanPlay(hangman, _note), sys.stdin, lambda text: print(text, flush=True), sys.stdin.isatty(),
+                sys.stdout.isatty())

@@ -280,7 +280,8 @@ def add_play(sub) -> None:
 
 
 def run_play(args) -> int:
-    from ..wordle.player import interactive, play_answer
+    from ..play import colour_wanted, play
+    from ..wordle.player import WordlePlay, play_answer
 
     if _is_hangman(args, args.tree, "length", "weights"):
         from .hangman import run_play_hangman
@@ -288,10 +289,10 @@ def run_play(args) -> int:
         return run_play_hangman(args)
     position = _position(args, args.tree, [])
     if args.answer is not None:
-        print("\n".join(play_answer(position, args.answer, sys.stdout.isatty())))
+        print("\n".join(play_answer(position, args.answer, colour_wanted(sys.stdout.isatty()))))
         return 0
-    lines = (line for line in sys.stdin)
-    return interactive(position, lines, lambda text: print(text, flush=True), sys.stdin.isatty())
+    return play(WordlePlay(position), sys.stdin, lambda text: print(text, flush=True), sys.stdin.isatty(),
+                sys.stdout.isatty())
 
 
 def add_stats(sub) -> None:

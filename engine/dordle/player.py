@@ -559,38 +559,48 @@ def grade_lines(moves: list[GradedMove]) -> list[str]:
     return lines
 
 
-def interactive(position: DordlePosition, lines, say, tty: bool) -> int:
-    """The assistant: propose a guess, read what the game showed (P1/P2 for the guess proposed,
-    or WORD P1/P2 for one's own), repeat until both boards are solved. A bad line is asked again
-    on a terminal and is an error when the input is piped."""
-    suggestion = position.suggest()
-    while True:
-        say(f"guess {suggestion.step + 1}: {guess_line(suggestion)}")
-        if suggestion.note:
-            say(suggestion.note)
-        if tty:
-            say(f"colours as P1/P2 (e.g. BBYGB/GBBBB, {position.mark} for a solved board), or WORD P1/P2 for your "
-                f"own guess; q to quit:")
-        line = next(lines, None)
-        if line is None or line.strip().lower() in ("q", "quit", "exit"):
-            say(f"stopped after {len(position.steps)} guess(es)")
-            return 0
+class DordlePlay:
+    """A DordlePosition as play.py's loop plays it (play.Playable): the assistant proposes a
+    guess and reads what the game showed (P1/P2 for the guess proposed, or WORD P1/P2 for one's
+    own), until both boards are solved."""
+
+    fatal = (TreeDisagrees,)
+
+    def __init__(self, position: DordlePosition):
+        self.position, self.suggestion = position, position.suggest()
+        self.prompt = (f"colours as P1/P2 (e.g. BBYGB/GBBBB, {position.mark} for a solved board), or WORD P1/P2 "
+                       f"for your own guess; q to quit:")
+
+    def proposal(self) -> list[str]:
+        s = self.suggestion
+        return [f"guess {s.step + 1}: {guess_line(s)}"] + ([s.note] if s.note else [])
+
+    def parse_reply(self, line: str) -> tuple[str, str]:
         parts = line.split()
-        try:
-            if len(parts) == 1:
-                position.play(suggestion.guess, parts[0])
-            elif len(parts) == 2:
-                position.play(parts[0], parts[1])
-            else:
-                raise UserError(f"expected P1/P2 or WORD P1/P2, got {line.strip()!r}")
-            suggestion = position.suggest()
-        except UserError as exc:
-            if not tty or isinstance(exc, TreeDisagrees):
-                raise
-            say(f"wordtree: {exc}")
-            continue
-        if suggestion.source == "solved":
-            say(f"solved in {suggestion.step}")
-            return 0
-        for text in candidate_lines(suggestion):
-            say(text)
+        if len(parts) in (1, 2):
+            return (self.suggestion.guess, parts[0]) if len(parts) == 1 else (parts[0], parts[1])
+        raise UserError(f"expected P1/P2 or WORD P1/P2, got {line.strip()!r}")
+
+    def after(self, step: tuple[str, str]) -> DordlePlay:
+        self.position.play(*step)
+        self.suggestion = self.position.suggest()
+        return self
+
+    def tiles(self) -> list[tuple[str, str | None]]:
+        """Board 1's tiles, a blank, board 2's; a board solved before shows its `=` marks plain."""
+        from ..wordle.player import feedback_cells
+
+        guess, feedback = self.position.steps[-1]
+        boards = [[(ch, None) for ch in text] if text == self.position.mark else feedback_cells(guess, text)
+                  for text in feedback.split("/")]
+        return boards[0] + [(" ", None)] + boards[1]
+
+    def finished(self) -> bool:
+        return self.suggestion.source == "solved"
+
+    def outcome_lines(self) -> list[str]:
+        s = self.suggestion
+        return [f"solved in {s.step}"] if self.finished() else candidate_lines(s)
+
+    def stopped(self) -> str:
+        return f"stopped after {len(self.position.steps)} guess(es)"

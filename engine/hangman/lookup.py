@@ -372,43 +372,57 @@ def play_word(tree: HangmanTree, word: str) -> list[str]:
 PROMPT = "the word as shown now (e.g. _e___), - for a miss, or LETTER PATTERN for a letter of your own; q to quit:"
 
 
-def interactive(tree: HangmanTree, lines, say, tty: bool, note=None) -> int:
-    """The assistant: propose a letter, read what the game showed (the pattern, `-` or an empty
-    line for a miss, or `LETTER PATTERN` for a letter of one's own), until the game is won or
-    lost. A bad line is asked again on a terminal and is an error when the input is piped.
-    `note`: told the lines of a search off the tree (HangmanTree.advise's `say`)."""
-    pattern, missed = "_" * tree.length, ""
-    advice = tree.advise(pattern, missed, say=note)
-    while True:
-        guesses = len(missed) + len(set(pattern) - {"_"})
-        say(f"guess {guesses + 1}: {letter_line(advice)}")
-        if tty:
-            say(PROMPT)
-        line = next(lines, None)
-        if line is None or line.strip().lower() in ("q", "quit", "exit"):
-            say(f"stopped after {guesses} guess{'es' * (guesses != 1)}: {pattern}")
-            return 0
+class HangmanPlay:
+    """A game on a HangmanTree as play.py's loop plays it (play.Playable): the assistant proposes
+    a letter and reads what the game showed (the pattern, `-` or an empty line for a miss, or
+    `LETTER PATTERN` for a letter of one's own), until the game is won or lost. `note`: told the
+    lines of a search off the tree (HangmanTree.advise's `say`)."""
+
+    prompt = PROMPT
+    fatal = ()
+
+    def __init__(self, tree: HangmanTree, note=None):
+        self.tree, self.note = tree, note
+        self.pattern, self.missed = "_" * tree.length, ""
+        self.advice = tree.advise(self.pattern, self.missed, say=note)
+
+    @property
+    def guesses(self) -> int:
+        return len(self.missed) + len(set(self.pattern) - {"_"})
+
+    def proposal(self) -> list[str]:
+        return [f"guess {self.guesses + 1}: {letter_line(self.advice)}"]
+
+    def parse_reply(self, line: str) -> tuple[str, str]:
         parts = line.split()
-        try:
-            if len(parts) == 2:
-                letter, shown = parts
-            elif len(parts) == 1 and len(parts[0]) == 1 and parts[0].lower() in LETTERS:
-                raise UserError(f"{parts[0]}: give what the game showed for it too, e.g. {parts[0]} -")
-            elif len(parts) <= 1:
-                letter, shown = advice.letter, parts[0] if parts else ""
-            else:
-                raise UserError(f"expected PATTERN, - or LETTER PATTERN, got {line.strip()!r}")
-            position = after_guess(tree, pattern, missed, letter, shown)
-            new = tree.advise(*position, say=note)
-        except UserError as exc:
-            if not tty:
-                raise
-            say(f"wordtree: {exc}")
-            continue
-        (pattern, missed), advice = position, new
-        if advice.status != "playing":
-            say(letter_line(advice))
-            return 0
-        n = len(advice.words)
-        listing = ": " + " ".join(advice.words) if n <= 10 else ""
-        say(f"{pattern}  missed: {' '.join(missed) or 'none'}; {n} word{'s' * (n != 1)} left{listing}")
+        if len(parts) == 2:
+            return parts[0], parts[1]
+        if len(parts) == 1 and len(parts[0]) == 1 and parts[0].lower() in LETTERS:
+            raise UserError(f"{parts[0]}: give what the game showed for it too, e.g. {parts[0]} -")
+        if len(parts) <= 1:
+            return self.advice.letter, parts[0] if parts else ""
+        raise UserError(f"expected PATTERN, - or LETTER PATTERN, got {line.strip()!r}")
+
+    def after(self, step: tuple[str, str]) -> HangmanPlay:
+        position = after_guess(self.tree, self.pattern, self.missed, *step)
+        advice = self.tree.advise(*position, say=self.note)  # both checked before the position moves
+        (self.pattern, self.missed), self.advice = position, advice
+        return self
+
+    def tiles(self) -> list[tuple[str, str | None]]:
+        """The word as revealed now: its letters green, a hidden one grey."""
+        return [("_", "grey") if ch == "_" else (ch, "green") for ch in self.pattern]
+
+    def finished(self) -> bool:
+        return self.advice.status != "playing"
+
+    def outcome_lines(self) -> list[str]:
+        if self.finished():
+            return [letter_line(self.advice)]
+        n = len(self.advice.words)
+        listing = ": " + " ".join(self.advice.words) if n <= 10 else ""
+        return [f"{self.pattern}  missed: {' '.join(self.missed) or 'none'}; {n} word{'s' * (n != 1)} left{listing}"]
+
+    def stopped(self) -> str:
+        g = self.guesses
+        return f"stopped after {g} guess{'es' * (g != 1)}: {self.pattern}"

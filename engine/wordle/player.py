@@ -325,13 +325,22 @@ def lookup(doc: dict | None, steps: list[str], answers=None, guesses=None, game=
 # ------------------------------------------------------------------------------------------------
 # text output
 # ------------------------------------------------------------------------------------------------
-ANSI = {"G": "\x1b[1;97;42m", "Y": "\x1b[1;30;43m", "B": "\x1b[1;97;100m"}
+TILE_COLOURS = {"G": "green", "Y": "yellow", "B": "grey"}  # a B/Y/G pattern's letters as play.py's tile colours
+
+
+def feedback_cells(guess: str, pattern: str) -> list[tuple[str, str | None]]:
+    """A guess and its B/Y/G pattern as the cells play.tile_row draws (a letter outside B/Y/G
+    is a plain cell)."""
+    return [(ch, TILE_COLOURS.get(c)) for ch, c in zip(guess, pattern)]
 
 
 def coloured_row(guess: str, pattern: str, ansi: bool) -> str:
+    """A row of `play --answer`: coloured tiles on a terminal (`ansi`), else `guess pattern`."""
     if not ansi:
         return f"{guess} {pattern}"
-    return "".join(f"{ANSI.get(c, '')} {ch.upper()} \x1b[0m" for ch, c in zip(guess, pattern))
+    from ..play import tile_row
+
+    return tile_row(feedback_cells(guess, pattern))
 
 
 def guess_line(s: Suggestion) -> str:
@@ -406,39 +415,53 @@ def play_answer(position: Position, answer: str, ansi: bool) -> list[str]:
     return rows + [f"solved in {len(position.steps)}"]
 
 
-def interactive(position: Position, lines, say, tty: bool) -> int:
-    """The assistant: propose a guess, read what the game showed (PATTERN for the proposed
-    guess, or `WORD PATTERN` for one's own), repeat until solved. A bad line is re-asked on a
-    terminal and is an error when the input is piped."""
-    suggestion, noted = position.suggest(), False
-    while True:
-        say(f"guess {suggestion.step + 1}: {guess_line(suggestion)}")
-        if tty:
-            say("colours (e.g. BBYGB), or WORD COLOURS for your own guess; q to quit:")
-        line = next(lines, None)
-        if line is None or line.strip().lower() in ("q", "quit", "exit"):
-            say(f"stopped after {len(position.steps)} guess(es)")
-            return 0
+class WordlePlay:
+    """A Position as play.py's loop plays it (play.Playable): the assistant proposes a guess and
+    reads what the game showed (PATTERN for the proposed guess, or `WORD PATTERN` for one's own),
+    until solved. The note of candidates beyond the list is said once."""
+
+    prompt = "colours (e.g. BBYGB), or WORD COLOURS for your own guess; q to quit:"
+    fatal = (TreeDisagrees,)
+
+    def __init__(self, position: Position):
+        self.position = position
+        self.suggestion = position.suggest()
+        self.noted = False
+
+    def proposal(self) -> list[str]:
+        return [f"guess {self.suggestion.step + 1}: {guess_line(self.suggestion)}"]
+
+    def parse_reply(self, line: str) -> tuple[str, str]:
         parts = line.split()
-        try:
-            if len(parts) == 1:
-                position.play(suggestion.guess, parts[0])
-            elif len(parts) == 2:
-                position.play(parts[0], parts[1])
-            else:
-                raise UserError(f"expected COLOURS or WORD COLOURS, got {line.strip()!r}")
-            suggestion = position.suggest()
-        except UserError as exc:
-            if not tty or isinstance(exc, TreeDisagrees):
-                raise
-            say(f"wordtree: {exc}")
-            continue
-        if suggestion.note and not noted:
-            say(suggestion.note)
-            noted = True
-        if suggestion.source == "solved":
-            say(f"solved in {suggestion.step}")
-            return 0
-        n = len(suggestion.candidates)
-        listing = ": " + " ".join(suggestion.candidates) if n <= 10 else ""
-        say(f"{n} candidate{'s' * (n != 1)} left{listing}")
+        if len(parts) == 1:
+            return self.suggestion.guess, parts[0]
+        if len(parts) == 2:
+            return parts[0], parts[1]
+        raise UserError(f"expected COLOURS or WORD COLOURS, got {line.strip()!r}")
+
+    def after(self, step: tuple[str, str]) -> WordlePlay:
+        self.position.play(*step)
+        self.suggestion = self.position.suggest()
+        return self
+
+    def tiles(self) -> list[tuple[str, str | None]]:
+        if self.position.game.kind != "wordle":  # a code-breaker's score (2B1W) has no tiles
+            return []
+        return feedback_cells(*self.position.steps[-1])
+
+    def finished(self) -> bool:
+        return self.suggestion.source == "solved"
+
+    def outcome_lines(self) -> list[str]:
+        s, lines = self.suggestion, []
+        if s.note and not self.noted:
+            lines.append(s.note)
+            self.noted = True
+        if self.finished():
+            return lines + [f"solved in {s.step}"]
+        n = len(s.candidates)
+        listing = ": " + " ".join(s.candidates) if n <= 10 else ""
+        return lines + [f"{n} candidate{'s' * (n != 1)} left{listing}"]
+
+    def stopped(self) -> str:
+        return f"stopped after {len(self.position.steps)} guess(es)"
