@@ -105,3 +105,72 @@ def test_the_engine_names_no_flag():
              if not name.startswith("commands/") and (found := _flag_strings(text))}
     assert named == {}
 
+# ------------------------------------------------------------------------------------------------
+# no import cycles
+# ------------------------------------------------------------------------------------------------
+def _module_name(relative: str) -> str:
+    parts = relative[:-3].split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(modules: dict[str, str]) -> dict[str, set[str]]:
+    """Each engine module's engine imports: every relative (or `wordtree.`) import anywhere in it,
+    at module level, under `if TYPE_CHECKING:` or inside a function; `from P import X` counts as
+    an import of P.X where that is a module, else of P."""
+    packages = {_module_name(name) for name in modules if name.endswith("__init__.py")}
+    known = {_module_name(name) for name in modules}
+    graph = {}
+    for name, text in modules.items():
+        module = _module_name(name)
+        here = module.split(".") if module else []
+        if module not in packages:
+            here = here[:-1]
+        edges = set()
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = here[:len(here) - (node.level - 1)] + (node.module.split(".") if node.module else [])
+                elif node.module and node.module.split(".")[0] == "wordtree":
+                    base = node.module.split(".")[1:]
+                else:
+                    continue
+                for alias in node.names:
+                    target = ".".join(base + [alias.name])
+                    edges.add(target if target in known else ".".join(base))
+            elif isinstance(node, ast.Import):
+                edges.update(".".join(a.name.split(".")[1:]) for a in node.names if a.name.split(".")[0] == "wordtree")
+        graph[module] = {target for target in edges if target in known and target != module}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of the graph as a path (its first module repeated at the end), or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def walk(module: str, path: list[str]) -> list[str] | None:
+        state[module] = 1
+        path.append(module)
+        for target in sorted(graph.get(module, ())):
+            if state.get(target) == 1:
+                return path[path.index(target):] + [target]
+            if target not in state and (found := walk(target, path)) is not None:
+                return found
+        path.pop()
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state and (found := walk(module, [])) is not None:
+            return found
+    return None
+
+
+def test_the_cycle_finder_finds_cycles():
+    modules = {"__init__.py": "", "a/__init__.py": "from .b import x\n", "a/b.py": "def f():\n    from .c import y\n",
+               "a/c.py": "from .. import a\nfrom typing import TYPE_CHECKING\n", "d.py": "import wordtree.a.b\n"}
+    graph = _imports(modules)
+    assert graph == {"": set(), "a": {"a.b"}, "a.b": {"a.c"}, "a.c": {"a"}, "d": {"a.b"}}
+    assert _cycle(graph) == ["a", "a.b", "a.c", "a"]
+    del modules["a/c.py"]
+    assert _cycle(_imports(modules)) is None
+
