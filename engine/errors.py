@@ -155,6 +155,25 @@ class CheckpointBusy(UserError):
         super().__init__(f"{path}: another run{held} is using this checkpoint; wait for it or use another file")
 
 
+class NoCheckpoint(UserError):
+    """The checkpoint asked for (to show what it proves, or to merge) does not exist."""
+
+    def __init__(self, path, purpose: str = ""):
+        self.path = path
+        super().__init__(f"{path}: no such checkpoint{f' {purpose}' if purpose else ''}")
+
+
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C or TERM stopped a run that can keep a checkpoint, after it saved what it had:
+    `checkpoint` holds its work (None: the run kept none), `detail` says how far it got (words
+    after "stopped", may be empty), `error` why the last save failed (None: it did not). The
+    command layer words it as one line with the way to resume."""
+
+    def __init__(self, checkpoint=None, detail: str = "", error: str | None = None):
+        super().__init__()
+        self.checkpoint, self.detail, self.error = checkpoint, detail, error
+
+
 class CheckpointMismatch(UserError):
     """A checkpoint made by another run: `differences` names each field that differs, with both values.
     `resuming`: read to continue it (rather than to show it)."""

@@ -2,8 +2,10 @@
 
 Every file wordtree writes goes through `atomic_file`: a reader (or a kill -9) never sees half a file.
 A long run checks its outputs before it starts (`check_writable`), holds its checkpoint for the
-whole run (`open_checkpoint`: a lock, and no checkpoint replaced unless asked), and does not lose
-its result to a write that fails at the end (`write_or_fallback`).
+whole run (`Checkpoint.held`: a lock, no checkpoint replaced unless asked, its header checked
+before any work), and does not lose its result to a write that fails at the end
+(`write_or_fallback`). `Checkpoint` is the one checkpoint mechanism of every family (build, rank,
+Hangman, Dordle): the formats differ in their payload, not in that machinery.
 Pure Python at import (numpy only inside `checksum`), so the lookup player can use it.
 """
 
@@ -21,7 +23,8 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from .errors import CheckpointBusy, CheckpointExists, CheckpointMismatch, OutputNotWritable, UserError
+from .errors import (CheckpointBusy, CheckpointExists, CheckpointMismatch, NoCheckpoint, OutputNotWritable, Stopped,
+                     UserError)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -247,19 +250,73 @@ def open_checkpoint(path, *, resume: bool, overwrite: bool, companions: tuple = 
     against a second run (CheckpointBusy), and, unless the run continues it (`resume`) or starts it
     over (`overwrite`), refused if it or one of its `companions` (files the same run writes beside
     it, e.g. PATH.rank) already exists (CheckpointExists), so that a run never replaces one by
-    accident."""
-    if path is None:
-        yield
-        return
-    files = [Path(path), *map(Path, companions)]
-    for file in files:
-        check_writable(file, "checkpoint")
-    with CheckpointLock(path):
-        if not resume and not overwrite:
-            for file in files:
-                if file.exists():
-                    raise CheckpointExists(file)
-        yield
+    accident. A Ctrl-C or TERM (KeyboardInterrupt) that ends the block, once the run inside has
+    saved what it had, leaves it as Stopped: one way for every family to say where the work is."""
+    try:
+        if path is None:
+            yield
+            return
+        files = [Path(path), *map(Path, companions)]
+        for file in files:
+            check_writable(file, "checkpoint")
+        with CheckpointLock(path):
+            if not resume and not overwrite:
+                for file in files:
+                    if file.exists():
+                        raise CheckpointExists(file)
+            yield
+    except Stopped:
+        raise
+    except KeyboardInterrupt:
+        raise Stopped(path) from None
+
+
+class Checkpoint:
+    """The checkpoint file of one run: `path`, of the format `what` names in messages, bound to
+    the `header` of the parameters that made it. Every family's checkpoint is one of these; only
+    its payload and its reader differ.
+
+    - `held(resume=, overwrite=)`: the run's hold on the file (open_checkpoint: checked
+      writable, locked against a second writer, an existing one refused unless the run continues
+      it or starts it over, `companions` too), and with `resume` the file read at once into
+      `payload` (None: no file yet), header first, so that a checkpoint of other parameters is
+      refused before the run plans any work. Ctrl-C or TERM inside: Stopped (open_checkpoint).
+      A `path` of None holds nothing (a run that keeps no checkpoint), and is Stopped the same.
+    - `read(resuming)`: the payload, its header checked (None: no file): a file of other
+      parameters is a CheckpointMismatch naming each field that differs, one that is not of the
+      format a one-line UserError. `resuming`: read to continue the run, else to show it.
+    - `shown()`: read to show what it proves (NoCheckpoint when there is none).
+    - `saver(make)`: the ThrottledSave of `make()` to the file: atomic, at most as often as asked,
+      the reason of a failed save kept for the run's end.
+
+    `load(path, header, resuming)`: the format's reader, returning its payload or None; by
+    default a JSON document whose top-level fields hold the header (read_checkpoint, with
+    `defaults` for the fields older files lack)."""
+
+    def __init__(self, path, what: str, header: dict, *, load=None, defaults: dict | None = None,
+                 companions: tuple = ()):
+        self.path, self.what, self.header, self.companions = path, what, header, tuple(companions)
+        self._load = load or (lambda path, header, resuming: read_checkpoint(
+            path, header, what, resuming=resuming, defaults=defaults))
+        self.payload = None
+
+    def read(self, resuming: bool = True):
+        return self._load(self.path, self.header, resuming)
+
+    def shown(self):
+        payload = self.read(resuming=False)
+        if payload is None:
+            raise NoCheckpoint(self.path)
+        return payload
+
+    @contextmanager
+    def held(self, *, resume: bool, overwrite: bool):
+        with open_checkpoint(self.path, resume=resume, overwrite=overwrite, companions=self.companions):
+            self.payload = self.read() if resume and self.path is not None else None
+            yield self
+
+    def saver(self, make) -> ThrottledSave:
+        return ThrottledSave(self.path, make)
 
 
 def cache_dir(override: str | os.PathLike | None = None) -> Path:

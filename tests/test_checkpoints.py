@@ -376,3 +376,38 @@ def test_a_term_stops_a_rank_as_ctrl_c_does_and_its_checkpoint_resumes(tmp_path)
     again = subprocess.run([*command, "--resume", "--limit", str(len(results))], capture_output=True, text=True,
                            timeout=240)
     assert again.returncode == 0, again.stderr
+
+
+@pytest.mark.parametrize("command", ["rank", "build"])
+def test_ctrl_c_in_a_search_step_saves_then_says_how_to_resume(lists, tmp_path, monkeypatch, capsys, command):
+    """Ctrl-C (or TERM, which a command's process turns into it) while the exact search waits for
+    its third result: the two finished are saved, one line gives the command that resumes (the
+    same, with --resume), exit 130; that command then finishes."""
+    import shlex
+
+    import wordtree.exact.build as build_module
+    import wordtree.exact.rank as rank_module
+    from wordtree.commands import main
+
+    module = rank_module if command == "rank" else build_module
+    real, calls = module.next_outcome, []
+
+    def stopped_on_the_third(outcomes):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(outcomes)
+
+    monkeypatch.setattr(module, "next_outcome", stopped_on_the_third)
+    ck = tmp_path / "ck"
+    first = open(lists[3]).read().split()[0]
+    extra = ["--limit", "20", "--top", "3"] if command == "rank" else ["--first", first]
+    argv = [command, *map(str, lists), *extra, "--threads", "1", "--checkpoint", str(ck)]
+    assert main(argv) == 130
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("wordtree:")]
+    assert lines == [f"wordtree: interrupted: stopped; the work so far is in {ck}; resume with: wordtree "
+                     f"{shlex.join(argv)} --resume"]
+    saved = orjson.loads(ck.read_bytes())
+    assert (len(saved["results"]) if command == "rank" else sum(map(len, saved["subtrees"].values()))) == 2
+    monkeypatch.undo()
+    assert main([*argv, "--resume"]) == 0, capsys.readouterr().err

@@ -139,8 +139,8 @@ def test_guess_bounds_kernel_matches_its_twin_and_the_values(seed):
             mark1[S1] = True
             mark2 = mark1.copy() if ident else np.zeros(len(game.answers), bool)
             mark2[S2] = True
-            kernels.guess_bounds(search.matrix, game.n_codes, G, S1, S2, ident, mark1, mark2, search.answer_of_guess,
-                                 search.win, d, search.cb, lbs, scores, useless)
+            kernels.guess_bounds(search.tables, G, S1, S2, ident, mark1, mark2, d,
+                                 kernels.Bounds(lbs, scores, useless))
             for i, g in enumerate(G):
                 classes1, in1 = search.classes(S1, int(g))
                 classes2, in2 = search.classes(S2, int(g))
@@ -191,6 +191,30 @@ def test_cli_build_and_verify(tmp_path, capsys):
     assert main(["dordle", "verify", str(out), *lists]) == 0
     assert capsys.readouterr().out.startswith("ok: ")
     assert main(["dordle"]) == 2
+
+
+@pytest.mark.parametrize("extra", [[], ["--first", "salet"], ["--objective", "worst"]], ids=["root", "first", "worst"])
+def test_a_cap_no_strategy_meets_exits_3_with_one_line(dordle_lists, capsys, extra):
+    """Two guesses cannot finish every pair of 16 answers (the first guess would have to be both
+    answers): proven impossible, exit status 3 as a single board's cap no tree meets, one line."""
+    from wordtree.commands import main
+
+    assert main(["dordle", "build", *dordle_lists, "--max-guesses", "2", "--quiet", *extra]) == 3
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("wordtree: error:")]
+    assert len(errors) == 1 and "impossible" in errors[0] and "within 2 guesses" in errors[0], err
+    assert "Traceback" not in err
+
+
+def test_no_strategy_within_the_cap_is_the_single_boards_infeasible_kind():
+    """build_document's refusal is a proven result of the same kind as exact.Infeasible (exit 3)."""
+    from wordtree.dordle.tree import NoStrategy, build_document
+    from wordtree.exact.solver import Infeasible
+
+    game, _ = instance(0, max_answers=6, max_guesses=8)
+    with pytest.raises(NoStrategy, match="within 2 guesses") as caught:
+        build_document(DordleSearch(game, game._compute_matrix(), 2))
+    assert isinstance(caught.value, Infeasible) and caught.value.exit_code == 3 and caught.value.cap == 2
 
 
 SHIPPED_DORDLE = sorted((Path(__file__).resolve().parent.parent / "trees" / "dordle").glob("*.json"))

@@ -3,6 +3,7 @@ solve_game's value and opener and the brute force's value; a run stopped after s
 resumed finds the same and evaluates no opener twice; a checkpoint of another run, or one already
 there, is refused in one line; --status says what the checkpoint proves; the CLI end to end."""
 
+import re
 from functools import lru_cache
 
 import orjson
@@ -249,3 +250,69 @@ def test_cli_checks_the_output_before_searching(dordle_lists, tmp_path, capsys):
     assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(tmp_path / "c.json"), "-o", str(tmp_path)]) == 1
     assert "cannot write the tree" in capsys.readouterr().err
     assert not (tmp_path / "c.json").exists()
+
+
+def test_a_checkpoint_of_other_lists_is_refused_before_the_openers_are_planned(dordle_lists, tmp_path, capsys,
+                                                                               monkeypatch):
+    """The header is read before any work: with the planner (root.root_plan) and the search's
+    own setup made to fail, a resume of a checkpoint made for other lists is still the one-line
+    refusal, whether the command or root_search itself is asked."""
+    import wordtree.dordle.root as root
+    import wordtree.dordle.search as dordle_search
+    from wordtree.commands import main
+    from wordtree.games import get_game
+
+    path = tmp_path / "c.json"
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path)]) == 0
+    game = get_game(None, dordle_lists[1], dordle_lists[3])
+    search = DordleSearch(game, game._compute_matrix(), 6)
+    (tmp_path / "a.txt").write_text("\n".join((tmp_path / "a.txt").read_text().split()[:-1]) + "\n")
+    capsys.readouterr()
+
+    def planned(*args, **kwargs):
+        raise AssertionError("the openers were planned before the checkpoint's header was checked")
+
+    monkeypatch.setattr(root, "root_plan", planned)
+    monkeypatch.setattr(dordle_search.DordleSearch, "__init__", planned)
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "--resume"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "answers_sha256 differs" in err[0] and "Traceback" not in err[0]
+    other = get_game(None, dordle_lists[1], dordle_lists[3])  # the shorter answer list now
+    search.game = other
+    with pytest.raises(CheckpointMismatch, match="answers_sha256"):
+        root_search(search, path, resume=True)
+
+
+def test_cli_ctrl_c_says_how_to_resume_in_one_line(dordle_lists, tmp_path, capsys, monkeypatch):
+    """Ctrl-C (or TERM, which a command's process turns into it) in an opener's search: the
+    openers done are saved, one line says so and gives the command that resumes, exit 130; a
+    run without a checkpoint says how to keep the work next time."""
+    import wordtree.dordle.search as dordle_search
+    from wordtree.commands import main
+
+    path = tmp_path / "c.json"
+    evaluate, calls = dordle_search.DordleSearch.evaluate, []
+
+    def stopped_on_the_third(self, S1, S2, ident, d, *args, **kwargs):
+        if d == self.cap and ident and len(S1) == len(self.game.answers):  # an opener at the root
+            calls.append(1)
+            if len(calls) == 3:
+                raise KeyboardInterrupt
+        return evaluate(self, S1, S2, ident, d, *args, **kwargs)
+
+    monkeypatch.setattr(dordle_search.DordleSearch, "evaluate", stopped_on_the_third)
+    argv = ["dordle", "build", *dordle_lists, "--checkpoint", str(path), "--overwrite"]
+    assert main(argv) == 130
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("wordtree:")]
+    assert len(lines) == 1 and re.fullmatch(
+        re.escape("wordtree: interrupted after 2 openers this run (") + r"\d+ left" + re.escape(
+            f"): stopped; the work so far is in {path}; resume with: wordtree dordle build {' '.join(dordle_lists)} "
+            f"--checkpoint {path} --resume"), lines[0]), lines
+    assert len(orjson.loads(path.read_bytes())["results"]) == 2
+    calls.clear()
+    assert main(["dordle", "build", *dordle_lists]) == 130
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("wordtree:")]
+    assert len(lines) == 1 and "stopped with nothing kept" in lines[0] and "--checkpoint FILE" in lines[0]
+    monkeypatch.undo()
+    assert main(["dordle", "build", *dordle_lists, "--checkpoint", str(path), "--resume"]) == 0
+    assert "total 720" in capsys.readouterr().out

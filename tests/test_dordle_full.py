@@ -99,9 +99,7 @@ def test_single_feasible_matches_the_solver():
         for _ in range(6):
             C = np.array(sorted(rng.sample(range(n), rng.randint(1, n))), np.int32)
             d = rng.randint(1, min(4, cap + 1))
-            feasible = single_feasible(search.matrix, game.n_codes, C, d, search.win,
-                                       np.ascontiguousarray(game.answer_guess_ids, np.int32),
-                                       np.zeros(0, np.int32), search.all_guesses, search.cb)
+            feasible = single_feasible(search.tables, np.zeros(0, np.int32), C, d)
             assert feasible == (search.v1(C, d) < DINF), (seed, C, d)
 
 

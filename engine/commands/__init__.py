@@ -17,7 +17,7 @@ import sys
 
 from .. import __version__
 from ..errors import UserError
-from .hints import flag_hints
+from .hints import flag_hints, interrupted_line
 
 # name -> (module, one-line help), in the order `--help` lists them
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -176,8 +176,8 @@ def _main(argv: list[str]) -> int:
         said_first()  # a compile notice's time before the error, which stays the last line
         print(f"wordtree: error: {one_line(str(exc))}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
-        print("wordtree: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # a run with a checkpoint says where its work is
+        print(interrupted_line(exc, argv), file=sys.stderr)
         return 130
     except BrokenPipeError:
         _drop_stdout()

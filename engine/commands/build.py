@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-from ..errors import CheckpointNotSaved, OutputSavedElsewhere, UsageError, UserError
+from ..errors import CheckpointNotSaved, OutputSavedElsewhere, Stopped, UsageError, UserError
 from ..files import write_or_fallback
 from .common import (
     checkpoint_flags,
@@ -171,19 +170,16 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
 def _exact_tree(args, game, matrix, first, history):
     """The exact tree the options ask for (objective total, or worst: the smallest feasible cap,
     then the best total); raises Infeasible when none exists (proven)."""
-    from ..exact.build import BuildInterrupted, exact_tree, smallest_cap_tree
+    from ..exact.build import exact_tree, smallest_cap_tree
 
     options = dict(threads=args.threads, progress=not args.quiet, mode=args.mode, checkpoint=args.checkpoint,
                    resume=args.resume)
-    try:
-        if args.objective == "worst":
-            return smallest_cap_tree(game, matrix, first, args.max_guesses, history, on_infeasible=lambda d: print(
-                f"no tree within {d} guesses (proven)", file=sys.stderr), **options)
-        return exact_tree(game, matrix, first, args.max_guesses, history, **options)
-    except BuildInterrupted:
-        saved = f"; the finished subtrees are in {args.checkpoint}: add --resume to go on" if args.checkpoint else ""
-        print(f"wordtree: interrupted{saved}", file=sys.stderr, flush=True)
-        os._exit(130)  # a search thread may still be inside a kernel: do not wait for it
+    # Ctrl-C or TERM: exact.build.BuildInterrupted, worded by main (a search thread may still be
+    # inside a kernel: the process then ends without waiting for it, commands._end_process)
+    if args.objective == "worst":
+        return smallest_cap_tree(game, matrix, first, args.max_guesses, history, on_infeasible=lambda d: print(
+            f"no tree within {d} guesses (proven)", file=sys.stderr), **options)
+    return exact_tree(game, matrix, first, args.max_guesses, history, **options)
 
 
 def parse_state(game, text: str | None) -> list[tuple[str, int]]:
@@ -295,7 +291,7 @@ def _rank(args) -> int:
         sys.stdout.flush()
         for exc in failures:
             print(f"wordtree: error: {exc}", file=sys.stderr, flush=True)
-        os._exit(130)  # a worker may still be inside a kernel; the proven part is out and saved
+        raise Stopped(args.checkpoint)  # the proven part is out and saved; main words it (exit 130)
     return report_failures(failures)
 
 

@@ -285,18 +285,18 @@ def _opener_by_opener_only(args, flag: str, verb: str) -> None:
 
 def _build_checkpointed(args, game, matrix) -> int:
     """`dordle build` of a whole game with every opener tried (and `--checkpoint FILE` and/or
-    `--scheduler S`): the root searched opener by opener (dordle.root, or dordle.cluster on Dask)
-    with a progress line, each opener's result saved in FILE if given, then the tree; or, with
+    `--scheduler S`): the root searched opener by opener (dordle.checkpoint.build_by_openers) with
+    a progress line, each opener's result saved in FILE if given, then the tree; or, with
     --status, what FILE proves so far. Ctrl-C stops it with every finished opener saved (exit 130)."""
     import time
 
     import orjson
 
-    from ..dordle.root import checkpoint_status, root_search
-    from ..dordle.search import ALL_RULES, DordleSearch
+    from ..dordle.checkpoint import build_by_openers, checkpoint_status
+    from ..dordle.search import ALL_RULES
     from ..dordle.tree import build_document
     from ..errors import CheckpointNotSaved, OutputSavedElsewhere
-    from ..files import check_writable, open_checkpoint, write_atomic, write_or_fallback
+    from ..files import check_writable, write_atomic, write_or_fallback
     from ..progress import progress_bar
 
     if args.status:
@@ -304,31 +304,16 @@ def _build_checkpointed(args, game, matrix) -> int:
         return 0
     if args.output:
         check_writable(args.output, "tree")
-    search = DordleSearch(game, matrix, args.max_guesses)
     started = time.perf_counter()
 
     def bar(total, done):
         return progress_bar(total, initial=done, desc="openers", unit="openers")
 
-    with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=args.overwrite):
-        if args.scheduler:
-            from ..dordle.cluster import dordle_spec, search_on_cluster
-
-            spec = dordle_spec(game, name=args.game, answers=args.answers, guesses=args.guesses,
-                               cache_dir=args.cache_dir, cap=search.cap, rules=search.rules)
-            result = search_on_cluster(args.scheduler, spec, search, workers=args.workers,
-                                       checkpoint=args.checkpoint, resume=args.resume, progress=bar)
-        else:
-            result = root_search(search, args.checkpoint, resume=args.resume, progress=bar)
+    cluster = (args.scheduler, args.workers, {"name": args.game, "answers": args.answers, "guesses": args.guesses,
+                                              "cache_dir": args.cache_dir}) if args.scheduler else None
+    search, result = build_by_openers(game, matrix, args.max_guesses, args.checkpoint, resume=args.resume,
+                                      overwrite=args.overwrite, progress=bar, cluster=cluster)
     failures = [CheckpointNotSaved(args.checkpoint, result.checkpoint_error)] if result.checkpoint_error else []
-    if result.interrupted:
-        kept = (f"the openers done are in {args.checkpoint}; add --resume to go on" if args.checkpoint
-                else "add --checkpoint FILE to keep the openers done next time")
-        print(f"wordtree: interrupted after {result.evaluated} openers this run ({result.left} left): {kept}",
-              file=sys.stderr, flush=True)
-        for exc in failures:
-            print(f"wordtree: error: {exc}", file=sys.stderr, flush=True)
-        return 130
     doc = build_document(search, solved=(result.value, result.guess), started=started)
     _print_result(args, doc)
     if args.output:

@@ -22,14 +22,9 @@ def run_build_hangman(args) -> int:
     options = hangman_build_kwargs(args)
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler) if main_thread else None
-    try:
+    try:  # Ctrl-C or TERM: the memo saved, then Stopped (files.open_checkpoint), worded by main (exit 130)
         for line in _hangman_lines(args, options):
             print(line, flush=True)
-    except KeyboardInterrupt:
-        checkpoint = getattr(args, "checkpoint", None)
-        saved = f"; the search so far is in {checkpoint}: add --resume to go on" if checkpoint else ""
-        print(f"wordtree: interrupted{saved}", file=sys.stderr, flush=True)
-        return 130
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)

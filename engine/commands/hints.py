@@ -72,3 +72,23 @@ def flag_hints():
             raise
         raise UserError(f"{exc}; resume it with the options that made it, or start over with --overwrite "
                         "instead of --resume") from None
+
+
+def interrupted_line(exc: KeyboardInterrupt, argv: list[str]) -> str:
+    """The one line a Ctrl-C or TERM ends a command with (exit 130). A run that can keep a
+    checkpoint stops as Stopped once it has saved what it had: the line says how far it got,
+    where its work is, and the command that resumes it (argv with --resume, without --overwrite)."""
+    import shlex
+
+    from ..errors import Stopped
+
+    if not isinstance(exc, Stopped):
+        return "wordtree: interrupted"
+    done = f"wordtree: interrupted{f' {exc.detail}' if exc.detail else ''}: stopped"
+    if exc.checkpoint is None:
+        return f"{done} with nothing kept; add --checkpoint FILE to keep the work done next time"
+    again = [word for word in argv if word != "--overwrite"]
+    again += [] if "--resume" in again else ["--resume"]
+    saved = (f"the checkpoint {exc.checkpoint} could not be saved at the end ({exc.error}) and holds what was "
+             f"saved before" if exc.error else f"the work so far is in {exc.checkpoint}")
+    return f"{done}; {saved}; resume with: wordtree {shlex.join(again)}"

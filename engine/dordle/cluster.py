@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ..errors import UserError
 from ..exact.cluster import JOBS_PER_THREAD, RETRIES, THREADS_EVERY, GameSpec, _connect, game_of, game_spec
 from ..files import ThrottledSave
-from .root import SAVE_EVERY, RootResult, open_ledger, root_plan, root_result
+from .root import SAVE_EVERY, RootResult, open_ledger, read_saved, root_plan, root_result
 from .search import ALL_RULES, DordleSearch
 
 
@@ -90,8 +90,9 @@ def search_on_cluster(scheduler: str, spec: DordleSpec, search, workers: int | N
     if (search.cap, search.rules, search.game.cache_key) != (spec.game.max_guesses, spec.rules, spec.game.cache_key):
         raise ValueError("the spec describes another search than the client's")  # a caller's mistake
     t0 = time.perf_counter()
+    saved = read_saved(search, checkpoint, resume)  # before the plan: a file of another run refused first
     plan = root_plan(search)
-    ledger, earlier = open_ledger(search, plan, checkpoint, resume)
+    ledger, earlier = open_ledger(search, plan, saved)
     order = plan.order
     state = {"next": 0, "stopped": plan.settled, "submitted": 0, "evaluated": 0, "finished": plan.settled}
     save = ThrottledSave(checkpoint, lambda: ledger.snapshot(

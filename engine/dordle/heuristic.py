@@ -24,9 +24,12 @@ import time
 
 import numpy as np
 
+from .. import ENGINE
 from ..errors import UserError
 from . import bounds
-from .kernels import DINF, strategy_walk
+from .document import FORMAT, STRATEGY_FORMAT, check_strategy, remainder, solved_mark
+from .kernels import DINF, Rule, Walk, strategy_walk
+from .search import Child, DordleSearch
 
 ALPHA = 0.1  # the weight of the log-size charge (tuned on reduced lists against their exact values)
 SHORTLIST = 400  # the guesses a small state scans besides its own answers
@@ -44,20 +47,17 @@ class HeuristicStrategy:
         self.tries = int(tries)
         self.shortlist = int(shortlist)
         self.short = shortlist_guesses(search, shortlist)
-        game = search.game
-        self.guess_of_answer = np.ascontiguousarray(game.answer_guess_ids, dtype=np.int32)
+        self.rule = Rule(self.short, self.alpha, self.tries)
         self.single_ids = np.empty(SINGLE_IDS, np.int32)
         self.single_meta = np.empty((SINGLE_ROWS, 4), np.int64)
         self.backoffs = 0
 
     def _walk(self, S1, S2, ident: bool, d: int, first: int, scan_all: bool) -> tuple[int, np.ndarray]:
-        s = self.search
         stats = np.zeros(8, np.int64)
         stats[3] = DINF
-        guess = strategy_walk(s.matrix, s.game.n_codes, s.all_guesses, np.ascontiguousarray(S1, np.int32),
-                              np.ascontiguousarray(S2, np.int32), ident, d, first, scan_all, s.answer_of_guess,
-                              self.guess_of_answer, s.win, s.cb, self.alpha, s.n_answers, self.short, self.tries,
-                              self.single_ids, self.single_meta, stats)
+        guess = strategy_walk(self.search.tables, self.rule, np.ascontiguousarray(S1, np.int32),
+                              np.ascontiguousarray(S2, np.int32), bool(ident), int(d), int(first), bool(scan_all),
+                              Walk(self.single_ids, self.single_meta, stats))
         if stats[6]:
             raise UserError("a state is too large for the strategy walk's buffers")  # pragma: no cover
         self.backoffs += int(stats[7])
@@ -155,11 +155,8 @@ def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:
     """The strategy opening with `first` as a wordtree-dordle/1 document (tree.verify_document
     replays it), labelled a heuristic strategy (result.optimal false, result.strategy
     "heuristic"). For small games: the full lists' tree has millions of nodes."""
-    from .tree import FORMAT, remainder, solved_mark
-
     search = strategy.search
     game = search.game
-    win = game.pattern_text(game.win_code)
 
     def node(S1, S2, ident, d, guess, depth):
         if guess is None:
@@ -172,15 +169,10 @@ def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:
         out = {"guess": game.guesses[guess]}
         children = {}
         for part in search.parts(S1, S2, ident, guess):
-            if part[0] == "single":
-                children[f"{win}/{game.pattern_text(part[1])}"] = remainder(game, 2, part[2], d - 1)
-            elif part[0] == "single1":
-                children[f"{game.pattern_text(part[1])}/{win}"] = remainder(game, 1, part[2], d - 1)
-            else:
-                (code1, code2), C1, C2, sub_ident = part[1:]
-                if bounds.pairs(len(C1), len(C2), sub_ident):
-                    children[f"{game.pattern_text(code1)}/{game.pattern_text(code2)}"] = node(
-                        C1, C2, sub_ident, d - 1, None, depth + 1)
+            if not isinstance(part, Child):
+                children[part.key(game)] = remainder(game, part.board, part.answers, d - 1)
+            elif part.pairs:
+                children[part.key(game)] = node(part.S1, part.S2, part.ident, d - 1, None, depth + 1)
         if children:
             out["next"] = children
         return out
@@ -196,19 +188,12 @@ def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:
             "tree": node(S1, S2, ident, d, first, 0)}
 
 
-STRATEGY_FORMAT = "wordtree-dordle-strategy/1"
-MAX_TRIES = 1 << 16
-MAX_ALPHA = 1e6
-
-
 def strategy_file(strategy: HeuristicStrategy, first: int, result: dict) -> dict:
     """The strategy opening with `first` as a wordtree-dordle-strategy/1 document: the top of
     the tree is the opener and the rest is filled in by the rule (HeuristicStrategy with these
     parameters, under this engine), so the file stays small at any game size; `result` is
     evaluate_opener's, whose total, pairs, mean and lower bound the file claims (verify_strategy
     walks the rule again to check them). A strategy that fails a pair has no total: refused."""
-    from .. import ENGINE
-
     if result["failed"]:
         raise UserError(f"the strategy fails {result['failed']} pairs within the cap: no strategy file written")
     search = strategy.search
@@ -221,60 +206,11 @@ def strategy_file(strategy: HeuristicStrategy, first: int, result: dict) -> dict
                        "failed": 0, "lower_bound": result["lower_bound"]}}
 
 
-def _whole(value, low: int, high: int | None = None) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= low and (high is None or value <= high)
-
-
-def check_strategy(doc: dict) -> None:
-    """Every field of a wordtree-dordle-strategy/1 document, of its type and in its range (a
-    UserError naming the first one that is not): the game's names and fingerprints, the cap,
-    the labels, the opener, the rule's parameters and the claimed result."""
-    import math
-
-    from .tree import GAME_KEYS
-
-    game = doc.get("game")
-    if not isinstance(game, dict) or not all(isinstance(game.get(k), str) for k in GAME_KEYS):
-        raise UserError(f"malformed 'game' section (needs {', '.join(GAME_KEYS)})")
-    if not _whole(doc.get("max_guesses"), 2, 16):
-        raise UserError("'max_guesses' must be a whole number from 2 to 16")
-    if doc.get("strategy") != "heuristic" or doc.get("optimal") is not False:
-        raise UserError("a strategy file is labelled \"strategy\": \"heuristic\", \"optimal\": false")
-    if not isinstance(doc.get("first"), str):
-        raise UserError("'first' must be a word")
-    rule = doc.get("rule")
-    if not isinstance(rule, dict):
-        raise UserError("malformed 'rule' section (needs alpha, shortlist, tries, engine)")
-    alpha = rule.get("alpha")
-    if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not math.isfinite(alpha) or \
-            not 0 <= alpha <= MAX_ALPHA:
-        raise UserError(f"'rule.alpha' must be a number from 0 to {MAX_ALPHA:g}")
-    if not _whole(rule.get("shortlist"), 0, 1 << 24):
-        raise UserError("'rule.shortlist' must be a whole number from 0 to 16777216")
-    if not _whole(rule.get("tries"), 1, MAX_TRIES):
-        raise UserError(f"'rule.tries' must be a whole number from 1 to {MAX_TRIES}")
-    if not isinstance(rule.get("engine"), str):
-        raise UserError("'rule.engine' must be a string")
-    result = doc.get("result")
-    if not isinstance(result, dict):
-        raise UserError("malformed 'result' section (needs total, pairs, mean, failed)")
-    for key in ("total", "pairs", "lower_bound"):
-        if not _whole(result.get(key), 0):
-            raise UserError(f"'result.{key}' must be a whole number, 0 or more")
-    if result.get("failed") != 0 or isinstance(result.get("failed"), bool):
-        raise UserError("'result.failed' must be 0 (a strategy file is of a strategy that solves every pair)")
-    mean = result.get("mean")
-    if not isinstance(mean, (int, float)) or isinstance(mean, bool) or not math.isfinite(mean):
-        raise UserError("'result.mean' must be a number")
-
-
 def verify_strategy(doc: dict, game, matrix: np.ndarray, progress=None) -> dict:
     """Walk the rule a wordtree-dordle-strategy/1 document names over every ordered pair and check
     its claims: the lists (by fingerprint), the opener, then the total, pairs, failed count, mean
     and lower bound the walk gives. A mismatch is a UserError naming the field. `progress(n)`
     makes a bar for the n child states of the opener."""
-    from .search import DordleSearch
-
     check_strategy(doc)
     identity = game.identity()
     for key in ("answers_sha256", "guesses_sha256"):
@@ -291,8 +227,6 @@ def verify_strategy(doc: dict, game, matrix: np.ndarray, progress=None) -> dict:
     if bar is not None:
         bar.close()
     claimed = doc["result"]
-    from .. import ENGINE
-
     note = "" if rule["engine"] == ENGINE else f" (the file's rule is {rule['engine']}'s, this is {ENGINE})"
     for key in ("pairs", "failed", "total", "lower_bound"):
         if result[key] != claimed[key]:

@@ -12,11 +12,64 @@ two different patterns never meet), which is all these kernels handle.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..jit import kernel
 
 DINF = 1 << 40  # "no strategy within the cap": far above any total, and sums of a few stay in int64
+
+
+class Tables(NamedTuple):
+    """A game's arrays that every kernel reads, made once per search (search.DordleSearch.tables).
+    numba takes the tuple as one argument and reads its fields at no cost."""
+
+    matrix: np.ndarray  # matrix[g, a]: the code guess g gives answer a (C order)
+    n_codes: int  # the game's number of codes
+    win: int  # the winning code
+    guesses: np.ndarray  # every guess id, in order (int32)
+    answer_of_guess: np.ndarray  # the answer id of each guess, -1 for a guess that is no answer (int32)
+    guess_of_answer: np.ndarray  # the guess id of each answer (int32)
+    cb: np.ndarray  # cb[d, c]: the single-board class bound of c answers with d guesses left (DINF: infeasible)
+
+
+class Bounds(NamedTuple):
+    """What guess_bounds writes for the i-th guess of its list (each array as long as the list)."""
+
+    lbs: np.ndarray  # the counting bound of opening with it (int64)
+    scores: np.ndarray  # the sum over its child states of their squared pair counts: the order to try (int64)
+    useless: np.ndarray  # it leaves both boards in one class without solving either (bool)
+
+
+class Rule(NamedTuple):
+    """The heuristic strategy's parameters (heuristic.HeuristicStrategy)."""
+
+    short: np.ndarray  # the shortlist: the guesses a state scans besides its own answers (int32)
+    alpha: float  # the weight of the log-size charge in guess_estimates
+    tries: int  # with four or more guesses left, the candidates of each list tried before backing off
+
+
+class Walk(NamedTuple):
+    """What a walk (strategy_walk) writes for its caller."""
+
+    single_ids: np.ndarray  # the answers of the single-board remainders, one after another (int32)
+    single_meta: np.ndarray  # a row per remainder: offset in single_ids, size, guesses left, multiplicity
+    stats: np.ndarray  # the counters strategy_walk and _play list (int64, 8)
+
+
+class Work(NamedTuple):
+    """_play's scratch, made once per walk: a row per guesses-left count for the scan of a state
+    at that depth, the marks of a state's answers, a count per code, and each depth's guess."""
+
+    lbs: np.ndarray
+    scores: np.ndarray
+    useless: np.ndarray
+    ests: np.ndarray
+    mark1: np.ndarray
+    mark2: np.ndarray
+    cnt: np.ndarray
+    chosen: np.ndarray
 
 
 @kernel(nogil=True)
@@ -39,16 +92,15 @@ def _sum_max(a, ka, b, kb):
 
 
 @kernel(nogil=True)
-def guess_bounds(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_of_guess, win, d, cb, lbs, scores,
-                 useless):
-    """For each guess g of `guesses` at the state (S1, S2, d): lbs[i], the counting bound on the
-    cost of opening with g (bounds.guess_bound), scores[i], the sum over its child states of
-    their squared pair counts (the order to try guesses in), and useless[i], whether g leaves
-    both boards in one class without solving either (it stays useless below).
+def guess_bounds(t, guesses, S1, S2, ident, mark1, mark2, d, out):
+    """For each guess g of `guesses` at the state (S1, S2, d), into `out` (Bounds): lbs[i], the
+    counting bound on the cost of opening with g (bounds.guess_bound), scores[i], the sum over
+    its child states of their squared pair counts (the order to try guesses in), and useless[i],
+    whether g leaves both boards in one class without solving either (it stays useless below).
 
-    mark1[a] / mark2[a]: answer a is in S1 / S2; answer_of_guess[g]: the answer id of guess g or
-    -1; cb[d, c]: the single-board class bound of c answers with d guesses left (DINF when
-    infeasible); n_codes: the game's number of codes."""
+    t: the game's Tables; mark1[a] / mark2[a]: answer a is in S1 / S2."""
+    matrix, n_codes, win, answer_of_guess, cb = t.matrix, t.n_codes, t.win, t.answer_of_guess, t.cb
+    lbs, scores, useless = out.lbs, out.scores, out.useless
     n1, n2 = S1.size, S2.size
     m = n1 * (n1 - 1) if ident else n1 * n2
     dl = d - 1
@@ -179,7 +231,7 @@ def _board_labels(row, S1, S2, ident, stamp, label, epoch, out):
 
 
 @kernel(nogil=True)
-def prune_guesses(matrix, n_codes, guesses, S1, S2, ident, in_union, answer_of_guess, drop_useless, drop_same):
+def prune_guesses(t, guesses, S1, S2, ident, in_union, drop_useless, drop_same):
     """keep[i]: whether guesses[i] is worth trying at the state (S1, S2) (ident: S2 is S1), and
     below it (every test here holds on subsets too, so children inherit the kept list).
 
@@ -191,7 +243,8 @@ def prune_guesses(matrix, n_codes, guesses, S1, S2, ident, in_union, answer_of_g
     node and below it. Guesses whose answer is in S1 or S2 are always kept (one may be the
     answer). Equal partitions are found by a 64-bit hash of the codes renamed by first
     appearance (on each board separately), then compared code by code, so a hash collision only
-    keeps a guess that could go."""
+    keeps a guess that could go. t: the game's Tables."""
+    matrix, n_codes, answer_of_guess = t.matrix, t.n_codes, t.answer_of_guess
     n = guesses.size
     n1 = S1.size
     U = S1 if ident else np.concatenate((S1, S2))
@@ -263,15 +316,14 @@ def _xlog(c):
 
 
 @kernel(nogil=True)
-def guess_estimates(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_of_guess, win, d, cb, alpha, lbs,
-                    scores, useless, ests):
-    """guess_bounds, and ests[i]: the heuristic estimate of the cost of opening with guesses[i],
-    lbs[i] + alpha * (the sum over child states of pairs * (log2 |C1| + log2 |C2|) + the sum over
-    single-board classes of |C| log2 |C|). The counting bound is nearly exact on small children
-    and blind to the size of large ones; the log term charges a child for what is still unknown.
-    Only an ordering: no claim is made about it (DINF when the bound is DINF)."""
-    guess_bounds(matrix, n_codes, guesses, S1, S2, ident, mark1, mark2, answer_of_guess, win, d, cb, lbs, scores,
-                 useless)
+def guess_estimates(t, guesses, S1, S2, ident, mark1, mark2, d, alpha, out, ests):
+    """guess_bounds into `out`, and ests[i]: the heuristic estimate of the cost of opening with
+    guesses[i], lbs[i] + alpha * (the sum over child states of pairs * (log2 |C1| + log2 |C2|) +
+    the sum over single-board classes of |C| log2 |C|). The counting bound is nearly exact on
+    small children and blind to the size of large ones; the log term charges a child for what is
+    still unknown. Only an ordering: no claim is made about it (DINF when the bound is DINF)."""
+    guess_bounds(t, guesses, S1, S2, ident, mark1, mark2, d, out)
+    matrix, n_codes, win, lbs = t.matrix, t.n_codes, t.win, out.lbs
     cnt1 = np.zeros(n_codes, np.int64)
     cnt2 = np.zeros(n_codes, np.int64)
     for i in range(guesses.size):
@@ -378,34 +430,35 @@ def _group(row, S, win, n_codes, cnt, out, starts, codes):
 
 
 @kernel(nogil=True)
-def _candidate(k, C, guess_of_answer, short, guesses):
+def _candidate(t, short, C, k):
     """The k-th guess of the scan order C's own answers, then `short`, then every guess."""
     if k < C.size:
-        return guess_of_answer[C[k]]
+        return t.guess_of_answer[C[k]]
     k -= C.size
     if k < short.size:
         return short[k]
-    return guesses[k - short.size]
+    return t.guesses[k - short.size]
 
 
 @kernel(nogil=True)
-def single_feasible(matrix, n_codes, C, d, win, guess_of_answer, short, guesses, cb):
+def single_feasible(t, short, C, d):
     """Whether V1(C, d) is finite: some single-board strategy finds every answer of C within d
     guesses. Exact: a yes names a tree (each class of the guess found feasible below it), and a no
     comes only after every guess was tried (the scan order, C's answers then `short` then all the
-    guesses, only finds a yes sooner). c <= d: guessing the answers in turn fits; cb[d, c] = DINF
-    (the class bound) and d <= 1 with c >= 2 are infeasible."""
+    guesses, only finds a yes sooner). c <= d: guessing the answers in turn fits; t.cb[d, c] =
+    DINF (the class bound) and d <= 1 with c >= 2 are infeasible."""
     c = C.size
     if c <= d:
         return True
-    if d <= 1 or cb[d, c] >= DINF:
+    if d <= 1 or t.cb[d, c] >= DINF:
         return False
-    total = c + short.size + guesses.size
+    matrix, n_codes = t.matrix, t.n_codes
+    total = c + short.size + t.guesses.size
     stamp = np.zeros(n_codes, np.int64)
     if d == 2:
         # within two guesses: the first must leave every answer alone in its class
         for k in range(total):
-            row = matrix[_candidate(k, C, guess_of_answer, short, guesses)]
+            row = matrix[_candidate(t, short, C, k)]
             epoch = k + 1
             ok = True
             for a in C:
@@ -423,13 +476,13 @@ def single_feasible(matrix, n_codes, C, d, win, guess_of_answer, short, guesses,
     starts = np.empty(n_codes + 1, np.int64)
     codes = np.empty(n_codes, np.int64)
     for k in range(total):
-        row = matrix[_candidate(k, C, guess_of_answer, short, guesses)]
-        kk, _ = _group(row, C, win, n_codes, cnt, out, starts, codes)
+        row = matrix[_candidate(t, short, C, k)]
+        kk, _ = _group(row, C, t.win, n_codes, cnt, out, starts, codes)
         ok = True
         for j in range(kk):
             if starts[j + 1] - starts[j] > dl:
                 sub = out[starts[j]:starts[j + 1]].copy()
-                if not single_feasible(matrix, n_codes, sub, dl, win, guess_of_answer, short, guesses, cb):
+                if not single_feasible(t, short, sub, dl):
                     ok = False
                     break
         if ok:
@@ -438,9 +491,10 @@ def single_feasible(matrix, n_codes, C, d, win, guess_of_answer, short, guesses,
 
 
 @kernel(nogil=True)
-def _small_state(matrix, A, B, idt, d, guess_of_answer, chosen):
+def _small_state(t, A, B, idt, d, chosen):
     """The value of a state of one or two pairs, as search.DordleSearch.shortcut proves it (DINF:
     none within d); its guess in chosen[d]."""
+    guess_of_answer = t.guess_of_answer
     if idt:
         chosen[d] = guess_of_answer[A[0]]
         return 4
@@ -450,7 +504,7 @@ def _small_state(matrix, A, B, idt, d, guess_of_answer, chosen):
     x = A[0] if A.size == 1 else B[0]
     Y = B if A.size == 1 else A
     g = guess_of_answer[x]
-    if matrix[g, Y[0]] != matrix[g, Y[1]]:
+    if t.matrix[g, Y[0]] != t.matrix[g, Y[1]]:
         chosen[d] = g
         return 4
     if d >= 3:
@@ -460,32 +514,187 @@ def _small_state(matrix, A, B, idt, d, guess_of_answer, chosen):
 
 
 @kernel(nogil=True)
-def _play(matrix, n_codes, guesses, short, A, B, idt, d, first, scan_all, answer_of_guess, guess_of_answer, win, cb,
-          alpha, n_answers, tries, ws_lbs, ws_scores, ws_useless, ws_ests, mark1, mark2, cnt, chosen, single_ids,
-          single_meta, stats):
+def _two_left(t, A, B, idt, m, d, cnt, chosen):
+    """The value of a state of m pairs with two guesses left (DINF: none); its guess in chosen[d].
+    Every pair must cost exactly 2: each contains the first guess, which then splits the other
+    board into singletons; so one board has a single answer x, and the guess is x."""
+    n1 = A.size
+    nb = B.size
+    if idt or (n1 > 1 and nb > 1):
+        return DINF
+    x = A[0] if n1 == 1 else B[0]
+    Y = B if n1 == 1 else A
+    g = t.guess_of_answer[x]
+    row = t.matrix[g]
+    cnt[:] = 0
+    ok = True
+    for y in Y:
+        if cnt[row[y]] > 0:
+            ok = False
+        cnt[row[y]] += 1
+    cnt[:] = 0
+    if not ok:
+        return DINF
+    chosen[d] = g
+    return 2 * m
+
+
+@kernel(nogil=True)
+def _phase_guesses(t, rule, A, B, idt, first, scan_all, phase):
+    """The candidates of list `phase` (0 or 1) at the state (A, B) (idt: B is A), empty when the
+    state has no such list: `first` alone when >= 0; every guess when scan_all; else the shortlist
+    and the state's own answers, then every guess."""
+    if first >= 0:
+        G = np.empty(1 if phase == 0 else 0, np.int32)
+        if phase == 0:
+            G[0] = first
+        return G
+    if scan_all:
+        return t.guesses if phase == 0 else np.empty(0, np.int32)
+    if phase == 1:
+        return t.guesses
+    short = rule.short
+    G = np.empty(short.size + A.size + (0 if idt else B.size), np.int32)
+    G[:short.size] = short
+    k = short.size
+    for a in A:
+        G[k] = t.guess_of_answer[a]
+        k += 1
+    if not idt:
+        for a in B:
+            G[k] = t.guess_of_answer[a]
+            k += 1
+    return G
+
+
+@kernel(nogil=True)
+def _scan(t, rule, w, G, A, B, idt, d, first, scan_all, phase, stats):
+    """Scores the candidates G at the state (A, B, d) into w's rows d (guess_estimates) and
+    returns the order to try them in: by counting bound at d = 3, by estimate above. A scan_all
+    state (without `first`) records its least bound in stats[3]; in list 1 the guesses list 0
+    tried (the shortlist and the state's answers) get the bound DINF, so they are not tried again."""
+    kg = G.size
+    out = Bounds(w.lbs[d][:kg], w.scores[d][:kg], w.useless[d][:kg])
+    ests = w.ests[d][:kg]
+    mark1, mark2 = w.mark1, w.mark2
+    for a in A:
+        mark1[a] = True
+    for a in B:
+        mark2[a] = True
+    guess_estimates(t, G, A, B, idt, mark1, mark2, d, rule.alpha, out, ests)
+    for a in A:
+        mark1[a] = False
+    for a in B:
+        mark2[a] = False
+    lbs = out.lbs
+    if scan_all and first < 0:
+        least = DINF
+        for j in range(kg):
+            if lbs[j] < least:
+                least = lbs[j]
+        stats[3] = least
+    if phase == 1 and not scan_all:
+        seen = np.zeros(t.guesses.size, np.bool_)
+        for g in rule.short:
+            seen[g] = True
+        for a in A:
+            seen[t.guess_of_answer[a]] = True
+        for a in B:
+            seen[t.guess_of_answer[a]] = True
+        for j in range(kg):
+            if seen[G[j]]:
+                lbs[j] = DINF
+    if d == 3:
+        return np.argsort(lbs, kind="mergesort")
+    return np.argsort(ests, kind="mergesort")
+
+
+@kernel(nogil=True)
+def _split(t, cnt, row, A, B, idt, out1, st1, cd1, out2, st2, cd2):
+    """The non-winning classes of a guess (its codes `row`) on each board, sorted by _group into
+    (out1, st1, cd1) and (out2, st2, cd2) (idt: board 2's are board 1's); (k1, hit1, k2, hit2),
+    each board's class count and whether the guess solved it."""
+    k1, hit1 = _group(row, A, t.win, t.n_codes, cnt, out1, st1, cd1)
+    if idt:
+        k2, hit2 = k1, hit1
+        out2[:A.size] = out1[:A.size]
+        st2[:k1 + 1] = st1[:k1 + 1]
+    else:
+        k2, hit2 = _group(row, B, t.win, t.n_codes, cnt, out2, st2, cd2)
+    return k1, hit1, k2, hit2
+
+
+@kernel(nogil=True)
+def _remainders(t, rule, walk, idt, dl, k1, hit1, out1, st1, k2, hit2, out2, st2):
+    """The single-board remainders of a guess (its classes from _split) with dl guesses left: board
+    1 solved (hit1) leaves board 2's classes, and the other way round (at an ident state once,
+    counted twice). Returns what they add to the total (a remainder of one answer 1, of two 3,
+    times its multiplicity; larger ones are written to `walk` for the caller's exact values), or
+    -1 when one is infeasible (single_feasible) or the buffers overflow (then stats[6] = 1)."""
+    stats = walk.stats
+    single_ids, single_meta = walk.single_ids, walk.single_meta
+    short = rule.short
+    mult = 2 if idt else 1
+    added = 0
+    for side in range(2):
+        if (side == 0 and not hit1) or (side == 1 and (not hit2 or idt)):
+            continue
+        ko = k2 if side == 0 else k1
+        so = st2 if side == 0 else st1
+        oo = out2 if side == 0 else out1
+        for q in range(ko):
+            c = so[q + 1] - so[q]
+            C = oo[so[q]:so[q + 1]].copy()
+            if not single_feasible(t, short, C, dl):
+                return -1
+            if c == 1:
+                added += mult
+            elif c == 2:
+                added += 3 * mult
+            else:
+                r = stats[4]
+                u = stats[5]
+                if r >= single_meta.shape[0] or u + c > single_ids.size:
+                    stats[6] = 1
+                    return -1
+                single_ids[u:u + c] = C
+                single_meta[r, 0] = u
+                single_meta[r, 1] = c
+                single_meta[r, 2] = dl
+                single_meta[r, 3] = mult
+                stats[4] = r + 1
+                stats[5] = u + c
+    return added
+
+
+@kernel(nogil=True)
+def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
     """The heuristic strategy's two-board total below the state (A, B, d) (B is A when idt), or DINF
-    when it finds no way to finish every pair within d; its guess at the state in chosen[d].
+    when it finds no way to finish every pair within d; its guess at the state in w.chosen[d].
 
     The guess: `first` if >= 0; otherwise the candidates in order (d >= 4: least estimate, see
     guess_estimates; d = 3: least counting bound, which at three guesses left is the exact cost
     of a feasible guess up to the single boards' own-answer term), each accepted only if every
     single-board remainder it leaves is feasible (single_feasible) and every child state's own
-    play finishes; a rejected guess is backed off (its remainders are taken back). The candidates:
-    every guess when scan_all, else `short` and the state's own answers, then (when they all fail)
-    every other guess. Guesses whose counting bound is DINF are proven infeasible and skipped.
-    At d <= 3 every candidate is tried, so DINF there means no strategy exists (d = 2: every pair
-    must contain the guess, and it must split the other board into singletons); at d >= 4 at most
-    `tries` of each list, so DINF means only that this strategy gave up (the parent backs off).
+    play finishes; a rejected guess is backed off (its remainders are taken back). The candidates
+    (_phase_guesses): every guess when scan_all, else the shortlist and the state's own answers,
+    then (when they all fail) every other guess. Guesses whose counting bound is DINF are proven
+    infeasible and skipped. At d <= 3 every candidate is tried, so DINF there means no strategy
+    exists (d = 2: _two_left); at d >= 4 at most rule.tries of each list, so DINF means only that
+    this strategy gave up (the parent backs off).
 
-    Single-board remainders of three or more answers go to single_ids / single_meta (offset, size,
-    guesses left, multiplicity) for the caller's exact single-board values; stats: [2] states
-    played (back-offs included), [3] the least counting bound at a scan_all state, [4] remainders
-    written, [5] single_ids used, [6] 1 if a buffer overflowed, [7] guesses backed off. One
-    self-recursive function (numba's cache mishandles mutual recursion); the recursive call
+    t: the game's Tables; rule: the strategy's Rule; w: the walk's Work; walk: its Walk, whose
+    single_ids / single_meta (offset, size, guesses left, multiplicity) get the single-board
+    remainders of three or more answers for the caller's exact values, and whose stats count: [2]
+    states played (back-offs included), [3] the least counting bound at a scan_all state, [4]
+    remainders written, [5] single_ids used, [6] 1 if a buffer overflowed, [7] guesses backed off.
+    One self-recursive function (numba's cache mishandles mutual recursion); the recursive call
     passes variables, never literals."""
     n1 = A.size
     nb = B.size
     m = n1 * (n1 - 1) if idt else n1 * nb
+    chosen = w.chosen
+    stats = walk.stats
     chosen[d] = -1
     if m == 0:
         return 0
@@ -493,148 +702,44 @@ def _play(matrix, n_codes, guesses, short, A, B, idt, d, first, scan_all, answer
         return DINF
     stats[2] += 1
     if m <= 2:
-        return _small_state(matrix, A, B, idt, d, guess_of_answer, chosen)
+        return _small_state(t, A, B, idt, d, chosen)
     if d == 2:
-        # every pair must cost exactly 2: each contains the guess, which then splits the other board
-        if idt or (n1 > 1 and nb > 1):
-            return DINF
-        x = A[0] if n1 == 1 else B[0]
-        Y = B if n1 == 1 else A
-        g = guess_of_answer[x]
-        row = matrix[g]
-        cnt[:] = 0
-        ok = True
-        for y in Y:
-            if cnt[row[y]] > 0:
-                ok = False
-            cnt[row[y]] += 1
-        cnt[:] = 0
-        if not ok:
-            return DINF
-        chosen[d] = g
-        return 2 * m
+        return _two_left(t, A, B, idt, m, d, w.cnt, chosen)
     dl = d - 1
     no_first = first - first - 1  # -1, as a variable
     below = scan_all and not scan_all  # False, as a variable
     out1 = np.empty(n1, np.int32)
     out2 = np.empty(nb, np.int32)
-    st1 = np.empty(n_codes + 1, np.int64)
-    st2 = np.empty(n_codes + 1, np.int64)
-    cd1 = np.empty(n_codes, np.int64)
-    cd2 = np.empty(n_codes, np.int64)
-    ng = guesses.size
-    lbs = ws_lbs[d]
-    scores = ws_scores[d]
-    useless = ws_useless[d]
-    ests = ws_ests[d]
+    st1 = np.empty(t.n_codes + 1, np.int64)
+    st2 = np.empty(t.n_codes + 1, np.int64)
+    cd1 = np.empty(t.n_codes, np.int64)
+    cd2 = np.empty(t.n_codes, np.int64)
+    lbs = w.lbs[d]
     for phase in range(2):
-        if first >= 0:
-            if phase == 1:
-                break
-            G = np.empty(1, np.int32)
-            G[0] = first
-        elif scan_all or phase == 1:
-            if scan_all and phase == 1:
-                break
-            G = guesses
-        else:
-            G = np.empty(short.size + n1 + (0 if idt else nb), np.int32)
-            G[:short.size] = short
-            k = short.size
-            for a in A:
-                G[k] = guess_of_answer[a]
-                k += 1
-            if not idt:
-                for a in B:
-                    G[k] = guess_of_answer[a]
-                    k += 1
+        G = _phase_guesses(t, rule, A, B, idt, first, scan_all, phase)
         kg = G.size
-        for a in A:
-            mark1[a] = True
-        for a in B:
-            mark2[a] = True
-        guess_estimates(matrix, n_codes, G, A, B, idt, mark1, mark2, answer_of_guess, win, d, cb, alpha,
-                        lbs[:kg], scores[:kg], useless[:kg], ests[:kg])
-        for a in A:
-            mark1[a] = False
-        for a in B:
-            mark2[a] = False
-        if scan_all and first < 0:
-            least = DINF
-            for j in range(kg):
-                if lbs[j] < least:
-                    least = lbs[j]
-            stats[3] = least
-        if phase == 1 and not scan_all:
-            # the second list: every guess not tried in the first (which was short + own answers)
-            seen = np.zeros(ng, np.bool_)
-            for g in short:
-                seen[g] = True
-            for a in A:
-                seen[guess_of_answer[a]] = True
-            for a in B:
-                seen[guess_of_answer[a]] = True
-            for j in range(kg):
-                if seen[G[j]]:
-                    lbs[j] = DINF
-        if d == 3:
-            order = np.argsort(lbs[:kg], kind="mergesort")
-        else:
-            order = np.argsort(ests[:kg], kind="mergesort")
+        if kg == 0:
+            break
+        order = _scan(t, rule, w, G, A, B, idt, d, first, scan_all, phase, stats)
         tried = 0
-        for t in range(kg):
-            i = order[t]
+        for j in range(kg):
+            i = order[j]
             if lbs[i] >= DINF:
                 if d == 3:
                     break  # sorted by bound: the rest are infeasible too
                 continue
-            if d >= 4 and tried >= tries:
+            if d >= 4 and tried >= rule.tries:
                 break
             tried += 1
             h = G[i]
             r0 = stats[4]
             u0 = stats[5]
-            row = matrix[h]
-            k1, hit1 = _group(row, A, win, n_codes, cnt, out1, st1, cd1)
-            if idt:
-                k2, hit2 = k1, hit1
-                out2[:n1] = out1[:n1]
-                st2[:k1 + 1] = st1[:k1 + 1]
-            else:
-                k2, hit2 = _group(row, B, win, n_codes, cnt, out2, st2, cd2)
-            total = m
-            ok = True
-            # single-board remainders: board 1 solved (hit1) leaves board 2's classes, and vice versa
-            for side in range(2):
-                if not ok or (side == 0 and not hit1) or (side == 1 and (not hit2 or idt)):
-                    continue
-                mult = 2 if idt else 1
-                ko = k2 if side == 0 else k1
-                so = st2 if side == 0 else st1
-                oo = out2 if side == 0 else out1
-                for q in range(ko):
-                    c = so[q + 1] - so[q]
-                    C = oo[so[q]:so[q + 1]].copy()
-                    if not single_feasible(matrix, n_codes, C, dl, win, guess_of_answer, short, guesses, cb):
-                        ok = False
-                        break
-                    if c == 1:
-                        total += mult
-                    elif c == 2:
-                        total += 3 * mult
-                    else:
-                        r = stats[4]
-                        u = stats[5]
-                        if r >= single_meta.shape[0] or u + c > single_ids.size:
-                            stats[6] = 1
-                            return DINF
-                        single_ids[u:u + c] = C
-                        single_meta[r, 0] = u
-                        single_meta[r, 1] = c
-                        single_meta[r, 2] = dl
-                        single_meta[r, 3] = mult
-                        stats[4] = r + 1
-                        stats[5] = u + c
+            k1, hit1, k2, hit2 = _split(t, w.cnt, t.matrix[h], A, B, idt, out1, st1, cd1, out2, st2, cd2)
+            added = _remainders(t, rule, walk, idt, dl, k1, hit1, out1, st1, k2, hit2, out2, st2)
+            if stats[6]:
+                return DINF
+            ok = added >= 0
+            total = m + added
             # the child states
             for p in range(k1):
                 if not ok:
@@ -647,9 +752,7 @@ def _play(matrix, n_codes, guesses, short, A, B, idt, d, first, scan_all, answer
                         continue
                     C1 = out1[st1[p]:st1[p + 1]].copy()
                     C2 = C1 if cid else out2[st2[q]:st2[q + 1]].copy()
-                    v = _play(matrix, n_codes, guesses, short, C1, C2, cid, dl, no_first, below, answer_of_guess,
-                              guess_of_answer, win, cb, alpha, n_answers, tries, ws_lbs, ws_scores, ws_useless,
-                              ws_ests, mark1, mark2, cnt, chosen, single_ids, single_meta, stats)
+                    v = _play(t, rule, w, walk, C1, C2, cid, dl, no_first, below)
                     if stats[6]:
                         return DINF
                     if v >= DINF:
@@ -667,29 +770,24 @@ def _play(matrix, n_codes, guesses, short, A, B, idt, d, first, scan_all, answer
 
 
 @kernel(nogil=True)
-def strategy_walk(matrix, n_codes, guesses, S1, S2, ident, d, first, scan_all, answer_of_guess, guess_of_answer, win,
-                  cb, alpha, n_answers, short, tries, single_ids, single_meta, stats):
-    """Play the heuristic strategy (_play) from the state (S1, S2, d), opening with `first` when
-    >= 0 and scanning every guess there when scan_all. Returns its guess at the state (-1: it
-    found none). stats[0]: the two-board part of the total (every unfinished pair pays each
-    guess, plus the states of one or two pairs and the remainders of one or two answers), or 0
-    when it fails; stats[1]: the pairs it fails (all of the state's, or none); the rest as _play
-    says. The caller adds the exact single-board values of the remainders written."""
+def strategy_walk(t, rule, S1, S2, ident, d, first, scan_all, walk):
+    """Play the heuristic strategy (_play, with the parameters `rule`) from the state (S1, S2, d),
+    opening with `first` when >= 0 and scanning every guess there when scan_all. Returns its
+    guess at the state (-1: it found none). walk.stats[0]: the two-board part of the total (every
+    unfinished pair pays each guess, plus the states of one or two pairs and the remainders of one
+    or two answers), or 0 when it fails; stats[1]: the pairs it fails (all of the state's, or
+    none); the rest as _play says. The caller adds the exact single-board values of the
+    remainders written."""
     cap = d + 1
+    n_answers = t.guess_of_answer.size
     # a row holds every candidate of a state: all the guesses, or the shortlist plus both boards'
     # answers (which may repeat a shortlisted guess), whichever is longer
-    width = max(guesses.size, short.size + 2 * n_answers)
-    ws_lbs = np.empty((cap, width), np.int64)
-    ws_scores = np.empty((cap, width), np.int64)
-    ws_useless = np.empty((cap, width), np.bool_)
-    ws_ests = np.empty((cap, width), np.float64)
-    mark1 = np.zeros(n_answers, np.bool_)
-    mark2 = np.zeros(n_answers, np.bool_)
-    cnt = np.zeros(n_codes, np.int64)
-    chosen = np.full(cap, -1, np.int64)
-    value = _play(matrix, n_codes, guesses, short, S1, S2, ident, d, first, scan_all, answer_of_guess,
-                  guess_of_answer, win, cb, alpha, n_answers, tries, ws_lbs, ws_scores, ws_useless, ws_ests, mark1,
-                  mark2, cnt, chosen, single_ids, single_meta, stats)
+    width = max(t.guesses.size, rule.short.size + 2 * n_answers)
+    w = Work(np.empty((cap, width), np.int64), np.empty((cap, width), np.int64), np.empty((cap, width), np.bool_),
+             np.empty((cap, width), np.float64), np.zeros(n_answers, np.bool_), np.zeros(n_answers, np.bool_),
+             np.zeros(t.n_codes, np.int64), np.full(cap, -1, np.int64))
+    value = _play(t, rule, w, walk, S1, S2, ident, d, first, scan_all)
+    stats = walk.stats
     m = S1.size * (S1.size - 1) if ident else S1.size * S2.size
     if value >= DINF:
         stats[1] += m
@@ -697,4 +795,4 @@ def strategy_walk(matrix, n_codes, guesses, S1, S2, ident, d, first, scan_all, a
         stats[5] = 0
         return -1
     stats[0] += value
-    return chosen[d]
+    return w.chosen[d]

@@ -36,20 +36,14 @@ from __future__ import annotations
 import numpy as np
 
 from . import bounds
-from .kernels import DINF, guess_bounds
+from .heuristic import root_parts
+from .kernels import DINF, Bounds, guess_bounds
 
 
 def root_bounds(search) -> np.ndarray:
     """The depth-1 bound of opening with each allowed guess (indexed by guess id)."""
     S, _, ident, d = search.root()
-    G = search.all_guesses
-    mark = np.ones(search.n_answers, np.bool_)
-    lbs = np.empty(len(G), np.int64)
-    scores = np.empty(len(G), np.int64)
-    useless = np.empty(len(G), np.bool_)
-    guess_bounds(search.matrix, search.game.n_codes, G, S, S, ident, mark, mark, search.answer_of_guess, search.win,
-                 d, search.cb, lbs, scores, useless)
-    return lbs
+    return search.bounds_of(S, S, ident, d).lbs
 
 
 def least_guess_bound(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, work: dict | None = None) -> int:
@@ -65,17 +59,15 @@ def least_guess_bound(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: in
     G = search.all_guesses
     w = work if work is not None else {}
     if not w:
-        w.update(lbs=np.empty(len(G), np.int64), scores=np.empty(len(G), np.int64),
-                 useless=np.empty(len(G), np.bool_), mark1=np.zeros(search.n_answers, np.bool_),
-                 mark2=np.zeros(search.n_answers, np.bool_))
+        w.update(out=Bounds(np.empty(len(G), np.int64), np.empty(len(G), np.int64), np.empty(len(G), np.bool_)),
+                 mark1=np.zeros(search.n_answers, np.bool_), mark2=np.zeros(search.n_answers, np.bool_))
     mark1, mark2 = w["mark1"], w["mark2"]
     mark1[S1] = True
     mark2[S2] = True
-    guess_bounds(search.matrix, search.game.n_codes, G, S1, S2, ident, mark1, mark2, search.answer_of_guess,
-                 search.win, d, search.cb, w["lbs"], w["scores"], w["useless"])
+    guess_bounds(search.tables, G, S1, S2, ident, mark1, mark2, d, w["out"])
     mark1[S1] = False
     mark2[S2] = False
-    return max(int(w["lbs"].min()), bounds.child_bound(len(S1), len(S2), ident, d))
+    return max(int(w["out"].lbs.min()), bounds.child_bound(len(S1), len(S2), ident, d))
 
 
 def projection_root_bound(search, v1_floor: int | None = None) -> int:
@@ -92,8 +84,6 @@ def projection_root_bound(search, v1_floor: int | None = None) -> int:
 
 def opener_bound(search, first: int, progress=None) -> int:
     """The depth-2 lower bound on the total of any strategy opening with `first`."""
-    from .heuristic import root_parts
-
     d = search.cap
     m, children, singles = root_parts(search, first)
     total = m + sum(2 * int(search.cb[d - 1, len(C)]) for C in singles)

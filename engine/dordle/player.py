@@ -26,7 +26,7 @@ import numpy as np
 from ..errors import UserError
 from .bounds import pairs
 from .kernels import DINF
-from .search import DordleSearch
+from .search import DordleSearch, SingleBoard
 
 SET_LIMIT = 200  # answers on a board the exact engine is tried on (its single-board bounds solve each set)
 SINGLE_LIMIT = 60  # candidates on a lone board solved exactly off the tree (as player.EXACT_LIMIT)
@@ -278,19 +278,8 @@ class DordlePosition:
         """The guess the exact search would try first (least counting bound, then least sum of the
         squared pair counts of its child states), and the least counting bound over all guesses: a
         proven lower bound on the total (bounds.guess_bound)."""
-        from .kernels import guess_bounds
-
-        search = self.search
-        G = search.all_guesses
-        mark1 = np.zeros(search.n_answers, np.bool_)
-        mark1[S1] = True
-        mark2 = mark1 if ident else np.zeros(search.n_answers, np.bool_)
-        if not ident:
-            mark2[S2] = True
-        lbs, scores = np.empty(len(G), np.int64), np.empty(len(G), np.int64)
-        useless = np.empty(len(G), np.bool_)
-        guess_bounds(search.matrix, self.game.n_codes, G, S1, S2, ident, mark1, mark2, search.answer_of_guess,
-                     search.win, d, search.cb, lbs, scores, useless)
+        G = self.search.all_guesses
+        lbs, scores, _ = self.search.bounds_of(S1, S2, ident, d, G)
         best = int(np.lexsort((scores, lbs))[0])
         m = self.pair_count
         return DordleSuggestion(self.game.guesses[int(G[best])], "heuristic", cands, m, _mean(int(lbs.min()), m),
@@ -325,25 +314,21 @@ def tree_total(position: DordlePosition, node: dict, S1, S2, ident: bool, d: int
         raise TreeDisagrees(f"the tree's node {node.get('guess')!r} is not a guess of the game or past the cap")
     branches = node.get("next", {})
     total = m
-    win = position.win_text
     for part in search.parts(S1, S2, ident, g):
-        if part[0] in ("single", "single1"):
-            board, code, C = (2, part[1], part[2]) if part[0] == "single" else (1, part[1], part[2])
-            key = f"{win}/{game.pattern_text(code)}" if board == 2 else f"{game.pattern_text(code)}/{win}"
-            child = branches.get(key)
-            if not isinstance(child, dict) or child.get("board") != board or child.get("guesses_left") != d - 1 or \
-                    sorted(child.get("answers", [])) != sorted(game.answers[a] for a in C):
-                raise TreeDisagrees(f"the tree's remainder {key} after {game.guesses[g]} does not match the feedback")
-            total += search.v1(C, d - 1)
-            continue
-        (code1, code2), C1, C2, sub_ident = part[1:]
-        if pairs(len(C1), len(C2), sub_ident) == 0:
-            continue
-        key = f"{game.pattern_text(code1)}/{game.pattern_text(code2)}"
+        key = part.key(game)
         child = branches.get(key)
+        if isinstance(part, SingleBoard):
+            if not isinstance(child, dict) or child.get("board") != part.board or \
+                    child.get("guesses_left") != d - 1 or \
+                    sorted(child.get("answers", [])) != sorted(game.answers[a] for a in part.answers):
+                raise TreeDisagrees(f"the tree's remainder {key} after {game.guesses[g]} does not match the feedback")
+            total += search.v1(part.answers, d - 1)
+            continue
+        if part.pairs == 0:
+            continue
         if not isinstance(child, dict) or "board" in child:
             raise TreeDisagrees(f"the tree has no branch {key} after {game.guesses[g]}")
-        total += tree_total(position, child, C1, C2, sub_ident, d - 1)
+        total += tree_total(position, child, part.S1, part.S2, part.ident, d - 1)
     return min(total, DINF)
 
 

@@ -13,12 +13,14 @@ against this one, and since openers are recorded in order, every opener after th
 meets the same budget as in a run that never stopped. A checkpoint of a cluster run (cluster.py)
 may record openers out of order; RootLedger's budgets keep the value and opener solve's then too.
 
-The checkpoint (wordtree-dordle-root/1, JSON) is the header (the lists' fingerprints, the cap,
-the rules, the objective: a file of another run is refused, field named), then
+The checkpoint (wordtree-dordle-root/1, JSON, a files.Checkpoint) is the header (the lists'
+fingerprints, the cap, the rules, the objective: a file of another run is refused, field named,
+before the openers are planned), then
     "openers": the number of openers tried at the root (after pruning),
     "root_lower": the root's own lower bound (least opener bound, projection),
     "left_bound": the least bound of the openers not yet tried (null: none left),
     "results": {word: [value, exact]}, "finished": whether the search is over, "seconds".
+What it proves so far, and the run that keeps it, are in checkpoint.py.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import numpy as np
 import orjson
 
 from ..errors import UserError
-from ..files import ThrottledSave, read_checkpoint
+from ..files import Checkpoint, ThrottledSave
 from . import bounds
 from .kernels import DINF
 from .search import USE_BOUNDS, USE_MEMO, USE_SHORTCUTS
@@ -66,10 +68,23 @@ def checkpoint_header(game, cap: int, rules: int) -> dict:
             "objective": "total"}
 
 
+def root_checkpoint(path, game, cap: int, rules: int) -> Checkpoint:
+    """The checkpoint at `path` of the search of these lists, cap and rules; its payload is
+    read_root_checkpoint's."""
+    def load(path, header, resuming):
+        return _checked(path, game, Checkpoint(path, "Dordle build", header).read(resuming))
+
+    return Checkpoint(path, "Dordle build", checkpoint_header(game, cap, rules), load=load)
+
+
 def read_root_checkpoint(path, game, cap: int, rules: int, resuming: bool = True) -> dict | None:
     """The checkpoint at `path` (None: no file), its header checked and its results read with
     their types checked: {word: (value, exact)} under "results"."""
-    doc = read_checkpoint(path, checkpoint_header(game, cap, rules), "Dordle build", resuming=resuming)
+    return root_checkpoint(path, game, cap, rules).read(resuming)
+
+
+def _checked(path, game, doc: dict | None) -> dict | None:
+    """The document of a checkpoint whose header matched, its payload's types checked."""
     if doc is None:
         return None
     results = doc.get("results")
@@ -226,10 +241,15 @@ class RootLedger:
                              "finished": finished, "seconds": round(seconds, 3)})
 
 
-def open_ledger(search, plan: RootPlan, checkpoint=None, resume: bool = False) -> tuple[RootLedger, float]:
-    """The ledger to start from (the checkpoint's results when resuming), and the seconds of search
-    the checkpoint records."""
-    saved = read_root_checkpoint(checkpoint, search.game, search.cap, search.rules) if checkpoint and resume else None
+def read_saved(search, checkpoint=None, resume: bool = False) -> dict | None:
+    """The checkpoint to resume (None: none), read before root_plan: one of another run is refused
+    before the openers are ordered and bounded."""
+    return read_root_checkpoint(checkpoint, search.game, search.cap, search.rules) if checkpoint and resume else None
+
+
+def open_ledger(search, plan: RootPlan, saved: dict | None) -> tuple[RootLedger, float]:
+    """The ledger to start from (the results of the checkpoint `saved`, read_saved's), and the
+    seconds of search it records."""
     earlier = float(saved.get("seconds", 0.0)) if saved and isinstance(saved.get("seconds"), (int, float)) else 0.0
     return RootLedger(search, plan, saved["results"] if saved else None), earlier
 
@@ -261,8 +281,9 @@ def root_search(search, checkpoint=None, resume: bool = False, progress=None, ma
     tests). Ctrl-C (KeyboardInterrupt) stops it too: the result says interrupted, and the
     checkpoint holds every opener finished."""
     t0 = time.perf_counter()
+    saved = read_saved(search, checkpoint, resume)
     plan = root_plan(search)
-    ledger, earlier = open_ledger(search, plan, checkpoint, resume)
+    ledger, earlier = open_ledger(search, plan, saved)
     order = plan.order
     state = {"position": 0, "finished": plan.settled}
     save = ThrottledSave(checkpoint, lambda: ledger.snapshot(
@@ -320,29 +341,3 @@ def _trivial_root(search, S1, S2, ident, d, m) -> tuple[int, int] | None:
 
 def _postfix(best: int, lower: int) -> str:
     return f"best {'none' if best >= DINF else best}, proven >= {'inf' if lower >= DINF else lower}"
-
-
-def checkpoint_status(game, cap: int, rules: int, path) -> list[str]:
-    """What the checkpoint at `path` proves so far, as lines: the openers exact, refuted and left,
-    the best total so far, and the proven lower bound on the optimum."""
-    from ..exact.checkpoint import NoCheckpoint
-
-    doc = read_root_checkpoint(path, game, cap, rules, resuming=False)
-    if doc is None:
-        raise NoCheckpoint(path)
-    results, openers, finished = doc["results"], doc["openers"], doc["finished"]
-    best, guess = best_exact(results, game)
-    exact = sum(e for _, e in results.values())
-    refuted = openers - exact if finished else len(results) - exact
-    left = 0 if finished else max(0, openers - len(results))
-    lower = best if finished else proven_lower(doc["root_lower"], best, doc["left_bound"])
-    n = len(game.answers)
-    pairs = n * (n - 1)
-    shown = "none yet" if best >= DINF else f"{best} (mean {best / pairs:.4f}), opening with {game.guesses[guess]}"
-    state = "finished: the best is optimal" if finished else "not finished"
-    seconds = doc.get("seconds") if isinstance(doc.get("seconds"), (int, float)) else 0
-    return [f"{path}: {state}, {seconds:.0f} s of search so far",
-            f"openers: {openers} ({exact} exact, {refuted} refuted, {left} left)",
-            f"best total so far: {shown}",
-            f"proven lower bound: {'none (no strategy within the cap)' if lower >= DINF else lower}"
-            + ("" if lower >= DINF else f" over {pairs} ordered pairs, mean {lower / pairs:.4f}")]

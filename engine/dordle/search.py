@@ -39,6 +39,7 @@ force of tests/reference_dordle.py):
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -46,7 +47,7 @@ from ..errors import UserError
 from ..exact import kernels as single_kernels
 from ..exact.solver import Solver
 from . import bounds
-from .kernels import DINF, guess_bounds, prune_guesses
+from .kernels import DINF, Bounds, Tables, guess_bounds, prune_guesses
 
 USE_BOUNDS = 1
 USE_PROJECTION = 2
@@ -61,6 +62,41 @@ RULE_NAMES = {"bounds": USE_BOUNDS, "projection": USE_PROJECTION, "memo": USE_ME
               "budgets": USE_BUDGETS, "mirror": USE_MIRROR, "dedupe": USE_DEDUPE, "shortcuts": USE_SHORTCUTS}
 EXACT_REMOVAL = 12  # ident sets up to this size get sum of V1(S minus {b}) exactly; larger: bounds.removal_bound
 MAX_CAP = 16
+
+
+@dataclass(frozen=True, eq=False)
+class SingleBoard:
+    """What a guess leaves of the pairs whose one board it solved: the other `board` (1 or 2) goes
+    on alone, its candidates `answers`, the class of the pattern `code` it showed there."""
+
+    board: int
+    code: int
+    answers: np.ndarray
+
+    def key(self, game) -> str:
+        """Its branch in a tree file: the win on the solved board, `code` on the open one."""
+        win, shown = game.pattern_text(game.win_code), game.pattern_text(self.code)
+        return f"{win}/{shown}" if self.board == 2 else f"{shown}/{win}"
+
+
+@dataclass(frozen=True, eq=False)
+class Child:
+    """A child state a guess leaves: the pairs whose patterns were `code1` on board 1 and `code2`
+    on board 2, (S1, S2), both boards still open (ident: S2 is S1, the diagonal left out)."""
+
+    code1: int
+    code2: int
+    S1: np.ndarray
+    S2: np.ndarray
+    ident: bool
+
+    @property
+    def pairs(self) -> int:
+        return bounds.pairs(len(self.S1), len(self.S2), self.ident)
+
+    def key(self, game) -> str:
+        """Its branch in a tree file: the two patterns, board 1 first."""
+        return f"{game.pattern_text(self.code1)}/{game.pattern_text(self.code2)}"
 
 
 class DordleSearch:
@@ -82,6 +118,8 @@ class DordleSearch:
         self.answer_of_guess[game.answer_guess_ids] = np.arange(self.n_answers, dtype=np.int32)
         self.all_guesses = np.arange(len(game.guesses), dtype=np.int32)
         self.win = int(game.win_code)
+        self.tables = Tables(self.matrix, int(game.n_codes), self.win, self.all_guesses, self.answer_of_guess,
+                             np.ascontiguousarray(game.answer_guess_ids, dtype=np.int32), self.cb)
         self.memo: dict = {}
         self.v1_cache: dict = {}
         self.nodes = 0
@@ -203,28 +241,39 @@ class DordleSearch:
         root.root_search both start from it, so they try the same guesses in the same order."""
         rules = self.rules
         G = self.all_guesses if guesses is None else guesses
-        mark1 = np.zeros(self.n_answers, np.bool_)
-        mark1[S1] = True
-        if ident:
-            mark2 = mark1
-        else:
-            mark2 = np.zeros(self.n_answers, np.bool_)
-            mark2[S2] = True
+        mark1, mark2 = self.marks(S1, S2, ident)
         if rules & (USE_FILTER | USE_DEDUPE) and len(G) > 1:
-            keep = prune_guesses(self.matrix, self.game.n_codes, G, S1, S2, ident, mark1 if ident else mark1 | mark2,
-                                 self.answer_of_guess, bool(rules & USE_FILTER), bool(rules & USE_DEDUPE))
+            keep = prune_guesses(self.tables, G, S1, S2, ident, mark1 if ident else mark1 | mark2,
+                                 bool(rules & USE_FILTER), bool(rules & USE_DEDUPE))
             G = G[keep]
-        lbs = np.empty(len(G), np.int64)
-        scores = np.empty(len(G), np.int64)
-        useless = np.empty(len(G), np.bool_)
-        guess_bounds(self.matrix, self.game.n_codes, G, S1, S2, ident, mark1, mark2, self.answer_of_guess, self.win,
-                     d, self.cb, lbs, scores, useless)
+        lbs, scores, _ = self.bounds_of(S1, S2, ident, d, G, (mark1, mark2))
         lower = 0
         if rules & USE_BOUNDS:
             lower = int(lbs.min())
         if rules & USE_PROJECTION:
             lower = max(lower, self.projection(S1, S2, ident, d))
         return G, lbs, scores, lower
+
+    def marks(self, S1: np.ndarray, S2: np.ndarray, ident: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Which answers are in S1 and which in S2 (one array when ident), as the kernels read them."""
+        mark1 = np.zeros(self.n_answers, np.bool_)
+        mark1[S1] = True
+        if ident:
+            return mark1, mark1
+        mark2 = np.zeros(self.n_answers, np.bool_)
+        mark2[S2] = True
+        return mark1, mark2
+
+    def bounds_of(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, guesses: np.ndarray | None = None,
+                  marks: tuple[np.ndarray, np.ndarray] | None = None) -> Bounds:
+        """kernels.guess_bounds of every guess of `guesses` (None: all) at the state (S1, S2, d):
+        each one's counting bound, tie-break score and uselessness. `marks`: self.marks of the
+        state, when the caller has them."""
+        G = self.all_guesses if guesses is None else guesses
+        mark1, mark2 = self.marks(S1, S2, ident) if marks is None else marks
+        out = Bounds(np.empty(len(G), np.int64), np.empty(len(G), np.int64), np.empty(len(G), np.bool_))
+        guess_bounds(self.tables, G, S1, S2, ident, mark1, mark2, d, out)
+        return out
 
     def guess_order(self, lbs: np.ndarray, scores: np.ndarray) -> np.ndarray:
         """The order the guesses are tried in: by bound, then score (by score alone without USE_BOUNDS)."""
@@ -254,19 +303,20 @@ class DordleSearch:
             self.memo[key] = (value, exact, best)
         return value, best
 
-    def parts(self, S1: np.ndarray, S2: np.ndarray, ident: bool, g: int):
-        """What opening the state with g leaves: ("single", C) for each single-board class (a
-        pair whose board g solved) and ("child", C1, C2, ident) for each child state."""
+    def parts(self, S1: np.ndarray, S2: np.ndarray, ident: bool, g: int) -> list[SingleBoard | Child]:
+        """What opening the state with g leaves: a SingleBoard for each class of the board g did
+        not solve (board 2's classes first, when g is in S1; then board 1's, when g is in S2), and
+        a Child for each pair of non-winning classes, by code (some may hold no pair)."""
         classes1, in1 = self.classes(S1, g)
         classes2, in2 = (classes1, in1) if ident else self.classes(S2, g)
-        out = []
+        out: list[SingleBoard | Child] = []
         if in1:
-            out += [("single", code2, C) for code2, C in classes2]
+            out += [SingleBoard(2, code2, C) for code2, C in classes2]
         if in2:
-            out += [("single1", code1, C) for code1, C in classes1]
+            out += [SingleBoard(1, code1, C) for code1, C in classes1]
         for p, (code1, C1) in enumerate(classes1):
             for q, (code2, C2) in enumerate(classes2):
-                out.append(("child", (code1, code2), C1, C2, ident and p == q))
+                out.append(Child(code1, code2, C1, C2, ident and p == q))
         return out
 
     def evaluate(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, g: int, limit: int = DINF,
@@ -282,15 +332,13 @@ class DordleSearch:
         budgets = rules & USE_BUDGETS
         if not budgets:
             limit = DINF
-        items = []  # [lower bound, pairs, kind, payload]
+        items = []  # [lower bound, pairs, part]
         for part in self.parts(S1, S2, ident, g):
-            if part[0] == "child":
-                _, _, C1, C2, sub_ident = part
-                lb = bounds.child_bound(len(C1), len(C2), sub_ident, d - 1) if use_bounds else 0
-                items.append([lb, bounds.pairs(len(C1), len(C2), sub_ident), part])
+            if isinstance(part, Child):
+                lb = bounds.child_bound(len(part.S1), len(part.S2), part.ident, d - 1) if use_bounds else 0
+                items.append([lb, part.pairs, part])
             else:
-                C = part[2]
-                lb = int(self.cb[d - 1, len(C)]) if use_bounds else 0
+                lb = int(self.cb[d - 1, len(part.answers)]) if use_bounds else 0
                 items.append([lb, 0, part])
         running = m + sum(item[0] for item in items)
         if running >= limit:
@@ -299,18 +347,19 @@ class DordleSearch:
         shortcuts = rules & USE_SHORTCUTS
         if rules & USE_PROJECTION or shortcuts:
             for i, (lb, pairs, part) in enumerate(items):
-                if part[0] == "child" and shortcuts and pairs <= 2:
+                child = isinstance(part, Child)
+                if child and shortcuts and pairs <= 2:
                     if pairs == 0:
                         better = 0
                     else:
-                        better = self.shortcut(part[2], part[3], part[4], d - 1)[0] if d - 1 >= 2 else DINF
+                        better = self.shortcut(part.S1, part.S2, part.ident, d - 1)[0] if d - 1 >= 2 else DINF
                     done[i] = True
                 elif not rules & USE_PROJECTION:
                     continue
-                elif part[0] == "child":
-                    better = self.projection(part[2], part[3], part[4], d - 1)
+                elif child:
+                    better = self.projection(part.S1, part.S2, part.ident, d - 1)
                 else:
-                    better = self.v1(part[2], d - 1)
+                    better = self.v1(part.answers, d - 1)
                     done[i] = True
                 if better > lb:
                     running += better - lb
@@ -322,11 +371,11 @@ class DordleSearch:
             if done[i]:
                 continue
             lb, _, part = items[i]
-            if part[0] == "child":
+            if isinstance(part, Child):
                 budget = limit - (running - lb) if budgets else DINF
-                value, _ = self.solve(part[2], part[3], part[4], d - 1, budget, guesses)
+                value, _ = self.solve(part.S1, part.S2, part.ident, d - 1, budget, guesses)
             else:
-                value = self.v1(part[2], d - 1)
+                value = self.v1(part.answers, d - 1)
             if value > lb:
                 running += value - lb
             if running >= limit:

@@ -28,17 +28,23 @@ import time
 import numpy as np
 
 from ..errors import UserError
-from ..exact.solver import Solver
+from ..exact.solver import Infeasible, Solver
+from .document import FORMAT, GAME_KEYS, STRATEGY_FORMAT, check_strategy, remainder, solved_mark
 from .kernels import DINF
-
-FORMAT = "wordtree-dordle/1"
-
-
-def solved_mark(game) -> str:
-    return "=" * game.length
-
+from .search import Child, DordleSearch
 
 OBJECTIVES = ("total", "worst")
+
+
+class NoStrategy(Infeasible):
+    """No Dordle strategy (opening with `first` when given) finishes every pair within the cap: a
+    proven result, exit status 3 as the single board's Infeasible (the search is exact)."""
+
+    def __init__(self, cap: int, first: str | None = None):
+        self.cap = cap
+        opener = f" opening with {first}" if first else ""
+        UserError.__init__(self, f"impossible: no Dordle strategy{opener} solves every pair within {cap} guesses "
+                                 f"(proven)")
 
 
 def smallest_cap_search(game, matrix: np.ndarray, max_guesses: int, first: int | None = None, **options):
@@ -47,8 +53,6 @@ def smallest_cap_search(game, matrix: np.ndarray, max_guesses: int, first: int |
     optimal total within d is then the least total among the strategies whose worst pair takes
     the fewest guesses: every strategy of worst w* is one within the cap w*, and none exists
     within a smaller cap (each smaller d was searched and found infeasible)."""
-    from .search import DordleSearch
-
     for d in range(2, int(max_guesses) + 1):
         search = DordleSearch(game, matrix, d, **options)
         value, _ = search.solve_game(first)
@@ -63,13 +67,13 @@ def build_document(search, first: int | None = None, objective: str = "total", c
     objective "worst", `search` comes from smallest_cap_search: the tree's cap (max_guesses) is
     the least worst case, `cap_asked` the cap that was allowed. `solved`: the whole game's
     optimum and opener found already (root.root_search), by a search that began at `started`
-    (time.perf_counter(); the result's seconds count from it)."""
+    (time.perf_counter(); the result's seconds count from it). No strategy within the cap (the
+    search is exact, so that is proven): NoStrategy."""
     game = search.game
     t0 = time.perf_counter() if started is None else started
     value, guess = search.solve_game(first) if solved is None else solved
     if value >= DINF:
-        opener = f" opening with {game.guesses[first]}" if first is not None else ""
-        raise UserError(f"impossible: no Dordle strategy{opener} solves every pair within {search.cap} guesses")
+        raise NoStrategy(search.cap, None if first is None else game.guesses[first])
     S1, S2, ident, d = search.root()
     tree = _node(search, S1, S2, ident, d, guess)
     n = len(game.answers)
@@ -93,31 +97,19 @@ def _node(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, guess: in
         value, guess = search.solve(S1, S2, ident, d)
         if value >= DINF or guess < 0:
             raise UserError("internal: a state of the optimal tree has no strategy")  # pragma: no cover
-    win = game.pattern_text(game.win_code)
     node = {"guess": game.guesses[guess]}
     children = {}
     for part in search.parts(S1, S2, ident, guess):
-        kind = part[0]
-        if kind == "single":  # board 1 solved by the guess
-            children[f"{win}/{game.pattern_text(part[1])}"] = remainder(game, 2, part[2], d - 1)
-        elif kind == "single1":  # board 2 solved
-            children[f"{game.pattern_text(part[1])}/{win}"] = remainder(game, 1, part[2], d - 1)
-        else:
-            (code1, code2), C1, C2, sub_ident = part[1:]
-            if (len(C1) > 1 or not sub_ident) and len(C1) and len(C2):
-                key = f"{game.pattern_text(code1)}/{game.pattern_text(code2)}"
-                children[key] = _node(search, C1, C2, sub_ident, d - 1)
+        if not isinstance(part, Child):  # the guess solved the other board
+            children[part.key(game)] = remainder(game, part.board, part.answers, d - 1)
+        elif part.pairs:
+            children[part.key(game)] = _node(search, part.S1, part.S2, part.ident, d - 1)
     if children:
         node["next"] = children
     return node
 
 
-def remainder(game, board: int, answers: np.ndarray, guesses_left: int) -> dict:
-    return {"board": board, "answers": [game.answers[a] for a in answers], "guesses_left": guesses_left}
-
-
 MAX_BYTES = 256 << 20  # the largest Dordle tree file read (as tree.TREE_MAX_BYTES)
-GAME_KEYS = ("name", "answers", "answers_sha256", "guesses", "guesses_sha256")
 
 
 def shipped_path(path):
@@ -137,11 +129,9 @@ def shipped_path(path):
 def read_document(path, formats: tuple[str, ...] = (FORMAT,)) -> dict:
     """A Dordle tree file, read with a bound (a regular file of at most MAX_BYTES) and its shape
     checked (check_shape); anything else is one UserError line. With `formats` naming
-    heuristic.STRATEGY_FORMAT too, a wordtree-dordle-strategy/1 file is read as well (its fields
-    checked by heuristic.check_strategy): `dordle verify` takes either."""
+    STRATEGY_FORMAT too, a wordtree-dordle-strategy/1 file is read as well (its fields checked by
+    document.check_strategy): `dordle verify` takes either."""
     import orjson
-
-    from .heuristic import STRATEGY_FORMAT, check_strategy
 
     from ..words import read_bounded
 

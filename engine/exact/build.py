@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import HistoryBreaksMode, UserError
+from ..errors import HistoryBreaksMode, Stopped, UserError
 from ..files import ThrottledSave
 from ..progress import progress_bar
 from . import kernels
@@ -28,12 +28,12 @@ from .jobs import Job, Workers, next_outcome, trace_rows
 from .symmetric import ProvenProgress
 
 
-class BuildInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a build; `checkpoint` (if any) holds the subtrees it finished."""
+class BuildInterrupted(Stopped):
+    """Ctrl-C or TERM stopped a build (its rank of the openers, or the build itself); `checkpoint`
+    (if any) holds what it finished."""
 
-    def __init__(self, checkpoint: str | None):
-        super().__init__()
-        self.checkpoint = checkpoint
+    def __init__(self, checkpoint: str | None, error: str | None = None):
+        super().__init__(checkpoint, error=error)
 
 
 @dataclass
@@ -71,12 +71,18 @@ def build(game, matrix: np.ndarray, first: str | None = None, max_guesses: int |
     when and how far the search splits across the threads (split.SplitPolicy; as shipped by
     default)."""
     start = time.perf_counter()
+    kept = None
+    if checkpoint:  # read first, to refuse one of another run before any work (imported only here: starts sooner)
+        from .checkpoint import build_checkpoint, build_checkpoint_header
+
+        kept = build_checkpoint(checkpoint, build_checkpoint_header(game, max_guesses, mode, history or []))
+        kept.payload = kept.read() if resume else None
     threads = threads or default_threads()
     solver = Solver(game, matrix, max_guesses, rules, memo_mb_per_thread(memo_mb, threads), mode)
     solver.search_orbits_in_parallel(threads)
     if policy.shared_for(threads):
         solver.share_memo(threads)
-    position = _Build(solver, history or [], threads, progress, checkpoint, resume, proven, start, policy)
+    position = _Build(solver, history or [], threads, progress, kept, proven, start, policy)
     g = position.opener(first)
     root, total = position.assemble(g, position.d)
     if first is None:
@@ -118,14 +124,14 @@ class _Build:
     its checkpoint: the finished subtrees by "WORD/guesses left", saved as they come."""
 
     def __init__(self, solver: Solver, history: list[tuple[str, int]], threads: int, progress: bool,
-                 checkpoint: str | None, resume: bool, proven: list | None, start: float,
+                 kept, proven: list | None, start: float,
                  policy: split.SplitPolicy = split.SHIPPED):
         game = solver.game
         self.solver, self.game, self.threads, self.progress = solver, game, threads, progress
         self.policy = policy
         self.job_seconds: list[float] = []
         self.ran: list[Job] = []
-        self.checkpoint = checkpoint
+        self.checkpoint = kept.path if kept is not None else None  # kept: files.Checkpoint, its payload read
         self.req = solver.empty_constraint()
         for word, code in history:
             g_played = game.guess_index[word]
@@ -140,23 +146,22 @@ class _Build:
             raise UserError(f"the history already uses {len(history)} guesses of {solver.cap}")
         self.played = [game.guess_index[word] for word, _ in history]
         doc, make = {}, None
-        if checkpoint:  # (the checkpoint module is imported only then: a plain build starts sooner)
-            from .checkpoint import build_checkpoint_bytes, build_checkpoint_header, read_build_checkpoint
+        if kept is not None:
+            from .checkpoint import build_checkpoint_bytes
 
-            header = build_checkpoint_header(game, solver.cap, solver.mode, history)
-            doc = (read_build_checkpoint(checkpoint, header) if resume else None) or {}
+            doc = kept.payload or {}
 
             # the finished subtrees and, in symmetric games, what the symmetric levels proved so
             # far: a build stopped in the middle of a long subtree resumes inside it too
             def make() -> bytes:
-                return build_checkpoint_bytes(header, self.earlier + time.perf_counter() - start, self.saved,
+                return build_checkpoint_bytes(kept.header, self.earlier + time.perf_counter() - start, self.saved,
                                               solver.proven_entries())
         self.saved = doc.get("subtrees", {})
         self.earlier = float(doc.get("seconds", 0.0))
         solver.load_proven(doc.get("proven", []))
         solver.load_proven(proven or [])
-        self.save = ThrottledSave(checkpoint, make)
-        self.shown = ProvenProgress(solver, self.save if checkpoint else None)
+        self.save = kept.saver(make) if kept is not None else ThrottledSave(None, make)
+        self.shown = ProvenProgress(solver, self.save if kept is not None else None)
 
     def solve_here(self, cap: int, beta: int) -> tuple[int, int]:
         """The bounded search at the position itself."""
@@ -302,8 +307,8 @@ def exact_tree(game, matrix: np.ndarray, first: str | None, max_guesses: int | N
     Infeasible when none exists (proven). With `first` None at the start of a game, the openers
     are ranked first (into `checkpoint`.rank, if a checkpoint is kept) and the build takes the
     best one with what the rank proved; a resume starts the rank from the openers the build
-    checkpoint has finished. Ctrl-C during the rank raises KeyboardInterrupt, during the build
-    BuildInterrupted."""
+    checkpoint has finished. Ctrl-C or TERM raises BuildInterrupted, once what was finished is
+    saved (the rank's in PATH.rank, the build's in PATH)."""
     proven, rank_seconds, rank_error = None, 0.0, None
     if first is None and not history:
         from .rank import rank
@@ -318,7 +323,7 @@ def exact_tree(game, matrix: np.ndarray, first: str | None, max_guesses: int | N
         ranked = rank(game, matrix, top=1, max_guesses=max_guesses, threads=threads, progress=progress,
                       mode=mode, checkpoint=rank_checkpoint, resume=resume, known=known)
         if ranked.interrupted:
-            raise KeyboardInterrupt
+            raise BuildInterrupted(checkpoint, ranked.checkpoint_error)
         word, value, _ = ranked.ordered()[0]
         if value >= INF:
             raise Infeasible(NO_CAP if max_guesses is None else max_guesses)

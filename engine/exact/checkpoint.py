@@ -3,8 +3,10 @@ symmetric game, what the symmetric levels proved) and a rank's (each first guess
 bound), the headers each must match to be taken, and what a build checkpoint proves so far
 (`finished_openers`, `checkpoint_status`).
 
-A checkpoint's header records the cap as a number: NO_CAP for a search with no cap (None). A run
-whose header differs is refused (files.read_checkpoint names each field); a rank's own parameters
+Both are files.Checkpoint (`build_checkpoint`, `rank_checkpoint`): JSON documents whose top-level
+fields hold the header. A checkpoint's header records the cap as a number: NO_CAP for a search with
+no cap (None). A run whose header differs is refused (files.read_checkpoint names each field),
+before the run plans any work (rank.rank reads its checkpoint first); a rank's own parameters
 (how many first guesses it values exactly, how many it ranks) are kept beside the header instead,
 because a resume with others can take what the checkpoint holds and do the rest (rank.plan). The
 objective needs no field: only builds of the total keep checkpoints (a worst-case build is a build
@@ -17,20 +19,12 @@ from __future__ import annotations
 import numpy as np
 import orjson
 
-from ..errors import UserError
-from ..files import read_checkpoint
+from ..errors import NoCheckpoint  # noqa: F401 (errors.py's, importable here as before)
+from ..files import Checkpoint
 from .solver import INF, NO_CAP, Solver
 
 BUILD_CHECKPOINT_FORMAT = "wordtree-build-checkpoint/1"
 RANK_CHECKPOINT_FORMAT = "wordtree-rank/1"
-
-
-class NoCheckpoint(UserError):
-    """The checkpoint asked for does not exist."""
-
-    def __init__(self, path):
-        self.path = path
-        super().__init__(f"{path}: no such checkpoint")
 
 
 def _cap_field(max_guesses: int | None) -> int:
@@ -44,9 +38,14 @@ def build_checkpoint_header(game, max_guesses: int | None, mode: str, history: l
             "mode": mode, "history": [[word, game.pattern_text(code)] for word, code in history]}
 
 
+def build_checkpoint(path, header: dict) -> Checkpoint:
+    """The build checkpoint at `path` bound to `header` (build_checkpoint_header)."""
+    return Checkpoint(path, "build", header)
+
+
 def read_build_checkpoint(path, header: dict, resuming: bool = True) -> dict | None:
     """The build checkpoint at `path` if it matches `header` (None if there is none)."""
-    return read_checkpoint(path, header, "build", resuming=resuming)
+    return build_checkpoint(path, header).read(resuming)
 
 
 def build_checkpoint_bytes(header: dict, seconds: float, subtrees: dict, proven: list) -> bytes:
@@ -87,8 +86,13 @@ def _rank_header(game, max_guesses: int | None, mode: str) -> dict:
             "mode": mode}
 
 
+def rank_checkpoint(path, game, max_guesses: int | None, mode: str) -> Checkpoint:
+    """The rank checkpoint at `path` of this game, cap and mode."""
+    return Checkpoint(path, "rank", _rank_header(game, max_guesses, mode))
+
+
 def _read_rank(path, game, max_guesses: int | None, mode: str, resuming: bool = True) -> dict:
-    return read_checkpoint(path, _rank_header(game, max_guesses, mode), "rank", resuming=resuming) or {}
+    return rank_checkpoint(path, game, max_guesses, mode).read(resuming) or {}
 
 
 def read_rank(path, game, max_guesses: int | None, mode: str, resuming: bool = True) -> dict:
@@ -143,9 +147,7 @@ def checkpoint_status(game, matrix: np.ndarray, checkpoint, max_guesses: int | N
     game each opener orbit is then shown too, with its exact total, or a lower bound (its classes'
     as above), and whether that bound already puts it no better than the best exact total."""
     solver = Solver(game, matrix, max_guesses, mode=mode)
-    doc = read_build_checkpoint(checkpoint, build_checkpoint_header(game, solver.cap, mode, []), resuming=False)
-    if doc is None:
-        raise NoCheckpoint(checkpoint)
+    doc = build_checkpoint(checkpoint, build_checkpoint_header(game, solver.cap, mode, [])).shown()
     solver.load_proven(doc.get("proven", []))
     rank_file = f"{checkpoint}.rank"
     rank_doc = read_rank(rank_file, game, solver.cap, mode, resuming=False)

@@ -23,10 +23,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import TopTooSmall
-from ..files import ThrottledSave
 from ..games.symmetry import opener_representative, orbit_representatives
 from ..progress import progress_bar
-from .checkpoint import checkpoint_bytes, read_rank
+from .checkpoint import checkpoint_bytes, rank_checkpoint, read_rank
 from .context import default_threads, memo_mb_per_thread
 from .heuristics import heuristic_order
 from .jobs import Job, Mark, Workers, next_outcome, trace_rows
@@ -71,15 +70,19 @@ class Plan(NamedTuple):
 
 
 def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, checkpoint: str | None,
-         resume: bool, known: dict[str, int] | None = None, top: int = 1) -> Plan:
+         resume: bool, known: dict[str, int] | None = None, top: int = 1, earlier: dict | None = None) -> Plan:
     """The first guesses in heuristic order (the first `limit`), with the values a resumed
     checkpoint already holds and the exact values `known` (e.g. of openers a build finished).
+    `earlier`: the checkpoint as read_rank read it (None: read here, before the heuristic order,
+    so that a checkpoint of another run is refused before any work).
 
     The checkpoint's results prove what they say whatever `top` and `limit` the run that saved
     them had, so a resume with other ones checks them against its own: only the considered
     guesses are shown (the others stay in the checkpoint), and a guess only bounded below, by less
     than the `top`-th exact value among the considered ones, is valued again, so a larger `top`
     gets the exact values it lacks and every bound shown stays at least the `top`-th value."""
+    if earlier is None:
+        earlier = read_rank(checkpoint, game, cap, mode) if resume and checkpoint else {}
     order = heuristic_order(game, matrix, np.arange(len(game.answers), dtype=np.int32))
     symmetric = uses_symmetry(game, mode)
     if symmetric:  # one opener per orbit: the others cost the same
@@ -89,7 +92,6 @@ def plan(game, matrix: np.ndarray, cap: int, mode: str, limit: int | None, check
     if limit is not None:
         order = order[:limit]
     considered = {game.guesses[g] for g in order}
-    earlier = read_rank(checkpoint, game, cap, mode) if resume and checkpoint else {}
     saved = dict(earlier.get("results", {}))
     for word, value in (known or {}).items():
         if symmetric:  # the value of its orbit, which the rank knows by its representative
@@ -137,6 +139,8 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
     threads (split.SplitPolicy; as shipped by default)."""
     if top < 1:
         raise TopTooSmall()
+    kept = rank_checkpoint(checkpoint, game, max_guesses, mode)
+    earlier_doc = read_rank(checkpoint, game, max_guesses, mode) if resume and checkpoint else {}  # before any work
     start = time.perf_counter()
     threads = threads or default_threads()
     solver = Solver(game, matrix, max_guesses, memo_mb=memo_mb_per_thread(memo_mb, threads), mode=mode)
@@ -145,7 +149,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
         solver.share_memo(threads)
     S = np.arange(len(game.answers), dtype=np.int32)
     order, values, exact_sorted, todo, others, earlier_doc, notes = plan(
-        game, matrix, solver.cap, mode, limit, checkpoint, resume, known, top)
+        game, matrix, solver.cap, mode, limit, checkpoint, resume, known, top, earlier_doc)
     earlier = earlier_doc.get("seconds", 0.0)
     lock = threading.Lock()
 
@@ -155,7 +159,7 @@ def rank(game, matrix: np.ndarray, top: int = 10, limit: int | None = None, max_
         return checkpoint_bytes(game, solver.cap, mode, done, solver.proven_entries() if solver.symmetric else None,
                                 earlier + time.perf_counter() - start, top, limit)
 
-    save = ThrottledSave(checkpoint, snapshot)
+    save = kept.saver(snapshot)
     if checkpoint and solver.symmetric and resume:
         solver.load_proven(earlier_doc.get("proven", []))
     shown = ProvenProgress(solver, save if checkpoint else None)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import UserError
+from ..errors import NoCheckpoint, UserError
 from ..numba_cache import compile_note, compile_seconds
 from .game import MAX_LENGTH, MIN_LENGTH, WIN_POINTS, HangmanWords, load_hangman_words
 from .search import Searcher, Totals
@@ -78,7 +78,7 @@ def checkpoint_status(length: int, checkpoint, *, words: str | None = None, weig
     s = Searcher(hw, lives, memo_entries=16, memory_bytes=memory_bytes)
     nodes = s.load_memo(checkpoint, resuming=False)
     if nodes is None:
-        raise UserError(f"{checkpoint}: no such checkpoint")
+        raise NoCheckpoint(checkpoint)
     everyone = np.arange(len(hw.words))
     lines = [f"{checkpoint}: hangman, {length} letters, {len(hw.words)} words, {lives} lives: "
              f"{nodes} search nodes in {s.memo.work_done()[1]:.0f} s, {s.memo_entries} memo entries"]
@@ -200,6 +200,8 @@ def refute_letters(length: int, checkpoint, letters: str, tree, *, words: str | 
     parts = parts_within(length, memory_bytes, threads) if by_parts else None
     s = Searcher(hw, lives, memo_entries=memo_capacity(min(max_nodes, 10**11), memory_bytes),
                  memory_bytes=memory_bytes)
+    if resume and checkpoint:
+        s.memo.read_header(checkpoint)  # a checkpoint of another search refused before any work
     target = tree_cost(s, doc["result"])
     everyone = np.arange(len(hw.words))
     useful = set(s.useful_letters(everyone))
@@ -313,6 +315,8 @@ def build_length(length: int, path: Path, *, words: str | None = None, weights: 
     hw = game_of(length, words, weights)
     max_nodes = max_nodes or PROOF_NODES.get(length, DEFAULT_MAX_NODES)
     s = Searcher(hw, lives, memo_entries=memo_capacity(max_nodes, memory_bytes), memory_bytes=memory_bytes)
+    if resume and checkpoint and strategy not in RULES:
+        s.memo.read_header(checkpoint)  # a checkpoint of another search refused before the baselines and the search
     everyone = np.arange(len(hw.words))
     rule_figures = {rule: rule_totals(s, rule) for rule in RULES}
     result: dict = {"optimal": False, "proof": None}

@@ -13,7 +13,7 @@ import uuid
 
 import numpy as np
 
-from ..errors import CheckpointMismatch, UserError
+from ..errors import CheckpointMismatch, NoCheckpoint, UserError
 from ..files import header_differences
 from . import kernels as K
 from .game import HangmanWords
@@ -324,7 +324,7 @@ class Memo:
         entries beyond that are left out (a search finds them again)."""
         saved = self.read_checkpoint(path, "only a search of the same game can be merged")
         if saved is None:
-            raise UserError(f"{path}: no such checkpoint to merge")
+            raise NoCheckpoint(path, "to merge")
         header, arrays, universe = saved
         if not self.entries:
             self.set_universe(universe)
@@ -342,20 +342,32 @@ class Memo:
         after = self.work_done()
         return int(changed), after[0] - before[0], after[1] - before[1]
 
+    def read_header(self, path, resuming: bool = True) -> dict | None:
+        """The header of the checkpoint at `path`, checked as read_checkpoint checks it, read
+        without its arrays (np.load reads a member only when asked), so that a resume refuses a
+        file of another search before any work; None when there is no such file."""
+        return self._read(path, None, resuming, whole=False)
+
     def read_checkpoint(self, path, hint: str | None = None,
                         resuming: bool = True) -> tuple[dict, dict, np.ndarray] | None:
         """(header, memo arrays, universe) of a checkpoint of this search, read whole (one of the
         older format, which kept each set's words, made one of this: pooled_memo); None when there
         is no such file; a UserError for a file that is not one; for one of another search, a
         UserError saying `hint`, without one a CheckpointMismatch."""
+        return self._read(path, hint, resuming, whole=True)
+
+    def _read(self, path, hint: str | None, resuming: bool, whole: bool):
+        """read_checkpoint, or (not `whole`) read_header: the header checked first."""
         import zipfile
 
         import orjson
 
         try:
             with np.load(path) as data:
-                header = orjson.loads(data["header"].tobytes())
-                pooled = isinstance(header, dict) and header.get("format") == POOLED_FORMAT
+                header = self._checked_header(path, orjson.loads(data["header"].tobytes()), hint, resuming)
+                pooled = header.get("format") == POOLED_FORMAT
+                if not whole:
+                    return header
                 names = ("e_hash", "e_off", "e_size", "e_r", "e_val", "e_exact", "e_letter", "pool") if pooled else \
                     (*MEMO_ARRAYS, "universe")
                 arrays = {name: data[name] for name in names}
@@ -364,12 +376,22 @@ class Memo:
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, orjson.JSONDecodeError) as exc:
             detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else UNREADABLE
             raise UserError(f"{path}: not a readable hangman checkpoint ({detail})") from None
+        return self._memo_of(path, header, arrays, pooled)
+
+    def _checked_header(self, path, header, hint: str | None, resuming: bool) -> dict:
+        """A file's header if it is this search's (either format); for one of another search, a
+        UserError saying `hint`, without one a CheckpointMismatch naming each field that differs."""
+        pooled = isinstance(header, dict) and header.get("format") == POOLED_FORMAT
         ours = self.header() | ({"format": POOLED_FORMAT} if pooled else {})
         if not isinstance(header, dict) or any(header.get(k) != v for k, v in ours.items()):
             differences = header_differences(header if isinstance(header, dict) else {}, ours)
             if hint:
                 raise UserError(f"{path}: checkpoint of another hangman search ({'; '.join(differences)}); {hint}")
             raise CheckpointMismatch(path, "hangman search", differences, resuming=resuming)
+        return header
+
+    def _memo_of(self, path, header: dict, arrays: dict, pooled: bool) -> tuple[dict, dict, np.ndarray]:
+        """read_checkpoint's (header, memo arrays, universe) from a file's checked header and arrays."""
         try:
             header["runs"] = runs_of(header)  # read once, here, for the callers
         except (AttributeError, TypeError, ValueError):

@@ -1,0 +1,75 @@
+"""What the two kinds of Dordle file share: their format names, the keys of their game section,
+the solved mark, the remainder node, and the field checks of a strategy file.
+
+A tree file (wordtree-dordle/1) is built and replayed by tree.py, a strategy file
+(wordtree-dordle-strategy/1) written and walked again by heuristic.py; each writes what the
+other reads (heuristic.strategy_document makes a tree document, tree.read_document reads a
+strategy file too). Both import these from here, and this module imports neither: no numba, no
+search.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import UserError
+
+FORMAT = "wordtree-dordle/1"
+STRATEGY_FORMAT = "wordtree-dordle-strategy/1"
+GAME_KEYS = ("name", "answers", "answers_sha256", "guesses", "guesses_sha256")
+MAX_TRIES = 1 << 16
+MAX_ALPHA = 1e6
+
+
+def solved_mark(game) -> str:
+    """What a board shows once solved, from the guess after the one that solved it ("=====")."""
+    return "=" * game.length
+
+
+def remainder(game, board: int, answers, guesses_left: int) -> dict:
+    """A tree's remainder node: `board` (1 or 2) goes on alone with `answers` (answer ids) and
+    `guesses_left`, solved exactly by the single-board engine on demand."""
+    return {"board": board, "answers": [game.answers[a] for a in answers], "guesses_left": guesses_left}
+
+
+def _whole(value, low: int, high: int | None = None) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low and (high is None or value <= high)
+
+
+def check_strategy(doc: dict) -> None:
+    """Every field of a wordtree-dordle-strategy/1 document, of its type and in its range (a
+    UserError naming the first one that is not): the game's names and fingerprints, the cap,
+    the labels, the opener, the rule's parameters and the claimed result."""
+    game = doc.get("game")
+    if not isinstance(game, dict) or not all(isinstance(game.get(k), str) for k in GAME_KEYS):
+        raise UserError(f"malformed 'game' section (needs {', '.join(GAME_KEYS)})")
+    if not _whole(doc.get("max_guesses"), 2, 16):
+        raise UserError("'max_guesses' must be a whole number from 2 to 16")
+    if doc.get("strategy") != "heuristic" or doc.get("optimal") is not False:
+        raise UserError("a strategy file is labelled \"strategy\": \"heuristic\", \"optimal\": false")
+    if not isinstance(doc.get("first"), str):
+        raise UserError("'first' must be a word")
+    rule = doc.get("rule")
+    if not isinstance(rule, dict):
+        raise UserError("malformed 'rule' section (needs alpha, shortlist, tries, engine)")
+    alpha = rule.get("alpha")
+    if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not math.isfinite(alpha) or \
+            not 0 <= alpha <= MAX_ALPHA:
+        raise UserError(f"'rule.alpha' must be a number from 0 to {MAX_ALPHA:g}")
+    if not _whole(rule.get("shortlist"), 0, 1 << 24):
+        raise UserError("'rule.shortlist' must be a whole number from 0 to 16777216")
+    if not _whole(rule.get("tries"), 1, MAX_TRIES):
+        raise UserError(f"'rule.tries' must be a whole number from 1 to {MAX_TRIES}")
+    if not isinstance(rule.get("engine"), str):
+        raise UserError("'rule.engine' must be a string")
+    result = doc.get("result")
+    if not isinstance(result, dict):
+        raise UserError("malformed 'result' section (needs total, pairs, mean, failed)")
+    for key in ("total", "pairs", "lower_bound"):
+        if not _whole(result.get(key), 0):
+            raise UserError(f"'result.{key}' must be a whole number, 0 or more")
+    if result.get("failed") != 0 or isinstance(result.get("failed"), bool):
+        raise UserError("'result.failed' must be 0 (a strategy file is of a strategy that solves every pair)")
+    mean = result.get("mean")
+    if not isinstance(mean, (int, float)) or isinstance(mean, bool) or not math.isfinite(mean):
+        raise UserError("'result.mean' must be a number")
