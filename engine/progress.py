@@ -67,12 +67,23 @@ def is_terminal(stream=None) -> bool:
         return False
 
 
+_silenced = False  # no progress anywhere in this process (silence)
+
+
+def silence(quiet: bool = True) -> None:
+    """From now on every bar of this process is silent (`quiet`), or shows again (False): what a
+    command's --quiet asks, whichever job shows the progress."""
+    global _silenced
+    _silenced = quiet
+
+
 def progress_bar(total=None, *, desc: str = "", unit: str = "it", show: bool = True, initial: int = 0,
                  every: float | None = None, **options):
-    """A tqdm bar for a job of `total` steps (None: unknown). `show=False`: a silent bar (same
-    API). On a terminal, tqdm's bar (left behind only if options say so); elsewhere, lines to
-    stderr at most every `every` seconds (default LINE_EVERY), with a heartbeat in between."""
-    if not show:
+    """A tqdm bar for a job of `total` steps (None: unknown). `show=False` (or `silence()`): a
+    silent bar (same API). On a terminal, tqdm's bar (left behind only if options say so);
+    elsewhere, lines to stderr at most every `every` seconds (default LINE_EVERY), with a
+    heartbeat in between."""
+    if not show or _silenced:
         return SilentBar(total, initial)
     from tqdm import tqdm
 

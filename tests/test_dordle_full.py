@@ -134,6 +134,13 @@ def test_cli_bound_and_heuristic(tmp_path, capsys):
     assert "heuristic strategy (not proven optimal)" in capsys.readouterr().out and ck.exists()
     assert main(["dordle", "heuristic", *lists, "--checkpoint", str(ck), "--resume"]) == 0
     assert main(["dordle", "verify", str(tree), *lists]) == 0
+    # an existing checkpoint is refused without --resume or --overwrite, and --overwrite starts it over
+    assert main(["dordle", "heuristic", *lists, "--checkpoint", str(ck)]) == 1
+    assert "--overwrite" in capsys.readouterr().err
+    assert main(["dordle", "heuristic", *lists, "--checkpoint", str(ck), "--overwrite"]) == 0
+    # a checkpoint of another opener is refused with the field that differs
+    assert main(["dordle", "heuristic", *lists, "--first", "crony", "--checkpoint", str(ck), "--resume"]) == 1
+    assert "first" in capsys.readouterr().err
 
 
 def test_the_kept_cap8_rank_gives_the_floor_of_the_full_lists_bound():

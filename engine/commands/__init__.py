@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "feedback": ("games", "the pattern a guess gets against an answer ('-' reads pairs from stdin)"),
     "build": ("build", "build the exact optimal tree (or a labelled greedy baseline)"),
     "rank": ("build", "exact values of the best K first guesses, and a proof for all others"),
+    "trees": ("shelf", "the shipped trees: name, game, lists, total, where they are installed"),
     "verify": ("trees", "check a tree independently: every answer, the rules, the cap, the stats"),
     "next": ("trees", "the next guess from a tree after the steps played, e.g. next salet:BBYBB (Hangman: next --game hangman _e___ --missed sa)"),
     "candidates": ("trees", "every answer still possible after the steps played, e.g. candidates salet:BBYBB"),
@@ -39,8 +40,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "boggle": ("puzzles", "word grids: every word on a board, random boards, the best boards"),
     "hangman-server": ("hangman", "serve Hangman games: POST JSON to /game/on, sessions in SQLite"),
     "hangman-bot": ("hangman", "play a whole Hangman game against a server with the trees"),
-    "dordle": ("dordle", "Dordle: exact on small lists (build, verify, next, play, grade), bounds on large ones (bound, heuristic)"),
+    "dordle": ("dordle", "Dordle's own actions (build, verify, next, play, grade as the commands of those names; bound, heuristic)"),
 }
+GAME_PARSERS = {"build"}  # commands whose options are the named game's own (add_build(sub, argv))
 
 
 def _function(name: str, kind: str):
@@ -72,7 +74,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     chosen = None if argv is None else _chosen(argv)
     for name, (_module, summary) in COMMANDS.items():
         if argv is None or name == chosen:
-            _function(name, "add")(sub)
+            _function(name, "add")(sub, *([argv] if name in GAME_PARSERS else []))
         elif chosen is None:
             sub.add_parser(name, help=summary)
     return parser
@@ -162,10 +164,13 @@ def _end_process(code: int) -> None:
 def _main(argv: list[str]) -> int:
     parser = build_parser(argv)
     try:
-        args = parser.parse_args(argv)  # an option's type may refuse its value with a UsageError
+        args = _parse(parser, argv)  # an option's type may refuse its value with a UsageError
         if not args.command:
             parser.print_help()
             return 2
+        from .. import progress
+
+        progress.silence(bool(getattr(args, "quiet", False)))  # --quiet: no bar, whichever job would show one
         with flag_hints():
             code = _function(args.command, "run")(args) or 0
         sys.stdout.flush()  # a full disk under stdout fails here, not at exit
@@ -193,6 +198,21 @@ def _main(argv: list[str]) -> int:
             raise
         print(f"wordtree: error: {one_line(message)}", file=sys.stderr)
         return 1
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """argv parsed; an argument the command does not take is refused with that command's usage
+    (argparse's own parse_args shows the top level's)."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        innermost = parser
+        while innermost._subparsers is not None:  # the command's parser, or its action's (dordle build)
+            choice = innermost._subparsers._group_actions[0]
+            if getattr(args, choice.dest, None) not in choice.choices:
+                break
+            innermost = choice.choices[getattr(args, choice.dest)]
+        innermost.error(f"unrecognized arguments: {' '.join(extras)}")
+    return args
 
 
 def _drop_stdout() -> None:

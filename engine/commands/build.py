@@ -14,17 +14,40 @@ from .common import (
     games_epilog,
     hangman_build_options,
     int_option,
+    json_option,
     load_game,
+    print_json,
     report_failures,
     search_options,
     summary,
 )
 
 
-def add_build(sub) -> None:
-    p = sub.add_parser("build", help=summary("build"), epilog=games_epilog(hangman=True),
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    game_options(p, hangman=True)
+def add_build(sub, argv: list[str] | None = None) -> None:
+    """`build GAME ...`: the options of the game named in argv (the Wordle family's when none is),
+    so that `build hangman --help` lists Hangman's and `build --help` the Wordle family's."""
+    from ..families import family_of_game
+
+    family = family_of_game(_named_game(argv))
+    name = family.name if family is not None else "wordle"
+    epilog = games_epilog(hangman=True, dordle=True) + (
+        "\n\nbuild hangman --help and build dordle --help list those games' own options" if name == "wordle" else "")
+    named = {"prog": f"{sub._prog_prefix} build {name}", "usage": None} if name != "wordle" else {}
+    p = sub.add_parser("build", help=summary("build"), epilog=epilog,
+                       formatter_class=argparse.RawDescriptionHelpFormatter, **named)
+    if name == "hangman":
+        p.add_argument("game", choices=("hangman",), metavar="hangman", help="the game: one tree per word length")
+        hangman_build_options(p)
+        return
+    if name == "dordle":
+        from .dordle import dordle_build_options
+
+        p.add_argument("game", choices=("dordle",), metavar="dordle", help="the game: two Wordle boards at once")
+        p.add_argument("preset", nargs="?", default=None,
+                       help="the Wordle preset whose lists both boards use: wordle (default), wordle-nyt, wordle-nyt2023")
+        dordle_build_options(p, positional=False)
+        return
+    game_options(p)
     search_options(p)
     p.add_argument("--first", metavar="WORD|auto",
                    help="opening guess (default: the proven best recorded for the preset, else auto = found exactly)")
@@ -33,28 +56,39 @@ def add_build(sub) -> None:
                    help="exact (default) or a greedy baseline, labelled not optimal")
     p.add_argument("--objective", default="total", choices=["total", "worst"],
                    help="total (default): fewest guesses in all; worst: fewest guesses in the worst case, then in all")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree/1 JSON (hangman: default "
-                   "hangman-N.json in the current folder; a folder gets that name)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree/1 JSON")
     p.add_argument("--checkpoint", metavar="FILE", help="save each finished subtree of the opener here as it comes "
-                   "(with --first auto, the rank of the openers goes to FILE.rank); hangman: the exact search's "
-                   "memo, saved every few minutes and when stopped")
+                   "(with --first auto, the rank of the openers goes to FILE.rank)")
     p.add_argument("--resume", action="store_true", help="continue a stopped build from --checkpoint")
     p.add_argument("--overwrite", action="store_true",
                    help="start --checkpoint over even if it exists (without --resume or this, an existing one is refused)")
     p.add_argument("--status", action="store_true", help="print what --checkpoint proves so far (each class of the "
-                   "opener exact or bounded below, and the total's lower bound; hangman: each first letter's "
-                   "classes solved and the score it can reach at most), then stop")
-    hangman_build_options(p)
+                   "opener exact or bounded below, and the total's lower bound), then stop")
+    json_option(p, "game, first_guess, optimal, total, mean, worst, answers, histogram, seconds, output")
+
+
+def _named_game(argv: list[str] | None) -> str | None:
+    """The game `build` is asked for in argv: the first word after `build` that a family plays."""
+    from ..families import family_of_game
+
+    if not argv or "build" not in argv:
+        return None
+    return next((word for word in argv[argv.index("build") + 1:] if family_of_game(word) is not None), None)
 
 
 def run_build(args) -> int:
-    if args.status and args.state:
+    if getattr(args, "state", None) and args.status:
         raise UsageError("--status reads the checkpoints of whole-game builds; drop --from")
     checkpoint_flags(args)
     if args.game == "hangman":
         from .hangman import run_build_hangman
 
         return run_build_hangman(args)
+    if args.game == "dordle":
+        from .dordle import run_dordle
+
+        args.dordle_action, args.game = "build", args.preset
+        return run_dordle(args)
     import time
 
     from ..files import check_writable, open_checkpoint
@@ -119,7 +153,11 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
 
         n = len(candidate_ids(game, history))
         cost = f"total {total} over {n} candidates, mean {total / n:.4f} more guesses (exact)" if total else args.strategy
-        print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s{note}")
+        if args.json:
+            print_json({"from": args.state, "next_guess": root["guess"], "candidates": n, "total": total,
+                        "optimal": total is not None, "strategy": args.strategy, "seconds": round(seconds, 3)})
+        else:
+            print(f"from {args.state}: next guess {root['guess']}; {cost}; {seconds:.2f} s{note}")
         return report_failures([CheckpointNotSaved(args.checkpoint, checkpoint_error)] if checkpoint_error else [])
     extra = {"strategy": args.strategy} if args.strategy != "exact" else {}
     if optimal and first not in ("auto", recorded):
@@ -147,6 +185,16 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
     label = "optimal (exhaustive search)" if optimal else f"{args.strategy} heuristic, not optimal"
     if "first_guess" in extra:
         label = "optimal given that first guess (exhaustive search)"
+    if args.json:
+        print_json({"game": game.name, "mode": args.mode, "max_guesses": doc["game"]["max_guesses"],
+                    "first_guess": root["guess"], "optimal": optimal, "opener_given": "first_guess" in extra,
+                    "strategy": args.strategy, "objective": args.objective, "total": stats["total"],
+                    "mean": stats["mean"], "worst": stats["worst"], "answers": len(game.answers),
+                    "histogram": stats["histogram"], "seconds": round(seconds, 3),
+                    "output": args.output if args.output and not failures else None})
+        if checkpoint_error:
+            failures.append(CheckpointNotSaved(args.checkpoint, checkpoint_error))
+        return report_failures(failures)
     print(f"{game.name}: first guess {root['guess']}, {label}")
     print(f"total {stats['total']}  mean {stats['mean']:.4f}  worst {stats['worst']}  "
           f"answers {len(game.answers)}  time {seconds:.2f} s"
@@ -213,6 +261,8 @@ def add_rank(sub) -> None:
                    help="run the jobs on a Dask cluster (pip install -e \".[cluster]\"); local: start one here")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="with --scheduler local: worker processes (default 2)")
+    json_option(p, "game, mode, max_guesses, top, lists, ranked, considered, interrupted, seconds and openers "
+                   "(word, value, kind: exact, lower-bound or impossible); -o still writes the TSV")
 
 
 def run_rank(args) -> int:
@@ -225,6 +275,8 @@ def run_rank(args) -> int:
         raise UsageError("--threads is for in-process runs; with --scheduler, size the workers instead")
     if args.workers is not None and args.scheduler != "local":
         raise UsageError("--workers starts local workers: use it with --scheduler local")
+    if args.output and args.json:
+        raise UsageError("-o writes the ranking as TSV and --json prints it as JSON: give one of them")
     if args.output:
         check_writable(args.output, "table")
     with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=args.overwrite):
@@ -274,6 +326,15 @@ def _rank(args) -> int:
     ]
     lines += [_rank_line(w, v, e) for w, v, e in result.ordered()]
     text = "\n".join(lines) + "\n"
+    if args.json:
+        import orjson
+
+        text = orjson.dumps({
+            "game": game.name, "mode": args.mode, "max_guesses": args.max_guesses, "top": args.top,
+            "lists": {key: {"name": ident[key], "sha256": ident[f"{key}_sha256"]} for key in ("answers", "guesses")},
+            "ranked": len(result.values), "considered": result.considered, "interrupted": result.interrupted,
+            "seconds": round(seconds, 3),
+            "openers": [_rank_entry(w, v, e) for w, v, e in result.ordered()]}).decode() + "\n"
     failures = []
     if args.output:
         where, reason = write_or_fallback(args.output, lambda path: write_atomic(path, text.encode()))
@@ -293,6 +354,15 @@ def _rank(args) -> int:
             print(f"wordtree: error: {exc}", file=sys.stderr, flush=True)
         raise Stopped(args.checkpoint)  # the proven part is out and saved; main words it (exit 130)
     return report_failures(failures)
+
+
+def _rank_entry(word: str, value: int, exact: bool) -> dict:
+    """One opener of rank --json: its exact value, its lower bound, or impossible (value None)."""
+    from ..exact.solver import INF
+
+    if value >= INF:
+        return {"word": word, "value": None, "kind": "impossible"}
+    return {"word": word, "value": value, "kind": "exact" if exact else "lower-bound"}
 
 
 def _rank_line(word: str, value: int, exact: bool) -> str:

@@ -26,36 +26,38 @@ def int_option(flag: str, least: int, most: int | None = None):
     return convert
 
 
-# The ranges the games take (games/mastermind.py, games/bulls_cows.py: at most 10000 codes, so
-# at most 4 digits), checked here so that the parser need not import the games; Mastermind still
-# refuses pegs and colours that make too many codes together.
-MAX_PEGS, MAX_COLOURS, MAX_DIGITS = 9, 9, 4
-
-
 def game_options(p: argparse.ArgumentParser, positional: bool = True, hangman: bool = False) -> None:
-    if positional:
-        from ..games import PRESETS
+    """The game (positional) and its lists, and every game's own options as the games registry
+    declares them (games.PRESETS: Mastermind's --pegs, Bulls and Cows' --digits ...), each
+    refused by the games that do not take it."""
+    from ..games import OPTIONS, PRESETS
 
+    if positional:
         names = ", ".join([*PRESETS, *(["hangman"] if hangman else [])])
         p.add_argument("game", nargs="?", default=None, help=f"the game: {names} (default: wordle)")
     p.add_argument("--answers", metavar="FILE", help="custom answer list (with --guesses)")
     p.add_argument("--guesses", metavar="FILE", help="custom guess list (with --answers)")
     p.add_argument("--cache-dir", metavar="DIR", help="pattern-matrix cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
-    p.add_argument("--pegs", type=int_option("--pegs", 1, MAX_PEGS), help="mastermind: code length (default 4)")
-    p.add_argument("--colours", type=int_option("--colours", 2, MAX_COLOURS),
-                   help="mastermind: number of colours (default 6)")
-    p.add_argument("--digits", type=int_option("--digits", 1, MAX_DIGITS), help="bulls-cows: code length (default 4)")
-    p.add_argument("--repeats", action="store_true", help="bulls-cows: allow repeated digits")
+    for option in OPTIONS.values():
+        games = ", ".join(name for name, preset in PRESETS.items() if option.name in {o.name for o in preset.options})
+        flag = f"--{option.name}"
+        if option.kind is bool:
+            p.add_argument(flag, action="store_true", help=f"{games}: {option.summary}")
+        else:
+            p.add_argument(flag, type=int_option(flag, option.least, option.most), metavar=option.name.upper(),
+                           help=f"{games}: {option.summary}")
 
 
-def games_epilog(hangman: bool = False) -> str:
+def games_epilog(hangman: bool = False, dordle: bool = False) -> str:
     """The games a command takes, one a line with what it is, for the end of its --help (the
     parser keeps the lines with argparse.RawDescriptionHelpFormatter)."""
     from ..games import PRESETS
 
-    lines = ["games:", *(f"  {name:<16}{text}" for name, text in PRESETS.items())]
+    lines = ["games:", *(f"  {name:<16}{preset.summary}" for name, preset in PRESETS.items())]
     if hangman:
-        lines.append(f"  {'hangman':<16}Hangman, one tree per word length (the hangman options)")
+        lines.append(f"  {'hangman':<16}Hangman, one tree per word length (build hangman --help)")
+    if dordle:
+        lines.append(f"  {'dordle':<16}Dordle, two Wordle boards at once (build dordle --help)")
     return "\n".join(lines)
 
 
@@ -64,7 +66,9 @@ GAME_CAP = 0  # --max-guesses not given: the game's own cap (a user's value is a
 
 def game_options_given(args) -> dict:
     """The game options of `game_options` given on the command line (pegs, colours, digits, repeats)."""
-    options = {key: getattr(args, key, None) for key in ("pegs", "colours", "digits", "repeats")}
+    from ..games import OPTIONS
+
+    options = {key: getattr(args, key, None) for key in OPTIONS}
     return {key: value for key, value in options.items() if value is not None and value is not False}
 
 
@@ -189,6 +193,21 @@ def checkpoint_flags(args, needing: tuple[str, ...] = ("overwrite",)) -> None:
 
 def hangman_build_options(p: argparse.ArgumentParser) -> None:
     """The options of `wordtree build hangman`; build calls run_build_hangman(args)."""
+    p.add_argument("-o", "--output", metavar="FILE|DIR",
+                   help="the tree file (default hangman-N.json in the current folder; a folder gets that name)")
+    p.add_argument("--strategy", default="exact", metavar="exact|RULE",
+                   help="exact (default) or a greedy rule's tree (frequency, entropy), labelled not optimal")
+    p.add_argument("--threads", type=int_option("--threads", 1), default=None, metavar="N",
+                   help="worker threads (default: every core the process may use)")
+    quiet_option(p)
+    p.add_argument("--checkpoint", metavar="FILE",
+                   help="the exact search's memo, saved every few minutes and when stopped")
+    p.add_argument("--resume", action="store_true", help="continue a stopped build from --checkpoint")
+    p.add_argument("--overwrite", action="store_true",
+                   help="start --checkpoint over even if it exists (without --resume or this, an existing one is refused)")
+    p.add_argument("--status", action="store_true",
+                   help="print what --checkpoint proves so far (each first letter's classes solved and the score it "
+                        "can reach at most), then stop")
     g = p.add_argument_group("hangman")
     g.add_argument("--length", type=int, metavar="N", help="hangman: word length (2 to 15)")
     g.add_argument("--all-lengths", action="store_true", help="hangman: every length from 2 to 15 (-o is a folder)")
@@ -218,3 +237,55 @@ def hangman_build_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--bound-only", action="store_true",
                    help="hangman: prove again the bound of the best-found tree at -o with this version's parts, "
                         "and write it there; the tree stays")
+
+
+def json_option(p: argparse.ArgumentParser, what: str) -> None:
+    """--json, as every command that prints a result takes it: the result as one JSON value on
+    stdout (`what` it holds), the notices still on stderr."""
+    p.add_argument("--json", action="store_true", help=f"print the result as JSON: {what}")
+
+
+def quiet_option(p: argparse.ArgumentParser) -> None:
+    """--quiet, as every command that shows progress takes it: no progress bar or progress lines
+    (the result, the notices and the errors are still printed)."""
+    p.add_argument("--quiet", action="store_true", help="no progress bar or progress lines")
+
+
+def print_json(value) -> int:
+    """Print `value` as one line of JSON on stdout (what --json gives); exit status 0."""
+    import orjson
+
+    sys.stdout.write(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode() + "\n")
+    return 0
+
+
+class IntermixedParser(argparse.ArgumentParser):
+    """A command's parser whose options may come anywhere among its positionals (`next TREE
+    --json salet:BBBBB`): argparse's intermixed parsing, for the parser the command line reaches."""
+
+    _inner = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        """What follows `--` goes to the list of positionals as it is, even a word that starts
+        with `-` (a Hangman pattern such as -e---): the intermixed parse of Python 3.11 refuses
+        it when no positional comes before the `--`."""
+        if self._inner:  # the intermixed parse's own passes
+            return super().parse_known_args(args, namespace)
+        args = list(sys.argv[1:] if args is None else args)
+        tail = args[args.index("--") + 1:] if "--" in args else []
+        self._inner = True
+        try:
+            namespace, extras = self.parse_known_intermixed_args(args[: len(args) - len(tail)], namespace)
+        finally:
+            self._inner = False
+        many = [a for a in self._actions if not a.option_strings and a.nargs in ("*", "+")]
+        if tail and many:
+            setattr(namespace, many[0].dest, list(getattr(namespace, many[0].dest) or []) + tail)
+        else:
+            extras += tail
+        return namespace, extras
+
+
+def intermixed(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    p.__class__ = IntermixedParser  # made by add_parser, which takes no parser class of its own
+    return p

@@ -18,7 +18,16 @@ from __future__ import annotations
 import sys
 
 from ..errors import UsageError, UserError
-from .common import checkpoint_flags, int_option, report_failures, seconds_or_none, summary
+from .common import (
+    checkpoint_flags,
+    int_option,
+    json_option,
+    print_json,
+    quiet_option,
+    report_failures,
+    seconds_or_none,
+    summary,
+)
 
 WORDLE_PRESETS = ("wordle", "wordle-nyt", "wordle-nyt2023")
 STEP = "GUESS:P1/P2"
@@ -65,39 +74,47 @@ def _lookup_options(p, steps: bool = True) -> None:
                    help="time the exact search of a position off the tree may take (default 10; 'none': no limit)")
 
 
+def dordle_build_options(p, positional: bool = True) -> None:
+    """The options of a Dordle build: `build dordle` (positional False: build names the preset)
+    and `dordle build`."""
+    _lists(p, game=positional)
+    p.add_argument("--max-guesses", type=int, default=7, metavar="N", help="guess cap for both boards (default 7)")
+    p.add_argument("--objective", choices=("total", "worst"), default="total",
+                   help="total (default): fewest guesses over all the pairs; worst: fewest guesses for the worst "
+                        "pair, then fewest in all (the tree's cap is then that worst case)")
+    p.add_argument("--first", metavar="WORD", help="the opening guess (default: found exactly)")
+    p.add_argument("--from", dest="steps", metavar="STEPS",
+                   help="solve the rest of a game in progress exactly (no time limit): the steps played, "
+                        "comma-separated, as in dordle next, e.g. salet:BBYBB/BYBBG,crony:BGYBB/GGGGG")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree-dordle/1 JSON (whole games only)")
+    p.add_argument("--checkpoint", metavar="FILE",
+                   help="save each opener's result here as the search goes (every few seconds, and when stopped "
+                        "with Ctrl-C), with a progress line over the openers; --objective total, whole games only")
+    p.add_argument("--resume", action="store_true", help="go on from --checkpoint: the openers it holds are skipped")
+    p.add_argument("--overwrite", action="store_true",
+                   help="start --checkpoint over even if it exists (without --resume or this, an existing one is "
+                        "refused)")
+    p.add_argument("--status", action="store_true",
+                   help="print what --checkpoint proves so far (openers exact, refuted and left, the best total and "
+                        "the proven lower bound), then stop")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT|local",
+                   help="evaluate the openers on a Dask cluster (pip install -e \".[cluster]\"); local: start one "
+                        "here. --objective total, whole games only; --checkpoint as without it")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="with --scheduler local: worker processes (default 2)")
+    quiet_option(p)
+    json_option(p, "total, pairs, mean, first, optimal, seconds, nodes (and output)")
+
+
 def add_dordle(sub) -> None:
     import argparse
 
-    from .trees import intermixed
+    from .common import intermixed
 
     p = sub.add_parser("dordle", help=summary("dordle"))
     actions = p.add_subparsers(dest="dordle_action", metavar="ACTION")
-    b = actions.add_parser("build", help="the optimal Dordle tree and its total over every ordered pair of answers")
-    _lists(b)
-    b.add_argument("--max-guesses", type=int, default=7, metavar="N", help="guess cap for both boards (default 7)")
-    b.add_argument("--objective", choices=("total", "worst"), default="total",
-                   help="total (default): fewest guesses over all the pairs; worst: fewest guesses for the worst "
-                        "pair, then fewest in all (the tree's cap is then that worst case)")
-    b.add_argument("--first", metavar="WORD", help="the opening guess (default: found exactly)")
-    b.add_argument("--from", dest="steps", metavar="STEPS",
-                   help="solve the rest of a game in progress exactly (no time limit): the steps played, "
-                        "comma-separated, as in dordle next, e.g. salet:BBYBB/BYBBG,crony:BGYBB/GGGGG")
-    b.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree-dordle/1 JSON (whole games only)")
-    b.add_argument("--checkpoint", metavar="FILE",
-                   help="save each opener's result here as the search goes (every few seconds, and when stopped "
-                        "with Ctrl-C), with a progress line over the openers; --objective total, whole games only")
-    b.add_argument("--resume", action="store_true", help="go on from --checkpoint: the openers it holds are skipped")
-    b.add_argument("--overwrite", action="store_true",
-                   help="start --checkpoint over even if it exists (without --resume or this, an existing one is "
-                        "refused)")
-    b.add_argument("--status", action="store_true",
-                   help="print what --checkpoint proves so far (openers exact, refuted and left, the best total and "
-                        "the proven lower bound), then stop")
-    b.add_argument("--scheduler", metavar="tcp://HOST:PORT|local",
-                   help="evaluate the openers on a Dask cluster (pip install -e \".[cluster]\"); local: start one "
-                        "here. --objective total, whole games only; --checkpoint as without it")
-    b.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="with --scheduler local: worker processes (default 2)")
+    dordle_build_options(actions.add_parser(
+        "build", help="the optimal Dordle tree and its total over every ordered pair of answers"))
     v = actions.add_parser("verify", help="replay every ordered pair through a Dordle tree (or walk a heuristic "
                                           "strategy's rule) and check its total")
     v.add_argument("tree", help="a wordtree-dordle/1 or wordtree-dordle-strategy/1 file")
@@ -140,6 +157,9 @@ def add_dordle(sub) -> None:
     h.add_argument("--first", default="salet", metavar="WORD", help="the opener (default salet)")
     h.add_argument("--checkpoint", metavar="FILE", help="save the progress here every minute")
     h.add_argument("--resume", action="store_true", help="go on from --checkpoint")
+    h.add_argument("--overwrite", action="store_true",
+                   help="start --checkpoint over even if it exists (without --resume or this, an existing one is "
+                        "refused)")
     h.add_argument("-o", "--output", metavar="FILE", help="write the strategy as a wordtree-dordle-strategy/1 file "
                                                           "(the opener and the rule, any game size; dordle verify "
                                                           "walks it again)")
@@ -181,35 +201,45 @@ def run_dordle(args) -> int:
 
 
 def _verify(args) -> int:
+    return verify_tree(args.tree, args)
+
+
+def verify_tree(tree: str, args) -> int:
     """Replay a Dordle tree, or walk a strategy's rule, on the lists it names (shipped lists
-    found by bare file name, checked by fingerprint), or on the game or lists given."""
+    found by bare file name, checked by fingerprint), or on the game or lists given (`verify`
+    and `dordle verify`)."""
     from ..dordle.heuristic import STRATEGY_FORMAT
     from ..dordle.tree import FORMAT, read_document, verify_document
+    from ..families import tree_path
 
-    doc = read_document(args.tree, (FORMAT, STRATEGY_FORMAT))
-    if args.game is None:
+    doc = read_document(tree_path(tree), (FORMAT, STRATEGY_FORMAT))
+    preset = getattr(args, "game", None)
+    if preset is None:
         from ..wordle.patterns import pattern_matrix
         from ..wordle.tree import game_for
 
         name = doc["game"].get("name")
         if name not in WORDLE_PRESETS:
-            raise UserError(f"{args.tree}: 'game': Dordle is played on Wordle's words, not {name!r}")
+            raise UserError(f"{tree}: 'game': Dordle is played on Wordle's words, not {name!r}")
         try:
             game = game_for(doc, args.answers, args.guesses)
         except UserError as exc:
-            raise UserError(f"{args.tree}: {exc}") from None
+            raise UserError(f"{tree}: {exc}") from None
         matrix = pattern_matrix(game, args.cache_dir).matrix
     else:
-        game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
+        game, matrix = _game(preset, args.answers, args.guesses, args.cache_dir)
     if doc["format"] == STRATEGY_FORMAT:
-        return _verify_strategy(args.tree, doc, game, matrix)
+        return _verify_strategy(tree, doc, game, matrix, getattr(args, "json", False))
     report = verify_document(doc, game, matrix)
+    if getattr(args, "json", False):
+        return print_json({"tree": tree, "family": "dordle", "valid": True, **report,
+                           "optimal": "claimed" if doc["result"].get("optimal") else "not claimed"})
     print(f"ok: {report['pairs']} ordered pairs, total {report['total']}, mean {report['mean']:.4f}, "
           f"worst {report['worst']}, {report['remainders']} single-board remainders solved")
     return 0
 
 
-def _verify_strategy(path, doc, game, matrix) -> int:
+def _verify_strategy(path, doc, game, matrix, as_json: bool = False) -> int:
     from ..dordle.heuristic import verify_strategy
     from ..progress import progress_bar
 
@@ -218,6 +248,9 @@ def _verify_strategy(path, doc, game, matrix) -> int:
             n, desc=f"verify {doc['first']}", unit="child states"))
     except UserError as exc:
         raise UserError(f"{path}: {exc}") from None
+    if as_json:
+        return print_json({"tree": path, "family": "dordle", "valid": True, "strategy": "heuristic", **result,
+                           "optimal": "not claimed"})
     print(f"ok: heuristic strategy opening with {result['first']}: {result['pairs']} ordered pairs, total "
           f"{result['total']}, mean {result['mean']:.4f}, none failed within {doc['max_guesses']} guesses; "
           f"proven lower bound for this opener (depth 2) {result['lower_bound']}")
@@ -251,6 +284,11 @@ def _build(args, game, matrix) -> int:
 
 def _print_result(args, doc: dict) -> None:
     result = doc["result"]
+    if getattr(args, "json", False):
+        print_json({**{key: result.get(key) for key in ("total", "pairs", "mean", "first", "optimal", "objective",
+                                                          "seconds", "nodes")},
+                    "max_guesses": doc["max_guesses"], "output": args.output})
+        return
     worst = f", worst {doc['max_guesses']} (least possible)" if args.objective == "worst" else ""
     print(f"total {result['total']} over {result['pairs']} ordered pairs, mean {result['mean']:.4f}{worst}, "
           f"first guess {result['first']}{'' if result['optimal'] else ' (fixed)'}, {result['seconds']} s, "
@@ -346,6 +384,11 @@ def _build_from(args, game, matrix) -> int:
         raise UserError(f"--from: {exc}") from None
     rest = exact_rest(position, args.objective)
     where = f"from {','.join(f'{g}:{p}' for g, p in position.steps)}"
+    if getattr(args, "json", False):
+        return print_json({"from": where[5:], "open_boards": rest.open_boards, "pairs": rest.pairs,
+                           "total": rest.total, "mean": rest.mean, "next_guess": rest.guess,
+                           "guesses_left": rest.guesses_left, "optimal": True, "seconds": round(rest.seconds, 3),
+                           "nodes": rest.nodes})
     if rest.open_boards == 0:
         print(f"{where}: both boards solved in {rest.step} guesses, nothing left to solve")
         return 0
@@ -383,7 +426,9 @@ def _open_position(args, tree: str | None):
 
     if args.game is not None:
         raise UsageError("give a Dordle tree or --game, not both")
-    doc = read_document(tree)
+    from ..families import tree_path
+
+    doc = read_document(tree_path(tree))
     if args.max_guesses is not None and args.max_guesses != doc["max_guesses"]:
         raise UsageError(f"--max-guesses is for a position with no tree: {tree} plays within its cap of "
                          f"{doc['max_guesses']}")
@@ -392,6 +437,22 @@ def _open_position(args, tree: str | None):
     except UserError as exc:
         raise UserError(f"{tree}: {exc}") from None
     return DordlePosition(game, pattern_matrix(game, args.cache_dir).matrix, doc["max_guesses"], doc, seconds)
+
+
+def run_lookup(args, action: str) -> int:
+    """`next`, `candidates`, `play` and `grade` of a Dordle position (a Dordle tree named first,
+    or --game dordle), as `dordle next` ... run them."""
+    args.dordle_action = action
+    if getattr(args, "game", None) == "dordle":
+        args.game = None  # Dordle with no tree, on the original Wordle lists (dordle next --game for others)
+    if not getattr(args, "max_guesses", None):  # (grade's own default is the game's cap)
+        args.max_guesses = None
+    if not isinstance(getattr(args, "seconds", None), (float, type(None))):  # grade's "not given"
+        del args.seconds
+    for name in ("answers", "guesses", "cache_dir", "json", "all"):
+        if not hasattr(args, name):
+            setattr(args, name, None if name in ("answers", "guesses", "cache_dir") else False)
+    return _run_lookup(args)
 
 
 def _run_lookup(args) -> int:
@@ -417,6 +478,18 @@ def _run_lookup(args) -> int:
         return 0
     for text in steps:
         position.play(*player.parse_step(text))
+    if args.dordle_action == "candidates":
+        boards = [{"board": board + 1, "candidates": len(position.words(board)), "words": position.words(board)}
+                  for board in (0, 1)]
+        if args.json:
+            return print_json(boards)
+        import textwrap
+
+        for board in boards:
+            n = board["candidates"]
+            print(f"board {board['board']}: {n} candidate{'s' * (n != 1)} left")
+            print("\n".join(textwrap.wrap(" ".join(board["words"]), 79, break_on_hyphens=False)))
+        return 0
     suggestion = position.suggest()
     if args.json:
         import orjson
@@ -479,37 +552,20 @@ def _ranked_openers(search, lbs, top: int, depth: int) -> None:
 def run_heuristic(args, game, matrix) -> int:
     import orjson
 
-    from ..dordle.heuristic import HeuristicStrategy, evaluate_opener, root_parts, strategy_document, strategy_file
+    from ..dordle.checkpoint import heuristic_by_checkpoint
+    from ..dordle.heuristic import HeuristicStrategy, strategy_document, strategy_file
     from ..dordle.search import DordleSearch
-    from ..files import ThrottledSave, open_checkpoint, read_checkpoint, write_atomic
+    from ..files import write_atomic
     from ..progress import progress_bar
 
-    search = DordleSearch(game, matrix, args.max_guesses)
-    strategy = HeuristicStrategy(search)
-    first = game.guess_index[game.parse_guess(args.first)]
-    header = {"format": "wordtree-dordle-heuristic/1", "answers_sha256": game.identity().get("answers_sha256"),
-              "guesses_sha256": game.identity().get("guesses_sha256"), "first": game.guesses[first],
-              "max_guesses": search.cap, "alpha": strategy.alpha}
     if args.resume and not args.checkpoint:
-        raise UsageError("--resume needs --checkpoint")
-    with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=False):
-        saved = read_checkpoint(args.checkpoint, header, "Dordle heuristic") if args.checkpoint else None
-        state = dict(saved["state"]) if saved else None
-        box: dict = {"state": state}
-        saver = ThrottledSave(args.checkpoint, lambda: orjson.dumps({**header, "state": box["state"]})) \
-            if args.checkpoint else None
-
-        def save(current):
-            box["state"] = current
-            saver(every=60.0)
-
-        children = len(root_parts(search, first)[1])
-        bar = progress_bar(children, desc=f"heuristic {args.first}", unit="child states",
-                           initial=(state or {}).get("done", 0))
-        result = evaluate_opener(strategy, first, progress=bar, state=state, save=save if saver else None)
-        bar.close()
-        if saver and box["state"] is not None:
-            saver(last=True)
+        raise UsageError("--resume needs --checkpoint FILE")
+    checkpoint_flags(args)
+    strategy = HeuristicStrategy(DordleSearch(game, matrix, args.max_guesses))
+    first = game.guess_index[game.parse_guess(args.first)]
+    result = heuristic_by_checkpoint(strategy, first, args.checkpoint, resume=args.resume, overwrite=args.overwrite,
+                                     progress=lambda total, done: progress_bar(
+                                         total, desc=f"heuristic {args.first}", unit="child states", initial=done))
     status = "" if not result["failed"] else f", FAILS {result['failed']} pairs within the cap (no valid total)"
     print(f"heuristic strategy (not proven optimal) opening with {result['first']}: total {result['total']} over "
           f"{result['pairs']} ordered pairs, mean {result['mean']:.4f}{status}; proven lower bound for this opener "

@@ -6,13 +6,15 @@ import argparse
 import sys
 
 from ..errors import UsageError, UserError
-from .common import game_options, games_epilog, load_game, summary
+from .common import game_options, games_epilog, json_option, load_game, print_json, summary
 
 
 def add_info(sub) -> None:
     p = sub.add_parser("info", help=summary("info"), epilog=games_epilog(),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     game_options(p)
+    json_option(p, "game, kind, the identity a tree records (lists, fingerprints, sizes, parameters), patterns, "
+                   "matrix (rows, columns, dtype, source, path) and proven_first")
 
 
 def run_info(args) -> int:
@@ -24,13 +26,20 @@ def run_info(args) -> int:
     game = load_game(args)
     pm = pattern_matrix(game, args.cache_dir)
     ident = game.identity()
+    distinct = int(np.count_nonzero(np.bincount(pm.matrix.ravel(), minlength=game.n_codes)))
+    if args.json:
+        return print_json({"game": game.name, "kind": game.kind, **ident, "patterns": distinct,
+                           "possible_patterns": game.n_codes,
+                           "matrix": {"rows": pm.matrix.shape[0], "columns": pm.matrix.shape[1],
+                                      "dtype": str(pm.matrix.dtype), "source": pm.source,
+                                      "path": str(pm.path) if pm.path else None},
+                           "proven_first": game.default_first})
     print(f"game: {game.name} ({game.kind})")
     for key in ("answers", "guesses"):
         print(f"{key}: {ident[key]}  {ident[key + '_count']} words  sha256 {ident[key + '_sha256']}")
     for key, value in ident.items():
         if key not in {"name"} and not key.startswith(("answers", "guesses")):
             print(f"{key}: {value}")
-    distinct = int(np.count_nonzero(np.bincount(pm.matrix.ravel(), minlength=game.n_codes)))
     print(f"patterns: {distinct} of {game.n_codes} possible occur")
     print(f"pattern matrix: {pm.matrix.shape[0]} x {pm.matrix.shape[1]} {pm.matrix.dtype}, "
           f"{pm.source} in {pm.seconds * 1000:.1f} ms{compile_note(pm.compile_seconds)}"

@@ -14,7 +14,7 @@ def add_grade(sub) -> None:
                    help="a tree file (default: the shipped Wordle tree, or with --game a shipped tree of that game "
                         "if one fits), then the moves played; patterns as B/Y/G, 0/1/2 or squares, or 2B1W")
     p.add_argument("--game", metavar="G", help="grade a game of this preset without a tree file (wordle, mastermind, "
-                   "bulls-cows, ...)")
+                   "bulls-cows, ..., dordle)")
     game_options(p, positional=False)
     p.add_argument("--mode", choices=["normal", "hard", "ultra"], default=None,
                    help="game rules (default: the tree's, else normal)")
@@ -39,6 +39,17 @@ def _steps(items: list[str]) -> list[tuple[str, str]]:
     return steps
 
 
+def _family(args, tree) -> str:
+    """The family of the game graded: --game dordle or hangman, or the family of the tree named."""
+    if args.game in ("dordle", "hangman"):
+        return args.game
+    if tree is None:
+        return "wordle"
+    from .trees import tree_family
+
+    return tree_family(tree)
+
+
 def run_grade(args) -> int:
     from pathlib import Path
 
@@ -48,6 +59,14 @@ def run_grade(args) -> int:
 
     items = list(args.items)
     tree_path = items.pop(0) if items and (":" not in items[0] or Path(items[0]).is_file()) else None
+    family = _family(args, tree_path)
+    if family == "dordle":
+        from .dordle import run_lookup
+
+        return run_lookup(args, "grade")
+    if family == "hangman":
+        raise UsageError("grade grades the moves of Wordle-family and Dordle games; for Hangman, next gives the "
+                         "best letter of a position and its expected score")
     if tree_path and args.game:
         raise UsageError("give a tree file or --game, not both")
     steps = _steps(items)

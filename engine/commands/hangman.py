@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import UsageError, UserError
 from ..files import check_writable, open_checkpoint
-from .common import int_option, summary
+from .common import int_option, print_json, summary
 
 
 def run_build_hangman(args) -> int:
@@ -227,7 +227,8 @@ def _note(text: str) -> None:
 def _open_tree(args, tree, length: int | None):
     """The HangmanTree of the file (or shipped tree's name) `tree`, or with --game hangman the
     shipped tree of `length` letters."""
-    from ..hangman.lookup import HangmanTree, shipped_tree, tree_file
+    from ..families import tree_path
+    from ..hangman.lookup import HangmanTree, shipped_tree
 
     if args.guesses is not None:
         raise UsageError("a Hangman tree has one word list: give it with --answers FILE")
@@ -237,7 +238,7 @@ def _open_tree(args, tree, length: int | None):
         return HangmanTree.open(shipped_tree(length), args.answers, args.weights)
     if tree is None:
         raise UsageError("give a Hangman tree file, or --game hangman")
-    return HangmanTree.open(tree_file(tree) or tree, args.answers, args.weights)
+    return HangmanTree.open(tree_path(tree), args.answers, args.weights)
 
 
 def _hangman_position(args, command: str):
@@ -281,6 +282,8 @@ def run_candidates_hangman(args) -> int:
     hangman, pattern = _hangman_position(args, "candidates")
     pattern, missed = hangman.parse(pattern, args.missed or "")
     words = hangman.words_left(pattern, missed)
+    if args.json:
+        return print_json({"candidates": len(words), "words": words})
     print("\n".join([f"{len(words)} word{'s' * (len(words) != 1)} left",
                       *textwrap.wrap(" ".join(words), 79, break_on_hyphens=False)]))
     return 0

@@ -9,125 +9,129 @@ from ..errors import UsageError, UserError
 from .common import (
     check_tree_shape,
     int_option,
+    intermixed,
+    json_option,
     list_options,
     load_game,
     output_errors,
     positive_int,
+    print_json,
+    quiet_option,
+    seconds_or_none,
     summary,
 )
 
 
 def add_verify(sub) -> None:
     p = sub.add_parser("verify", help=summary("verify"))
-    p.add_argument("tree", help="a wordtree/1 JSON file (or a Hangman tree)")
+    p.add_argument("tree", help="a tree file of any family (wordtree/1, wordtree-hangman/1, wordtree-dordle/1 or a "
+                                "Dordle strategy), or a shipped tree's name (wordtree trees lists them)")
     list_options(p)
     p.add_argument("--weights", metavar="FILE", help="a Hangman tree's weights file, if not a shipped one")
+    p.add_argument("--cache-dir", metavar="DIR", help="Dordle: pattern-matrix cache folder (default: "
+                                                      "$WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
     p.add_argument("--prove", action="store_true",
                    help="re-prove the tree's optimality claim with the exact search (slow: the search the build ran)")
-
+    quiet_option(p)
+    json_option(p, "tree, family, valid, the figures replayed (total, mean, worst ...) and optimal "
+                   "(not claimed, claimed or re-proved)")
 
 
 def run_verify(args) -> int:
+    """Replay a tree of any family with that family's independent verifier."""
+    family = tree_family(args.tree)
+    if family != "hangman" and args.weights is not None:
+        raise UsageError("--weights is for a Hangman tree")
+    if family != "dordle" and args.cache_dir is not None:
+        raise UsageError("--cache-dir is for a Dordle tree")
+    if family == "hangman":
+        return _verify_hangman(args)
+    if family == "dordle":
+        if args.prove:
+            raise UsageError("--prove re-proves Wordle-family and Hangman trees; a Dordle tree's claim is "
+                             "re-proved by building it again (wordtree build dordle)")
+        from .dordle import verify_tree
+
+        return verify_tree(args.tree, args)
+    return _verify_wordle(args)
+
+
+def _verify_wordle(args) -> int:
+    from ..families import tree_path
     from ..wordle.tree import histogram_lines, read_tree
     from ..wordle.verify import load_lists, optimality_claim, verify
 
-    if _tree_format(args.tree) == "wordtree-hangman/1":
-        return _verify_hangman(args)
-    if args.weights is not None:
-        raise UserError("--weights is for a Hangman tree")
-    doc = read_tree(args.tree)
+    doc = read_tree(tree_path(args.tree))
     report = verify(doc, *load_lists(doc, args.answers, args.guesses))
     if not report.ok:
         raise UserError(f"{args.tree}: {report.defect}")
     game = doc["game"]
-    print(f"{args.tree}: valid ({game['name']}, {game['mode']} mode, {report.answers} answers, {report.nodes} nodes)")
-    print(f"total {report.total}  mean {report.mean}  worst {report.worst}")
-    print("\n".join(histogram_lines(report.histogram)), flush=True)
     claim = optimality_claim(doc)
-    if claim is None:
-        print("optimal: not claimed")
-    elif not args.prove:
-        print("optimal: claimed, not re-proved (run verify --prove)")
-    else:
-        from ..wordle.tree import game_for
-        from ..wordle.verify import prove_opener
+    out = {"tree": args.tree, "family": "wordle", "valid": True, "game": game["name"], "mode": game["mode"],
+           "answers": report.answers, "nodes": report.nodes, "total": report.total, "mean": report.mean,
+           "worst": report.worst, "histogram": report.histogram,
+           "optimal": "not claimed" if claim is None else "claimed"}
+    if not args.json:
+        print(f"{args.tree}: valid ({game['name']}, {game['mode']} mode, {report.answers} answers, "
+              f"{report.nodes} nodes)")
+        print(f"total {report.total}  mean {report.mean}  worst {report.worst}")
+        print("\n".join(histogram_lines(report.histogram)), flush=True)
+    if claim is None or not args.prove:
+        return print_json(out) if args.json else _say_claim(claim is not None)
+    from ..wordle.tree import game_for
+    from ..wordle.verify import prove_opener
 
-        opener = doc["root"]["guess"]
-        print(f"proving: the exact value of {opener} with the tree's cap and mode ...", file=sys.stderr, flush=True)
-        ok, how = prove_opener(doc, game_for(doc, args.answers, args.guesses))
-        if not ok:
-            raise UserError(f"{args.tree}: the optimality claim fails: {how}")
-        print(f"optimal: re-proved for the opener {opener}: {how}")
-        if claim == "best opener":
-            print(f"opener: only {opener}'s value was re-proved; that no other opener does better was not "
-                  f"(run rank)")
+    opener = doc["root"]["guess"]
+    print(f"proving: the exact value of {opener} with the tree's cap and mode ...", file=sys.stderr, flush=True)
+    ok, how = prove_opener(doc, game_for(doc, args.answers, args.guesses))
+    if not ok:
+        raise UserError(f"{args.tree}: the optimality claim fails: {how}")
+    lines = [f"optimal: re-proved for the opener {opener}: {how}"]
+    if claim == "best opener":
+        lines.append(f"opener: only {opener}'s value was re-proved; that no other opener does better was not "
+                     f"(run rank)")
+    if args.json:
+        return print_json({**out, "optimal": "re-proved", "proof": how, "opener_proved": claim != "best opener"})
+    print("\n".join(lines))
+    return 0
+
+
+def _say_claim(claimed: bool) -> int:
+    print("optimal: claimed, not re-proved (run verify --prove)" if claimed else "optimal: not claimed")
     return 0
 
 
 def _verify_hangman(args) -> int:
-    from ..hangman.tree import prove_optimal, read_document, verify_file
+    from ..families import tree_path
+    from ..hangman.tree import prove_optimal, verify_report
 
     if args.guesses is not None:
         raise UserError("a Hangman tree has one word list: give it with --answers FILE")
-    print(verify_file(args.tree, args.answers, args.weights), flush=True)
-    if not read_document(args.tree)["result"].get("optimal"):
-        print("optimal: not claimed")
-    elif not args.prove:
-        print("optimal: claimed, not re-proved (run verify --prove)")
-    else:
-        ok, how = prove_optimal(args.tree, args.answers, lambda text: print(text, file=sys.stderr, flush=True),
-                                args.weights)
-        if ok is False:
-            raise UserError(f"{args.tree}: the optimality claim fails: {how}")
-        print(f"optimal: re-proved {how}" if ok else f"optimal: claimed, cannot be re-proved here: {how}")
+    path = tree_path(args.tree)
+    report = verify_report(path, args.answers, args.weights)
+    out = {"tree": args.tree, "family": "hangman", "valid": True, **report["figures"],
+           "optimal": "claimed" if report["optimal"] else "not claimed"}
+    if not args.json:
+        print(report["summary"], flush=True)
+    if not report["optimal"] or not args.prove:
+        return print_json(out) if args.json else _say_claim(report["optimal"])
+    ok, how = prove_optimal(path, args.answers, lambda text: print(text, file=sys.stderr, flush=True),
+                            args.weights)
+    if ok is False:
+        raise UserError(f"{args.tree}: the optimality claim fails: {how}")
+    if args.json:
+        return print_json({**out, "optimal": "re-proved" if ok else "claimed", "proof": how})
+    print(f"optimal: re-proved {how}" if ok else f"optimal: claimed, cannot be re-proved here: {how}")
     return 0
 
 
-def _tree_format(path) -> str | None:
-    """The "format" field of a JSON tree file, or None if it cannot be read (read_tree then
-    reports the problem)."""
-    import orjson
+def tree_family(name) -> str:
+    """The family ('wordle', 'hangman', 'dordle') of the tree a user named (a file or a shipped
+    tree's name), by its format; 'wordle' where it cannot be read (its reader then says why)."""
+    from ..families import family_of_tree, tree_path
 
-    from ..wordle.tree import TREE_MAX_BYTES
-    from ..words import read_bounded
-
-    try:
-        doc = orjson.loads(read_bounded(path, TREE_MAX_BYTES, "tree file"))
-    except (UserError, orjson.JSONDecodeError):
-        return None
-    return doc.get("format") if isinstance(doc, dict) else None
-
-
-class IntermixedParser(argparse.ArgumentParser):
-    """A command's parser whose options may come anywhere among its positionals (`next TREE
-    --json salet:BBBBB`): argparse's intermixed parsing, for the parser the command line reaches."""
-
-    _inner = False
-
-    def parse_known_args(self, args=None, namespace=None):
-        """What follows `--` goes to the list of positionals as it is, even a word that starts
-        with `-` (a Hangman pattern such as -e---): the intermixed parse of Python 3.11 refuses
-        it when no positional comes before the `--`."""
-        if self._inner:  # the intermixed parse's own passes
-            return super().parse_known_args(args, namespace)
-        args = list(sys.argv[1:] if args is None else args)
-        tail = args[args.index("--") + 1:] if "--" in args else []
-        self._inner = True
-        try:
-            namespace, extras = self.parse_known_intermixed_args(args[: len(args) - len(tail)], namespace)
-        finally:
-            self._inner = False
-        many = [a for a in self._actions if not a.option_strings and a.nargs in ("*", "+")]
-        if tail and many:
-            setattr(namespace, many[0].dest, list(getattr(namespace, many[0].dest) or []) + tail)
-        else:
-            extras += tail
-        return namespace, extras
-
-
-def intermixed(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    p.__class__ = IntermixedParser  # made by add_parser, which takes no parser class of its own
-    return p
+    family = family_of_tree(tree_path(name))
+    return family.name if family is not None else "wordle"
 
 
 def position_options(p, steps: bool = True, hangman: str = "") -> None:
@@ -155,17 +159,44 @@ def hangman_options(p, length: bool = False) -> None:
     p.add_argument("--weights", metavar="FILE", help="a Hangman tree's weights file, if not a shipped one")
 
 
-def _is_hangman(args, first, *flags: str) -> bool:
-    """Whether the command plays Hangman: --game hangman, a Hangman option given, or a Hangman
-    tree (a file, or a shipped one's name) first."""
-    if args.game == "hangman" or any(getattr(args, flag) is not None for flag in flags):
-        return True
-    if first is None:
-        return False
-    from ..hangman.lookup import tree_file
+def dordle_options(p) -> None:
+    """The Dordle options of the position commands (a Dordle tree, or --game dordle)."""
+    p.add_argument("--max-guesses", type=int_option("--max-guesses", 2, 16), default=None, metavar="N",
+                   help="Dordle with no tree: the guess cap (default 7; a tree plays within its own)")
+    p.add_argument("--seconds", type=seconds_or_none, default=argparse.SUPPRESS, metavar="S|none",
+                   help="Dordle: time the exact search of a position off the tree may take (default 10; 'none': "
+                        "no limit)")
+    p.add_argument("--cache-dir", metavar="DIR",
+                   help="Dordle: pattern-matrix cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
 
-    path = tree_file(first)
-    return path is not None and _tree_format(path) == "wordtree-hangman/1"
+
+FAMILY_FLAGS = {"hangman": ("missed", "length", "weights"), "dordle": ("max_guesses", "seconds", "cache_dir")}
+
+
+def position_family(args, first) -> str:
+    """The family a position command plays ('wordle', 'hangman', 'dordle'): --game hangman or
+    dordle, the family of the tree named first (a file or a shipped tree's name), or Hangman where
+    a Hangman option is given; the Wordle family otherwise. An option of one family given where
+    another plays is refused, naming the family it is for."""
+    family = args.game if args.game in ("hangman", "dordle") else None
+    if family is None and first is not None:
+        from ..families import family_of_tree, find_tree
+
+        path = find_tree(first)
+        found = family_of_tree(path) if path is not None else None
+        family = found.name if found is not None and found.name != "wordle" else None
+    if family is None:  # (a Hangman option alone says Hangman: next _e___ --missed sa)
+        family = "hangman" if any(_given(args, flag) for flag in FAMILY_FLAGS["hangman"]) else "wordle"
+    for other, flags in FAMILY_FLAGS.items():
+        for flag in flags:
+            if other != family and _given(args, flag):
+                raise UsageError(f"--{flag.replace('_', '-')} is for a {other.capitalize()} position, "
+                                 f"not {'a ' + family.capitalize() if family != 'wordle' else 'this'} one")
+    return family
+
+
+def _given(args, flag: str) -> bool:
+    return getattr(args, flag, None) is not None
 
 
 def _tree_and_steps(items) -> tuple[str | None, list[str]]:
@@ -200,19 +231,25 @@ def add_next(sub) -> None:
     p = intermixed(sub.add_parser("next", help=summary("next")))
     position_options(p, hangman="of the pattern's length")
     hangman_options(p)
-    p.add_argument("--json", action="store_true",
-                   help="print guess, source, candidates (and candidate_words), expected_guesses, note as JSON "
-                        "(Hangman: letter, source, status, wrong_guesses_left, candidates, expected_score, ...)")
+    dordle_options(p)
+    json_option(p, "guess, source, candidates (and candidate_words), expected_guesses, note "
+                   "(Hangman: letter, source, status, wrong_guesses_left, candidates, expected_score, ...; "
+                   "Dordle: guess, source, both boards' candidates, ...)")
     p.add_argument("--all", action="store_true", help="list every candidate left (text; by default at most 10)")
 
 
 def run_next(args) -> int:
     from ..wordle.player import suggestion_lines
 
-    if _is_hangman(args, args.items[0] if args.items else None, "missed", "weights"):
+    family = position_family(args, args.items[0] if args.items else None)
+    if family == "hangman":
         from .hangman import run_next_hangman
 
         return run_next_hangman(args)
+    if family == "dordle":
+        from .dordle import run_lookup
+
+        return run_lookup(args, "next")
     suggestion = _position(args, *_tree_and_steps(args.items)).suggest()
     if args.json:
         import orjson
@@ -232,16 +269,27 @@ def add_candidates(sub) -> None:
                                               "letters missed."))
     position_options(p, hangman="of the pattern's length")
     hangman_options(p)
+    dordle_options(p)
+    json_option(p, "candidates (the count) and words (Dordle: one such object a board)")
 
 
 def run_candidates(args) -> int:
     from ..wordle.player import candidate_lines
 
-    if _is_hangman(args, args.items[0] if args.items else None, "missed", "weights"):
+    family = position_family(args, args.items[0] if args.items else None)
+    if family == "hangman":
         from .hangman import run_candidates_hangman
 
         return run_candidates_hangman(args)
-    print("\n".join(candidate_lines(_position(args, *_tree_and_steps(args.items)))))
+    if family == "dordle":
+        from .dordle import run_lookup
+
+        return run_lookup(args, "candidates")
+    position = _position(args, *_tree_and_steps(args.items))
+    if args.json:
+        return print_json({"candidates": len(position.candidates), "words": position.candidates,
+                           "widened": position.widened})
+    print("\n".join(candidate_lines(position)))
     return 0
 
 
@@ -277,13 +325,19 @@ def add_play(sub) -> None:
     p.add_argument("--answer", metavar="WORD", help="play the tree against this answer and show the rows")
     position_options(p, steps=False, hangman="of --length N letters")
     hangman_options(p, length=True)
+    dordle_options(p)
 
 
 def run_play(args) -> int:
     from ..play import colour_wanted, play
     from ..wordle.player import WordlePlay, play_answer
 
-    if _is_hangman(args, args.tree, "length", "weights"):
+    family = position_family(args, args.tree)
+    if family == "dordle":
+        from .dordle import run_lookup
+
+        return run_lookup(args, "play")
+    if family == "hangman":
         from .hangman import run_play_hangman
 
         return run_play_hangman(args)
@@ -297,31 +351,56 @@ def run_play(args) -> int:
 
 def add_stats(sub) -> None:
     p = sub.add_parser("stats", help=summary("stats"))
-    p.add_argument("tree", help="a wordtree/1 JSON file")
+    p.add_argument("tree", help="a tree file of any family, or a shipped tree's name")
+    json_option(p, "name, family, format, game, lists, answers, total, measure, mean, optimal (and the histogram "
+                   "of a Wordle-family tree)")
 
 
 def run_stats(args) -> int:
-    from ..wordle.player import summary_lines
-    from ..wordle.tree import read_tree
+    from ..families import FAMILIES, family_of_tree, tree_path
 
-    print("\n".join(summary_lines(read_tree(args.tree))))
+    path = tree_path(args.tree)
+    family = family_of_tree(path) or FAMILIES["wordle"]  # (an unreadable file: the Wordle reader says why)
+    facts = {"tree": args.tree, "family": family.name, **family.part("document").describe_file(path)}
+    if family.name == "wordle":
+        from ..wordle.player import summary_lines
+        from ..wordle.tree import read_tree
+
+        doc = read_tree(path)
+        if args.json:
+            return print_json({**facts, "worst": doc["stats"]["worst"], "histogram": doc["stats"]["histogram"]})
+        print("\n".join(summary_lines(doc)))
+        return 0
+    if args.json:
+        return print_json(facts)
+    game = f"{facts['word_length']} letters, {facts['lives']} lives" if family.name == "hangman" else \
+        f"at most {facts['max_guesses']} guesses on each board, first guess {facts['opener']}"
+    lists = "  ".join(f"{key}: {name}" for key, name in facts["lists"].items())
+    print(f"game: {facts['game']}, {game}")
+    print(f"{lists} ({facts['answers']} {'words' if family.name == 'hangman' else 'answers'})")
+    print(f"total {facts['total']} ({facts['measure']})  mean {facts['mean']}")
+    print(f"optimal {facts['optimal']}")
     return 0
 
 
 def add_export(sub) -> None:
     p = sub.add_parser("export", help=summary("export"))
-    p.add_argument("tree", help="a wordtree/1 JSON file")
+    p.add_argument("tree", help="a wordtree/1 file, or a shipped tree's name")
     p.add_argument("--format", required=True, choices=("selby", "olson", "leaderboard"))
     p.add_argument("-o", "--output", metavar="FILE", help="output file (default: standard output)")
     list_options(p)
 
 
 def run_export(args) -> int:
+    from ..families import tree_path
     from ..files import write_atomic
     from ..wordle.formats import export_tree
     from ..wordle.tree import game_for, read_tree
 
-    doc = check_tree_shape(read_tree(args.tree))
+    if tree_family(args.tree) != "wordle":
+        raise UserError(f"{args.tree}: export writes Wordle-family trees in other solvers' formats; this is a "
+                        f"{tree_family(args.tree).capitalize()} tree")
+    doc = check_tree_shape(read_tree(tree_path(args.tree)))
     data = export_tree(doc, game_for(doc, args.answers, args.guesses), args.format)
     if args.output:
         with output_errors(args.output):

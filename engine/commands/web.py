@@ -23,7 +23,7 @@ def _say_notices(notices, args) -> None:
 
 def add_web(sub) -> None:
     p = sub.add_parser("web", help=summary("web"))
-    p.add_argument("trees", nargs="*", metavar="TREE", help="tree files (default: every trees/*.json)")
+    p.add_argument("trees", nargs="*", metavar="TREE", help="tree files or shipped trees' names (default: every shipped Wordle-family tree)")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="folder to write: new, empty, or a site written here before")
     _list_options(p)
@@ -34,7 +34,9 @@ def run_web(args) -> int:
 
     from ..web import build_site
 
-    site = build_site(args.trees, args.output, args.answers, args.guesses)
+    from ..families import tree_path
+
+    site = build_site([str(tree_path(tree)) for tree in args.trees], args.output, args.answers, args.guesses)
     _say_notices(site.notices, args)
     index = (Path(args.output) / "index.html").resolve()
     print(f"wrote {len(site.files)} files to {args.output}; open {index.as_uri()}")
@@ -43,7 +45,7 @@ def run_web(args) -> int:
 
 def add_serve(sub) -> None:
     p = sub.add_parser("serve", help=summary("serve"))
-    p.add_argument("trees", nargs="*", metavar="TREE", help="tree files (default: every trees/*.json)")
+    p.add_argument("trees", nargs="*", metavar="TREE", help="tree files or shipped trees' names (default: every shipped Wordle-family tree)")
     p.add_argument("--port", type=int_option("--port", 0, 65535), default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     p.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: run until Ctrl-C)")
     _list_options(p)
@@ -57,7 +59,9 @@ def run_serve(args) -> int:
     if args.seconds is not None and not args.seconds > 0:
         raise UsageError(f"--seconds {args.seconds}: must be more than 0")
     with tempfile.TemporaryDirectory(prefix="wordtree-web-") as site:
-        built = build_site(args.trees, site, args.answers, args.guesses)
+        from ..families import tree_path
+
+        built = build_site([str(tree_path(tree)) for tree in args.trees], site, args.answers, args.guesses)
         _say_notices(built.notices, args)
         count = sum(p.suffix == ".json" for p in built.files)
         server = SiteServer(site, args.port)

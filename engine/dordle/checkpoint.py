@@ -63,3 +63,42 @@ def build_by_openers(game, matrix, cap: int, checkpoint=None, *, resume: bool = 
             raise Stopped(checkpoint, f"after {result.evaluated} openers this run ({result.left} left)",
                           result.checkpoint_error)
     return search, result
+
+
+HEURISTIC_FORMAT = "wordtree-dordle-heuristic/1"
+
+
+def heuristic_by_checkpoint(strategy, first: int, checkpoint=None, *, resume: bool = False, overwrite: bool = False,
+                            progress=None) -> dict:
+    """heuristic.evaluate_opener of `strategy` from the opener `first` (a guess index), with its
+    progress kept in `checkpoint` (a wordtree-dordle-heuristic/1 file bound to the lists, the
+    opener, the cap and the strategy's parameter; held as files.Checkpoint.held: locked, an
+    existing one refused unless `resume` or `overwrite`, its header read before the walk), saved
+    at most once a minute and at the end. `progress(total, done)`: the bar over the child states."""
+    import orjson
+
+    from ..files import Checkpoint
+    from .heuristic import evaluate_opener, root_parts
+
+    search, game = strategy.search, strategy.search.game
+    identity = game.identity()
+    header = {"format": HEURISTIC_FORMAT, "answers_sha256": identity.get("answers_sha256"),
+              "guesses_sha256": identity.get("guesses_sha256"), "first": game.guesses[first],
+              "max_guesses": search.cap, "alpha": strategy.alpha}
+    held = Checkpoint(checkpoint, "Dordle heuristic", header)
+    with held.held(resume=resume, overwrite=overwrite):
+        state = dict(held.payload["state"]) if held.payload else None
+        box: dict = {"state": state}
+        saver = held.saver(lambda: orjson.dumps({**header, "state": box["state"]})) if checkpoint else None
+
+        def save(current):
+            box["state"] = current
+            saver(every=60.0)
+
+        bar = progress(len(root_parts(search, first)[1]), (state or {}).get("done", 0)) if progress else None
+        result = evaluate_opener(strategy, first, progress=bar, state=state, save=save if saver else None)
+        if bar is not None:
+            bar.close()
+        if saver and box["state"] is not None:
+            saver(last=True)
+    return result

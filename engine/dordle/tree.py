@@ -112,20 +112,6 @@ def _node(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, guess: in
 MAX_BYTES = 256 << 20  # the largest Dordle tree file read (as tree.TREE_MAX_BYTES)
 
 
-def shipped_path(path):
-    """`path`, or where it is a bare name that is no file here but a shipped Dordle tree's
-    (trees/dordle/, with or without .json), that tree."""
-    from pathlib import Path
-
-    from ..data import trees_dir
-
-    if not Path(path).exists() and Path(path).name == str(path):
-        for name in (str(path), f"{path}.json"):
-            if (trees_dir() / "dordle" / name).is_file():
-                return trees_dir() / "dordle" / name
-    return path
-
-
 def read_document(path, formats: tuple[str, ...] = (FORMAT,)) -> dict:
     """A Dordle tree file, read with a bound (a regular file of at most MAX_BYTES) and its shape
     checked (check_shape); anything else is one UserError line. With `formats` naming
@@ -135,7 +121,9 @@ def read_document(path, formats: tuple[str, ...] = (FORMAT,)) -> dict:
 
     from ..words import read_bounded
 
-    raw = read_bounded(shipped_path(path), MAX_BYTES, "Dordle tree")
+    from ..families import tree_path
+
+    raw = read_bounded(tree_path(path), MAX_BYTES, "Dordle tree")
     try:
         doc = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
@@ -252,3 +240,15 @@ def _single(child: dict, answer: str, game, solver, singles: dict, a: str, b: st
         if tree["guess"] == answer:
             return used
         tree = tree["next"][game.pattern_text(game.feedback(tree["guess"], answer))]
+
+
+def describe_file(path) -> dict:
+    """What a list of trees says of a wordtree-dordle/1 file (families.describe): its lists, cap,
+    total guesses over every ordered pair of answers and whether it is proven optimal."""
+    doc = read_document(path)
+    game, result = doc["game"], doc["result"]
+    return {"format": FORMAT, "game": "dordle", "max_guesses": doc["max_guesses"],
+            "lists": {key: game.get(key) for key in ("answers", "guesses")}, "answers": game.get("answers_count"),
+            "opener": result.get("first"), "total": result["total"],
+            "measure": "guesses over every ordered pair of answers", "mean": result.get("mean"),
+            "optimal": bool(result.get("optimal"))}

@@ -24,11 +24,12 @@ import numpy as np
 
 from ..errors import NoDistributed, TooFewWorkers, TopTooSmall, UserError
 from ..files import ThrottledSave
+from ..games import OPTIONS
 from .checkpoint import checkpoint_bytes
 from .rank import RankResult, merge, plan
 from .solver import INF, Solver
 
-GAME_OPTIONS = ("pegs", "colours", "digits", "repeats")
+GAME_OPTIONS = tuple(OPTIONS)  # every game option of the registry (games.PRESETS), as a spec carries them
 JOBS_PER_THREAD = 2  # in flight per worker thread: enough to hide the round trip, few enough to keep budgets fresh
 RETRIES = 2  # reruns of a job that raised (a worker dying is rescheduled by the scheduler itself)
 CONNECT_TIMEOUT = "10s"

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UnshippedListError, UserError
-from ..words import is_bare_name
 from .tree import FORMAT, WIN_POINTS, _weights, read_document, tree_words
 
 EXACT_NODES = 300_000  # the exact search's node budget off the tree: about 2-4 s here; sets of a few hundred words finish
@@ -93,21 +92,6 @@ def shipped_tree(length: int) -> Path:
     if not path.is_file():
         raise UserError(f"no Hangman tree of {length}-letter words is shipped (lengths {MIN_LENGTH} to {MAX_LENGTH})")
     return path
-
-
-def tree_file(name) -> Path | None:
-    """A Hangman tree named by the user: the file if it is one, else the shipped tree of that bare
-    name (`hangman-5.json`, or without .json); None if neither."""
-    path = Path(name)
-    if path.is_file():
-        return path
-    if is_bare_name(str(name)):
-        from . import TREE_DIR
-
-        for candidate in (str(name), f"{name}.json"):
-            if (TREE_DIR / candidate).is_file():
-                return TREE_DIR / candidate
-    return None
 
 
 class HangmanTree:

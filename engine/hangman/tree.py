@@ -268,6 +268,12 @@ def verify_file(path, words_file=None, weights_file=None) -> str:
     """Verify a hangman tree file, its baseline figures included; a one-line summary, or a
     UserError naming the first defect. `words_file` (`weights_file`): the word list (weights),
     when not the shipped one the tree names."""
+    return verify_report(path, words_file, weights_file)["summary"]
+
+
+def verify_report(path, words_file=None, weights_file=None) -> dict:
+    """As verify_file: {"summary": its line, "figures": the figures replayed (verify_document),
+    "optimal": whether the file claims the tree optimal}."""
     doc = read_document(path)
     try:
         figures = verify_document(doc, words_file, weights_file)
@@ -276,7 +282,7 @@ def verify_file(path, words_file=None, weights_file=None) -> str:
         raise  # the command layer names the flag that gives the list
     except UserError as exc:
         raise UserError(f"{path}: {exc}") from None
-    return summary(doc, figures)
+    return {"summary": summary(doc, figures), "figures": figures, "optimal": bool(doc["result"].get("optimal"))}
 
 
 def _lists(doc: dict, words_file=None, weights_file=None) -> tuple[str, str | None]:
@@ -386,3 +392,17 @@ def _kept_proof(s, path, everyone, tree) -> int | None:
            for c in s.useful_letters(everyone)):
         return None
     return whole
+
+
+def describe_file(path) -> dict:
+    """What a list of trees says of a wordtree-hangman/1 file (families.describe): its word
+    length, lives, word list, total score over every word and whether it is proven optimal."""
+    doc = read_document(path)
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("game"), dict) \
+            or not isinstance(doc.get("result"), dict):
+        raise UserError(f"{path}: not a {FORMAT} file with 'game' and 'result' sections")
+    game, result = doc["game"], doc["result"]
+    return {"format": FORMAT, "game": "hangman", "word_length": game.get("word_length"), "lives": game.get("lives"),
+            "lists": {"words": game.get("words")}, "answers": game.get("words_count"),
+            "total": result.get("total_score"), "measure": "score over every word (20 a win, -1 a miss)",
+            "mean": result.get("expected_score"), "optimal": bool(result.get("optimal"))}

@@ -16,7 +16,6 @@ suggestions go on over them (`Position.widened`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..data import trees_dir
 from ..errors import UserError
@@ -62,18 +61,15 @@ GAME_TREES = {"wordle": "wordle-salet-normal.json", "wordle-nyt2023": "wordle-ny
 
 
 def open_tree(path=None) -> dict:
-    """A tree file, by default the shipped Wordle tree. A bare name that is no file here but is a
-    shipped tree's (e.g. wordle-nyt2023-tarse-hard.json, with or without .json) opens that one."""
+    """A tree file, by default the shipped Wordle tree; a shipped tree's name (families.find_tree:
+    e.g. wordle-nyt2023-tarse-hard, with or without .json) where it is no file here."""
     if path is None:
         if not DEFAULT_TREE.is_file():
             raise UserError(f"the default tree {DEFAULT_TREE} is missing; give a tree file")
         path = DEFAULT_TREE
-    elif not Path(path).exists() and Path(path).name == str(path):
-        for name in (str(path), f"{path}.json"):
-            if (trees_dir() / name).is_file():
-                path = trees_dir() / name
-                break
-    return read_tree(path)
+    from ..families import tree_path
+
+    return read_tree(tree_path(path))
 
 
 def game_tree(game_name: str) -> dict | None:

@@ -207,3 +207,15 @@ def histogram_lines(histogram: dict, width: int = 40) -> list[str]:
     top = max(counts.values(), default=0) or 1
     pad = len(str(max(counts.values(), default=0)))
     return [f"{k:>3} {counts[k]:>{pad}} {'#' * -(-counts[k] * width // top)}" for k in sorted(counts)]
+
+
+def describe_file(path) -> dict:
+    """What a list of trees says of a wordtree/1 file (families.describe): its game, rules, lists,
+    total guesses over every answer and whether it is proven optimal."""
+    doc = read_tree(path)
+    game, stats = doc["game"], doc["stats"]
+    return {"format": FORMAT, "game": game["name"], "mode": game.get("mode"), "max_guesses": game.get("max_guesses"),
+            "lists": {key: game.get(key) for key in ("answers", "guesses")},
+            "answers": game.get("answers_count"), "opener": doc["root"]["guess"],
+            "total": stats["total"], "measure": "guesses over every answer", "mean": stats["mean"],
+            "optimal": bool(stats.get("optimal"))}
