@@ -70,6 +70,44 @@ def test_exact_search_matches_brute_force(seed, switches):
     assert (20 * hw.total_weight - c, m) == (expected_score, expected_misses), (words, lives)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_the_kernels_bundles_as_the_searcher_allocates_them_solve_as_brute_force(seed):
+    """The kernels take their arrays in named bundles (kernels.Words, Families, Terms, Scratch, Search,
+    MemoEntries):
+    those a Searcher and its Memo build, handed to the kernels directly (_solve, then _bound of
+    the solved set, which the memo then holds exactly, and _bound of a fresh searcher below it),
+    give the slow reference's value; and the memo's bundle is its arrays, named and typed as the
+    file keeps them. A field the allocating code and the kernels do not agree on fails here."""
+    from wordtree.hangman.memo import MEMO_ARRAYS
+
+    assert K.MemoEntries._fields == tuple(MEMO_ARRAYS)
+    rng = random.Random(4100 + seed)
+    words = tiny_words(rng, rng.randint(3, 7), rng.choice([2, 3, 4]), "abcdef"[: rng.randint(3, 6)])
+    lives = rng.randint(0, 3)
+    weights = {w: rng.randint(1, 5) for w in words} if seed % 2 else None
+    hw = make(words, weights)
+    s, fresh = (Searcher(hw, lives, memo_entries=1000) for _ in range(2))
+    for name, dtype in MEMO_ARRAYS.items():
+        assert getattr(s.memo.held, name) is getattr(s.memo, name) and getattr(s.memo, name).dtype == dtype
+    size = s.load_for_memo(np.arange(len(words)))
+    s.ctr[K.MAX_NODES] = 2**62
+    value, exact = K._solve(s.words, s.families, s.terms, s.scratch, s.search, s.memo.table, s.memo.held, 0, 0, size,
+                            s.strikes, K.INF)
+    c, m = s.split_cost(int(value))
+    assert exact and not s.ctr[K.ABORTED] and (20 * hw.total_weight - c, m) == ref.optimal(words, lives, weights)
+    assert K._bound(s.words, s.families, s.terms, s.scratch, s.memo.table, s.memo.held, 0, 0, size, s.strikes,
+                    1) == value
+    fresh.load_for_memo(np.arange(len(words)))
+    for levels in (0, 1, 2):
+        assert K._bound(fresh.words, fresh.families, fresh.terms, fresh.scratch, fresh.memo.table, fresh.memo.held, 0,
+                        0, size, fresh.strikes, levels) <= value
+    misses, lost = K._rule_totals(s.words, s.scratch, 0, 0, size, s.strikes, K.RULE_FREQUENCY)
+    w = weights or {x: 1 for x in words}
+    games = {x: ref.play_rule(words, x, lives, "frequency", weights) for x in words}
+    assert (misses, lost) == (sum(w[x] * g for x, (_, g) in games.items()),
+                              sum(w[x] for x, (won, _) in games.items() if not won))
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_free_letters_and_families_match_brute_force(seed):
     """Families (words differing in one or two positions, sharing the rest) are where free letters
@@ -121,14 +159,13 @@ def test_family_bound_matches_its_reference_and_stays_below_brute_force(seed):
     hw = make(words, weights)
     s = Searcher(hw, rng.randint(0, 3), memo_entries=16)
     if seed % 3 == 0:  # the counts' tags about to run out: the kernel must clear them and count afresh
-        s.fam_keys[len(words) * length] = (1 << 30) - 1
+        s.families.fam_keys[len(words) * length] = (1 << 30) - 1
     for _ in range(3):  # one after another: what a call leaves in its scratch must not leak into the next
         subset = sorted(rng.sample(range(len(words)), rng.randint(2, len(words))))
         members = np.array(subset, dtype=np.int32)
         miss_w, useful = np.zeros(26, dtype=np.int64), np.zeros(26, dtype=np.uint8)
         K._letter_stats(s.masks, s.weights, members, 0, len(members), miss_w, useful)
-        got = K._family_bound(s.families, s.weights, s.rank_weight, s.rank_word, s.spelled, miss_w, useful,
-                              s.fam_keys, s.fam_sums, members, 0, len(subset), s.strikes, s.miss_cost, s.lost_cost)
+        got = K._family_bound(s.words, s.families, s.terms, members, 0, len(subset), s.strikes, miss_w, useful)
         chosen = [words[i] for i in subset]
         forced = ref.family_bound(chosen, s.lives, weights, other_misses=s.lives * s.miss_cost <= s.lost_cost)
         assert got == max(m * s.miss_cost + lost * s.lost_cost for m, lost in forced), (chosen, s.lives, weights)
@@ -148,8 +185,7 @@ def test_the_misses_between_families_raise_the_family_bound(length):
     members = np.sort(np.random.default_rng(length).choice(len(hw.words), 120, replace=False)).astype(np.int32)
     miss_w, useful = np.zeros(26, dtype=np.int64), np.zeros(26, dtype=np.uint8)
     K._letter_stats(s.masks, s.weights, members, 0, len(members), miss_w, useful)
-    got = K._family_bound(s.families, s.weights, s.rank_weight, s.rank_word, s.spelled, miss_w, useful,
-                          s.fam_keys, s.fam_sums, members, 0, len(members), s.strikes, s.miss_cost, s.lost_cost)
+    got = K._family_bound(s.words, s.families, s.terms, members, 0, len(members), s.strikes, miss_w, useful)
     chosen = [hw.words[i] for i in members]
     with_them, without = (max(m * s.miss_cost + lost * s.lost_cost
                               for m, lost in ref.family_bound(chosen, s.lives, None, other)) for other in (True, False))
@@ -203,7 +239,7 @@ def test_strikes_beyond_the_most_misses_of_a_set_are_one_state(seed):
     everyone = np.arange(len(words), dtype=np.int32)
     most = max(len(set("".join(words)) - set(w)) for w in words)
     for r in range(1, most + 4):
-        assert K._strikes_that_count(s.letters, everyone, 0, len(words), r) == min(r, most + 1)
+        assert K._strikes_that_count(s.words.letters, everyone, 0, len(words), r) == min(r, most + 1)
     optima = {ref.optimal(words, lives) for lives in range(most, most + 3)}  # strikes = lives + 1
     assert len(optima) == 1
 
@@ -1039,7 +1075,6 @@ def test_a_best_found_tree_scores_what_the_memo_proved_of_a_first_letter(n, leng
     class down to its proven value, solving again what the memo dropped (on these games the
     heuristic would not: each scores worse without it)."""
     from wordtree.hangman import kernels as K
-    from wordtree.hangman.memo import MEMO_ARRAYS
     from wordtree.hangman.search import Totals, split
     from wordtree.hangman.tree import build_tree
 
@@ -1050,7 +1085,7 @@ def test_a_best_found_tree_scores_what_the_memo_proved_of_a_first_letter(n, leng
     keep = np.zeros(s.memo_entries, dtype=np.bool_)
     for mask, part in split(hw, everyone, letter):
         keep[max(s._memo_entry(s.load(part), s.strikes - (mask == 0)), 0)] = len(part) > 2  # pairs: never stored
-    K._memo_compact(keep, *(getattr(s.memo, name) for name in MEMO_ARRAYS), s.memo.table, s.ctr)
+    K._memo_compact(keep, s.memo.table, s.memo.held, s.ctr)
     assert s.memo_entries == keep.sum() >= 2 and not s.known(everyone, s.strikes)[1]
 
     def cost_of(choose):
@@ -1113,8 +1148,8 @@ def test_a_hash_collision_never_returns_another_sets_entry():
         for e in entries:
             members = s.memo.entry_set(e).astype(np.int32)
             for f in entries:
-                found, _ = K._memo_find(members, 0, len(members), s.memo.e_r[f], s.memo.e_hash[f], s.memo.table, s.memo.e_hash,
-                                        s.memo.e_size, s.memo.e_r, s.memo.e_fixed, s.memo.e_model, s.spelled)
+                found, _ = K._memo_find(members, 0, len(members), s.memo.e_r[f], s.memo.e_hash[f], s.memo.table,
+                                        s.memo.held, s.words.spelled)
                 assert found == (e if f == e else -1)
                 pairs += f != e
     assert pairs > 1000

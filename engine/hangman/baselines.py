@@ -19,10 +19,7 @@ def rule_letter(s: Searcher, members, rule: str) -> int:
     size = s.load(members)
     if size < 2:
         return -1
-    return int(K._rule_letter(
-        s.masks, s.weights, s.buf, 0, 0, size, RULES[rule], s.slot, s.cls_mask,
-        s.cls_start, s.cls_fill, s.stat_miss, s.stat_useful,
-    ))
+    return int(K._rule_letter(s.words, s.scratch, 0, 0, size, RULES[rule]))
 
 
 def rule_totals(s: Searcher, rule: str, members=None, strikes: int | None = None) -> Totals:
@@ -30,10 +27,7 @@ def rule_totals(s: Searcher, rule: str, members=None, strikes: int | None = None
     members = np.arange(len(s.hw.words)) if members is None else members
     size = s.load(members)
     strikes = s.strikes if strikes is None else strikes
-    misses, lost = K._rule_totals(
-        s.masks, s.weights, s.buf, 0, 0, size, strikes, RULES[rule], s.slot, s.cls_mask,
-        s.cls_start, s.cls_fill, s.stat_miss, s.stat_useful,
-    )
+    misses, lost = K._rule_totals(s.words, s.scratch, 0, 0, size, strikes, RULES[rule])
     weight = int(s.weights[np.unique(np.asarray(members))].sum())
     return Totals(int(misses), int(lost), weight)
 

@@ -17,9 +17,22 @@ strike: 1 word won, 99 lost at 1 miss; with two: 2 won, 98 lost at 2 misses, a l
 Except where no word can be lost: every count of strikes above the most misses a word of the set
 can make is one state, keyed by the least of them (_strikes_that_count). Sets of two words are
 solved in closed form (_pair_cost) and never stored.
+
+The search's kernels take their arrays in named bundles, by role (numba reads a NamedTuple's field
+at no cost): Words (the game, read only), Families (the family bound's), Terms (the costs and the
+search's switch), Scratch (the sets and their splits), Search (the exact search's own rows and
+counters) and MemoEntries (the memo's entries; its hash table beside them). The Python side
+(search.py, memo.py) builds each where it allocates the arrays, and a new array is a field in one
+place, not an argument in every call. What changes from call to call (depth, start, size, strikes
+left, limit) stays a plain argument. Why several bundles and not one, and why _child_bound is
+inlined: at each call numba counts a reference to every array of every bundle the called function
+holds across a call of its own, so a step run once a class takes only the bundles it reads, and the
+search's step for each class of each letter is no call at all (docs/log/2026-12-02.md).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -34,6 +47,77 @@ NODES, MAX_NODES, ABORTED, ENTRIES = 0, 1, 2, 3
 # the index of a 32-bit number's only set bit b, at (b * 0x077CB531 mod 2**32) >> 27 (a de Bruijn sequence)
 _BIT_INDEX = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
+
+
+class Words(NamedTuple):
+    """The words of one game as the kernels read them; never written. masks[w, c]: the bit set of
+    the places of letter c in word w; weights[w]; letters[w]: w's letters as a bit set, and their
+    count shifted left by 26 (_strikes_that_count); spelled[w, p]: w's letter at p (0 for a)."""
+
+    masks: np.ndarray
+    weights: np.ndarray
+    letters: np.ndarray
+    spelled: np.ndarray
+
+
+class Families(NamedTuple):
+    """What _family_bound reads (families, rank_weight, rank_word: no columns in families when that
+    bound is off) and its scratch (fam_keys, fam_sums); see there."""
+
+    families: np.ndarray
+    rank_weight: np.ndarray
+    rank_word: np.ndarray
+    fam_keys: np.ndarray
+    fam_sums: np.ndarray
+
+
+class Terms(NamedTuple):
+    """What a tree costs, and how the search may cut: every wrong guess costs miss_cost per unit of
+    weight and every lost word lost_cost more; free_first: a free letter alone is tried (_solve)."""
+
+    miss_cost: int
+    lost_cost: int
+    free_first: bool
+
+
+class Scratch(NamedTuple):
+    """The sets and their splits, row d of each for the set at depth d: buf[d] holds the sets (see
+    above); slot: one entry per mask, all -1 between calls (_partition); cls_mask, cls_start,
+    cls_fill: a split's classes; stat_miss, stat_useful: a set's _letter_stats."""
+
+    buf: np.ndarray
+    slot: np.ndarray
+    cls_mask: np.ndarray
+    cls_start: np.ndarray
+    cls_fill: np.ndarray
+    stat_miss: np.ndarray
+    stat_useful: np.ndarray
+
+
+class Search(NamedTuple):
+    """The exact search's own rows and counters: order[d]: the letters to try at depth d;
+    child_lb[d]: their classes' bounds; chosen[d]: the first letter of the set at depth d once
+    solved; ctr: NODES, MAX_NODES, ABORTED (and the memo's ENTRIES)."""
+
+    order: np.ndarray
+    child_lb: np.ndarray
+    chosen: np.ndarray
+    ctr: np.ndarray
+
+
+class MemoEntries(NamedTuple):
+    """The memo's entries, entry e at index e of each (memo.MEMO_ARRAYS: the same names, with their
+    dtypes): hash, set size, strikes that count, value or lower bound, exact?, first letter, the
+    bit set of the letters of one mask, and one word of the set (see the memo's section below)."""
+
+    e_hash: np.ndarray
+    e_size: np.ndarray
+    e_r: np.ndarray
+    e_val: np.ndarray
+    e_exact: np.ndarray
+    e_letter: np.ndarray
+    e_fixed: np.ndarray
+    e_model: np.ndarray
 
 
 # ----------------------------------------------------------------------------------------------
@@ -223,8 +307,7 @@ def _cover_common_letters(covers, p, word, g):
 
 
 @kernel(nogil=True)
-def _family_bound(families, weights, rank_weight, rank_word, spelled, miss_w, useful, fam_keys, fam_sums, members,
-                  start, size, r, miss_cost, lost_cost):
+def _family_bound(words, families, terms, members, start, size, r, miss_w, useful):
     """A lower bound on the cost of the set from its families: for a position p, the words that
     agree everywhere but at p, each of whose letters at p is found nowhere else in the word;
     and from the other misses, those that tell the families apart.
@@ -250,11 +333,11 @@ def _family_bound(families, weights, rank_weight, rank_word, spelled, miss_w, us
     while a lost word pays r misses and a loss: this part counts when (r - 1) misses cost no
     more than a loss. The bound is the best over the positions.
 
-    families[w, p]: w's family at p (the number of its first word) shifted left past the bits
-    of a word number, or'ed with w's rank by weight (heaviest first), or -1 if w is a family of
-    its own at p wherever it is (its letter at p is elsewhere in it, or no other word is in its
-    family); rank_weight[k], rank_word[k]: the weight and the number of the word of rank k;
-    spelled[w]: w's letters, position by position; miss_w, useful: the set's _letter_stats.
+    families.families[w, p]: w's family at p (the number of its first word) shifted left past
+    the bits of a word number, or'ed with w's rank by weight (heaviest first), or -1 if w is a
+    family of its own at p wherever it is (its letter at p is elsewhere in it, or no other word is
+    in its family); rank_weight[k], rank_word[k]: the weight and the number of the word of rank k;
+    words.spelled[w]: w's letters, position by position; miss_w, useful: the set's _letter_stats.
     fam_keys (2 * length * n + 1 entries, kept from call to call): when every word weighs the
     same, the count of the words met in family f at p, and the bit set of their letters at p, are
     in entry p * n + f, tagged with the call's number (entry length * n) so that no entry needs
@@ -265,6 +348,15 @@ def _family_bound(families, weights, rank_weight, rank_word, spelled, miss_w, us
     two or more words here changes them (of more than r, its common letters too): so a word in
     no such family costs no more than before, and the other misses are counted only at the
     positions with such a family (elsewhere they are the miss spine's, less its losses)."""
+    weights = words.weights
+    spelled = words.spelled
+    rank_weight = families.rank_weight
+    rank_word = families.rank_word
+    fam_keys = families.fam_keys
+    fam_sums = families.fam_sums
+    families = families.families
+    miss_cost = terms.miss_cost
+    lost_cost = terms.lost_cost
     n = rank_weight.size
     length = families.shape[1]
     shift = 0
@@ -407,8 +499,7 @@ def _free_letter(miss_w, useful):
 
 
 @kernel(nogil=True)
-def _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
-                slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful):
+def _node_bound(words, terms, scratch, depth, start, size, r):
     """A lower bound on the cost of the set buf[depth][start:start+size] (two or more words, r >= 1)
     that also leaves the set's letter statistics in stat_miss[depth], stat_useful[depth].
 
@@ -418,24 +509,24 @@ def _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost
     the miss-spine bound bite on families: in {batch, catch, hatch, latch}, `c` and `h` cover
     every word, so the spine of the whole set is 0, while {batch, latch} alone costs a miss.
     Rows depth+1.. of the scratch are used (at most 26 more, one per free letter)."""
-    members = buf[depth]
-    miss_w = stat_miss[depth]
-    useful = stat_useful[depth]
-    spine = _static_bound(masks, weights, members, start, size, r, miss_cost, lost_cost, miss_w, useful)
-    if not free_first:
+    miss_w = scratch.stat_miss[depth]
+    useful = scratch.stat_useful[depth]
+    spine = _static_bound(words.masks, words.weights, scratch.buf[depth], start, size, r, terms.miss_cost,
+                          terms.lost_cost, miss_w, useful)
+    if not terms.free_first:
         return spine
     c = _free_letter(miss_w, useful)
     if c < 0:
         return spine
-    n = _partition(masks, members, buf[depth + 1], start, size, c, slot, cls_mask[depth], cls_start[depth],
-                   cls_fill[depth])
+    cls_start = scratch.cls_start[depth]
+    n = _partition(words.masks, scratch.buf[depth], scratch.buf[depth + 1], start, size, c, scratch.slot,
+                   scratch.cls_mask[depth], cls_start, scratch.cls_fill[depth])
     total = np.int64(0)
     for q in range(n):
-        s = cls_start[depth, q]
-        z = cls_start[depth, q + 1] - s
+        s = cls_start[q]
+        z = cls_start[q + 1] - s
         if z > 1:
-            total += _node_bound(masks, weights, buf, depth + 1, s, z, r, miss_cost, lost_cost, free_first,
-                                 slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful)
+            total += _node_bound(words, terms, scratch, depth + 1, s, z, r)
     return max(total, spine)
 
 
@@ -511,8 +602,12 @@ def _same_set(members, start, size, fixed, model, spelled):
 
 
 @kernel(nogil=True)
-def _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, e_model, spelled):
-    """(entry, table slot): entry -1 when absent, slot then being where it would go."""
+def _memo_find(members, start, size, r, h, table, memo, spelled):
+    """(entry, table slot): entry -1 when absent, slot then being where it would go. memo: the
+    MemoEntries that `table` indexes."""
+    e_hash = memo.e_hash
+    e_size = memo.e_size
+    e_r = memo.e_r
     mask = np.uint64(table.size - 1)
     pos = np.int64(h & mask)
     tag = _slot_tag(h)
@@ -524,44 +619,41 @@ def _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, 
         if slot & ~low == tag:
             e = (slot & low) - 1
             if (e_hash[e] == h and e_size[e] == size and e_r[e] == r
-                    and _same_set(members, start, size, e_fixed[e], e_model[e], spelled)):
+                    and _same_set(members, start, size, memo.e_fixed[e], memo.e_model[e], spelled)):
                 return e, pos
         pos = (pos + 1) & np.int64(mask)
 
 
 @kernel(nogil=True)
-def _memo_put(members, start, size, r, h, e, pos, value, exact, letter, fixed,
-              table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr):
+def _memo_put(members, start, size, r, h, e, pos, value, exact, letter, fixed, table, memo, spelled, ctr):
     """Record a value (exact) or a lower bound of the set, whose letters of one mask are `fixed`
     (_fixed_letters); a full memo simply stops growing. The slot is looked up again: entries
     made since `pos` was found may have taken it."""
     if e < 0:
-        e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, e_model, spelled)
-    _memo_record(e, pos, h, size, r, value, exact, letter, fixed, members[start],
-                 table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, ctr)
+        e, pos = _memo_find(members, start, size, r, h, table, memo, spelled)
+    _memo_record(e, pos, h, size, r, value, exact, letter, fixed, members[start], table, memo, ctr)
 
 
 @kernel(nogil=True)
-def _memo_record(e, pos, h, size, r, value, exact, letter, fixed, model,
-                 table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, ctr):
+def _memo_record(e, pos, h, size, r, value, exact, letter, fixed, model, table, memo, ctr):
     """Entry e made better by the value (exact) or bound, or, e < 0, a new entry at table slot pos."""
     if e >= 0:
-        if exact or (not e_exact[e] and value > e_val[e]):
-            e_val[e] = value
-            e_exact[e] = exact
-            e_letter[e] = letter
+        if exact or (not memo.e_exact[e] and value > memo.e_val[e]):
+            memo.e_val[e] = value
+            memo.e_exact[e] = exact
+            memo.e_letter[e] = letter
         return
     n = ctr[ENTRIES]
-    if n >= e_hash.size or 2 * (n + 1) > table.size:
+    if n >= memo.e_hash.size or 2 * (n + 1) > table.size:
         return
-    e_hash[n] = h
-    e_size[n] = size
-    e_r[n] = r
-    e_val[n] = value
-    e_exact[n] = exact
-    e_letter[n] = letter
-    e_fixed[n] = fixed
-    e_model[n] = model
+    memo.e_hash[n] = h
+    memo.e_size[n] = size
+    memo.e_r[n] = r
+    memo.e_val[n] = value
+    memo.e_exact[n] = exact
+    memo.e_letter[n] = letter
+    memo.e_fixed[n] = fixed
+    memo.e_model[n] = model
     table[pos] = _slot_tag(h) | (n + 1)
     ctr[ENTRIES] = n + 1
 
@@ -580,11 +672,18 @@ def _memo_rebuild(table, e_hash, n):
 
 
 @kernel(nogil=True)
-def _memo_merge(o_hash, o_size, o_r, o_val, o_exact, o_letter, o_fixed, o_model, n,
-                table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr):
-    """Put another memo's entries 0..n-1 (of the same universe) into this one, as the search would
-    have put them; how many were added or made better. Two closed sets of one universe are the
-    same when their letters of one mask are, and stand where they do."""
+def _memo_merge(other, n, table, memo, spelled, ctr):
+    """Put another memo's entries 0..n-1 (MemoEntries, of the same universe) into this one, as the
+    search would have put them; how many were added or made better. Two closed sets of one
+    universe are the same when their letters of one mask are, and stand where they do."""
+    o_hash = other.e_hash
+    o_size = other.e_size
+    o_r = other.e_r
+    o_fixed = other.e_fixed
+    o_model = other.e_model
+    e_hash = memo.e_hash
+    e_val = memo.e_val
+    e_exact = memo.e_exact
     changed = 0
     mask = np.uint64(table.size - 1)
     low = (np.int64(1) << np.int64(32)) - 1
@@ -597,16 +696,16 @@ def _memo_merge(o_hash, o_size, o_r, o_val, o_exact, o_letter, o_fixed, o_model,
             slot = table[pos]
             if slot & ~low == tag:
                 f = (slot & low) - 1
-                if (e_hash[f] == h and e_size[f] == o_size[i] and e_r[f] == o_r[i] and e_fixed[f] == o_fixed[i]
-                        and _fits(spelled, e_model[f], o_fixed[i], o_model[i])):
+                if (e_hash[f] == h and memo.e_size[f] == o_size[i] and memo.e_r[f] == o_r[i]
+                        and memo.e_fixed[f] == o_fixed[i] and _fits(spelled, memo.e_model[f], o_fixed[i], o_model[i])):
                     e = f
                     break
             pos = (pos + 1) & np.int64(mask)
         before = ctr[ENTRIES]
         old_val = e_val[e] if e >= 0 else np.int64(-1)
         old_exact = e_exact[e] if e >= 0 else False
-        _memo_record(e, pos, h, o_size[i], o_r[i], o_val[i], o_exact[i], o_letter[i], o_fixed[i], o_model[i],
-                     table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, ctr)
+        _memo_record(e, pos, h, o_size[i], o_r[i], other.e_val[i], other.e_exact[i], other.e_letter[i], o_fixed[i],
+                     o_model[i], table, memo, ctr)
         if ctr[ENTRIES] > before or (e >= 0 and (e_exact[e] != old_exact or e_val[e] != old_val)):
             changed += 1
     return changed
@@ -638,31 +737,36 @@ def _closed_size(spelled, by_place, place_start, universe, fixed, model):
 
 
 @kernel(nogil=True)
-def _pooled_entries(masks, weights, spelled, letters, by_place, place_start, universe, pool, e_off, e_size, e_r,
-                    e_hash, e_fixed, e_model, n):
+def _pooled_entries(words, by_place, place_start, universe, pool, e_off, memo, n):
     """Entries of an older memo that kept each set's words (pool[e_off[e]:][:e_size[e]]) made
-    entries of this one: each keyed by the strikes that count (_strikes_that_count, which that
-    memo may predate), its letters of one mask and first word written to e_fixed and e_model;
-    whether each is closed in the universe (see _closed_size), the only ones this memo keeps."""
+    entries of this one (memo, MemoEntries): each keyed by the strikes that count
+    (_strikes_that_count, which that memo may predate), its letters of one mask and first word
+    written to e_fixed and e_model; whether each is closed in the universe (see _closed_size),
+    the only ones this memo keeps."""
+    e_r = memo.e_r
+    e_fixed = memo.e_fixed
+    e_model = memo.e_model
     closed = np.zeros(n, dtype=np.bool_)
     miss_w = np.zeros(26, dtype=np.int64)
     useful = np.zeros(26, dtype=np.uint8)
     for e in range(n):
         off = e_off[e]
-        size = e_size[e]
-        r = _strikes_that_count(letters, pool, off, size, e_r[e])
+        size = memo.e_size[e]
+        r = _strikes_that_count(words.letters, pool, off, size, e_r[e])
         if r != e_r[e]:
             e_r[e] = r
-            e_hash[e] = _hash(pool, off, size, r)
-        e_fixed[e] = _fixed_letters(masks, weights, pool, off, size, miss_w, useful)
+            memo.e_hash[e] = _hash(pool, off, size, r)
+        e_fixed[e] = _fixed_letters(words.masks, words.weights, pool, off, size, miss_w, useful)
         e_model[e] = pool[off]
-        closed[e] = _closed_size(spelled, by_place, place_start, universe, e_fixed[e], e_model[e]) == size
+        closed[e] = _closed_size(words.spelled, by_place, place_start, universe, e_fixed[e], e_model[e]) == size
     return closed
 
 
 @kernel(nogil=True)
-def _memo_compact(keep, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, table, ctr):
+def _memo_compact(keep, table, memo, ctr):
     """Keep only the entries marked in `keep`, moved to the front in their order, and index them again."""
+    e_hash, e_size, e_r, e_val = memo.e_hash, memo.e_size, memo.e_r, memo.e_val
+    e_exact, e_letter, e_fixed, e_model = memo.e_exact, memo.e_letter, memo.e_fixed, memo.e_model
     n = ctr[ENTRIES]
     m = 0
     for e in range(n):
@@ -684,33 +788,58 @@ def _memo_compact(keep, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, 
 # ----------------------------------------------------------------------------------------------
 # exact search: branch and bound over useful letters, memo on (set, lives)
 # ----------------------------------------------------------------------------------------------
-@kernel(nogil=True)
-def _child_bound(masks, weights, letters, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
-                 slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
-                 table, e_hash, e_size, e_r, e_val, e_fixed, e_model, spelled):
+@kernel(nogil=True, inline="always")
+def _child_bound(words, terms, scratch, table, memo, depth, start, size, r):
     """The best known lower bound of the child buf[depth][start:start+size]: exact if trivial,
     the memo's if recorded, else _node_bound."""
-    members = buf[depth]
+    members = scratch.buf[depth]
     if r == 0:
-        return _set_weight(weights, members, start, size) * lost_cost
+        return _set_weight(words.weights, members, start, size) * terms.lost_cost
     if size == 1:
         return np.int64(0)
     if size == 2:
-        return _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost)[0]
-    r = _strikes_that_count(letters, members, start, size, r)
+        return _pair_cost(words.masks, words.weights, members, start, r, terms.miss_cost, terms.lost_cost)[0]
+    r = _strikes_that_count(words.letters, members, start, size, r)
     h = _hash(members, start, size, r)
-    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, e_model, spelled)
+    e, pos = _memo_find(members, start, size, r, h, table, memo, words.spelled)
     if e >= 0:
-        return e_val[e]
-    return _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
-                       slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful)
+        return memo.e_val[e]
+    return _node_bound(words, terms, scratch, depth, start, size, r)
 
 
 @kernel(nogil=True)
-def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost, lost_cost, free_first,
-           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, rank_word, spelled,
-           fam_keys, fam_sums, order, child_lb, table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model,
-           ctr, chosen):
+def _letter_order(miss_w, useful, free, order):
+    """The letters to try, written to `order`; how many: the free letter alone if there is one
+    (free >= 0), else the useful letters, fewest missing words first (the frequency rule's
+    order; ties alphabetical)."""
+    if free >= 0:
+        order[0] = free
+        return 1
+    k = 0
+    for c in range(26):
+        if useful[c]:
+            j = k
+            while j > 0 and miss_w[order[j - 1]] > miss_w[c]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = c
+            k += 1
+    return k
+
+
+@kernel(nogil=True)
+def _smallest_first(cs, n):
+    """The n classes of a split (class q: cs[q]:cs[q + 1]), smallest first, ties by class, each as
+    (size << 16) | q (a class number fits 16 bits: a letter has at most 2**15 masks)."""
+    by_size = np.empty(n, dtype=np.int64)
+    for q in range(n):
+        by_size[q] = ((cs[q + 1] - cs[q]) << 16) | q
+    by_size.sort()
+    return by_size
+
+
+@kernel(nogil=True)
+def _solve(words, families, terms, scratch, search, table, memo, depth, start, size, r, limit):
     """(value, exact) for the set buf[depth][start:start+size] with r lives.
 
     exact: value is the least cost of any tree (and chosen[depth] its first letter).
@@ -723,80 +852,68 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
     class of c play the old tree, skipping its c node (c splits nothing there and was a hit for
     every word). Every word meets the same misses in the same order, and is identified no
     later, so no word costs more (a lost word is lost at the same miss)."""
-    members = buf[depth]
+    members = scratch.buf[depth]
+    ctr = search.ctr
     if r == 0:
-        return _set_weight(weights, members, start, size) * lost_cost, True
+        return _set_weight(words.weights, members, start, size) * terms.lost_cost, True
     if size == 1:
         return np.int64(0), True
     if size == 2:
-        value, letter = _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost)
-        chosen[depth] = letter
+        value, letter = _pair_cost(words.masks, words.weights, members, start, r, terms.miss_cost, terms.lost_cost)
+        search.chosen[depth] = letter
         return value, True
     ctr[NODES] += 1
     if ctr[NODES] > ctr[MAX_NODES]:
         ctr[ABORTED] = 1
         return np.int64(0), False
-    r = _strikes_that_count(letters, members, start, size, r)
+    r = _strikes_that_count(words.letters, members, start, size, r)
     h = _hash(members, start, size, r)
-    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, e_model, spelled)
+    e, pos = _memo_find(members, start, size, r, h, table, memo, words.spelled)
     lb = np.int64(0)
     if e >= 0:
-        if e_exact[e]:
-            chosen[depth] = e_letter[e]
-            return e_val[e], True
-        lb = e_val[e]
+        if memo.e_exact[e]:
+            search.chosen[depth] = memo.e_letter[e]
+            return memo.e_val[e], True
+        lb = memo.e_val[e]
         if lb >= limit:
             return lb, False
-    miss_w = stat_miss[depth]
-    useful = stat_useful[depth]
-    sb = _node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
-                     slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful)
+    miss_w = scratch.stat_miss[depth]
+    useful = scratch.stat_useful[depth]
+    sb = _node_bound(words, terms, scratch, depth, start, size, r)
     if sb > lb:
         lb = sb
     if lb < limit:  # the family bound costs what the spine does: here, once a set, not once a class of each letter
-        fb = _family_bound(families, weights, rank_weight, rank_word, spelled, stat_miss[depth], stat_useful[depth],
-                           fam_keys, fam_sums, members, start, size, r, miss_cost, lost_cost)
+        fb = _family_bound(words, families, terms, members, start, size, r, miss_w, useful)
         if fb > lb:
             lb = fb
     if lb >= limit:
-        _memo_put(members, start, size, r, h, e, pos, lb, False, -1, _fixed_of(useful),
-                  table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr)
+        _memo_put(members, start, size, r, h, e, pos, lb, False, -1, _fixed_of(useful), table, memo, words.spelled,
+                  ctr)
         return lb, False
-    # useful letters, fewest missing words first (the frequency rule's order); a free letter alone
-    k = 0
-    free = _free_letter(miss_w, useful) if free_first else -1
-    if free >= 0:
-        order[depth, 0] = free
-        k = 1
-    for c in range(26 if free < 0 else 0):
-        if useful[c]:
-            j = k
-            while j > 0 and miss_w[order[depth, j - 1]] > miss_w[c]:
-                order[depth, j] = order[depth, j - 1]
-                j -= 1
-            order[depth, j] = c
-            k += 1
-    nxt = buf[depth + 1]
-    cm = cls_mask[depth]
-    cs = cls_start[depth]
-    clb = child_lb[depth]
+    order = search.order[depth]
+    k = _letter_order(miss_w, useful, _free_letter(miss_w, useful) if terms.free_first else -1, order)
+    masks = words.masks
+    nxt = scratch.buf[depth + 1]
+    slot = scratch.slot
+    cm = scratch.cls_mask[depth]
+    cs = scratch.cls_start[depth]
+    cf = scratch.cls_fill[depth]
+    clb = search.child_lb[depth]
     best = limit
     best_letter = -1
     bound = INF
     for j in range(k):
-        c = order[depth, j]
-        first_cost = miss_w[c] * miss_cost
+        c = order[j]
+        first_cost = miss_w[c] * terms.miss_cost
         if first_cost >= best:  # and so does every later letter
             if first_cost < bound:
                 bound = first_cost
             break
-        n = _partition(masks, members, nxt, start, size, c, slot, cm, cs, cls_fill[depth])
+        n = _partition(masks, members, nxt, start, size, c, slot, cm, cs, cf)
         total_lb = first_cost
         for q in range(n):
             rr = r - 1 if cm[q] == 0 else r
-            clb[q] = _child_bound(masks, weights, letters, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, miss_cost,
-                                  lost_cost, free_first, slot, cls_mask, cls_start, cls_fill, stat_miss,
-                                  stat_useful, table, e_hash, e_size, e_r, e_val, e_fixed, e_model, spelled)
+            clb[q] = _child_bound(words, terms, scratch, table, memo, depth + 1, cs[q], cs[q + 1] - cs[q], rr)
             total_lb += clb[q]
             if total_lb >= best:  # refuted already: the rest of the bounds would only add to it
                 break
@@ -808,21 +925,14 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
         rest = total_lb - first_cost
         ok = True
         # smallest classes first: their exact values tighten the budget of the large ones
-        # (a class number fits 16 bits: a letter has at most 2**15 masks)
-        by_size = np.empty(n, dtype=np.int64)
-        for q in range(n):
-            by_size[q] = ((cs[q + 1] - cs[q]) << 16) | q
-        by_size.sort()
+        by_size = _smallest_first(cs, n)
         for i in range(n):
             q = by_size[i] & 0xFFFF
             rr = r - 1 if cm[q] == 0 else r
             rest -= clb[q]
             child_limit = best - total - rest
-            v, ex = _solve(masks, weights, letters, buf, depth + 1, cs[q], cs[q + 1] - cs[q], rr, child_limit,
-                           miss_cost, lost_cost, free_first, slot, cls_mask, cls_start, cls_fill,
-                           stat_miss, stat_useful, families, rank_weight, rank_word, spelled, fam_keys, fam_sums,
-                           order, child_lb,
-                           table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, ctr, chosen)
+            v, ex = _solve(words, families, terms, scratch, search, table, memo, depth + 1, cs[q], cs[q + 1] - cs[q],
+                           rr, child_limit)
             if ctr[ABORTED]:
                 return np.int64(0), False
             total += v
@@ -835,62 +945,59 @@ def _solve(masks, weights, letters, buf, depth, start, size, r, limit, miss_cost
             best = total
             best_letter = c
     if best_letter >= 0:
-        _memo_put(members, start, size, r, h, e, pos, best, True, best_letter, _fixed_of(useful),
-                  table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr)
-        chosen[depth] = best_letter
+        _memo_put(members, start, size, r, h, e, pos, best, True, best_letter, _fixed_of(useful), table, memo,
+                  words.spelled, ctr)
+        search.chosen[depth] = best_letter
         return best, True
     if bound < lb:
         bound = lb
-    _memo_put(members, start, size, r, h, e, pos, bound, False, -1, _fixed_of(useful),
-              table, e_hash, e_size, e_r, e_val, e_exact, e_letter, e_fixed, e_model, spelled, ctr)
+    _memo_put(members, start, size, r, h, e, pos, bound, False, -1, _fixed_of(useful), table, memo, words.spelled, ctr)
     return bound, False
 
 
 @kernel(nogil=True)
-def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cost, lost_cost, free_first,
-           slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful, families, rank_weight, rank_word, spelled,
-           fam_keys, fam_sums, table, e_hash, e_size, e_r, e_val, e_exact, e_fixed, e_model):
+def _bound(words, families, terms, scratch, table, memo, depth, start, size, r, levels):
     """A lower bound on the cost of the set, `levels` guesses deep: the least, over every useful
     first letter, of its misses plus the children's bounds (a level below, or the memo's, or the
     static bound). Sound: every tree starts with some useful letter (a free one, with free_first)
     and then plays each child with some tree, each costing at least its bound; the result is also
     raised to the memo's."""
-    members = buf[depth]
+    members = scratch.buf[depth]
     if r == 0:
-        return _set_weight(weights, members, start, size) * lost_cost
+        return _set_weight(words.weights, members, start, size) * terms.lost_cost
     if size == 1:
         return np.int64(0)
     if size == 2:
-        return _pair_cost(masks, weights, members, start, r, miss_cost, lost_cost)[0]
-    r = _strikes_that_count(letters, members, start, size, r)
+        return _pair_cost(words.masks, words.weights, members, start, r, terms.miss_cost, terms.lost_cost)[0]
+    r = _strikes_that_count(words.letters, members, start, size, r)
     h = _hash(members, start, size, r)
-    e, pos = _memo_find(members, start, size, r, h, table, e_hash, e_size, e_r, e_fixed, e_model, spelled)
+    e, pos = _memo_find(members, start, size, r, h, table, memo, words.spelled)
     known = np.int64(0)
     if e >= 0:
-        if e_exact[e]:
-            return e_val[e]
-        known = e_val[e]
-    sb = max(_node_bound(masks, weights, buf, depth, start, size, r, miss_cost, lost_cost, free_first,
-                         slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful),
-             _family_bound(families, weights, rank_weight, rank_word, spelled, stat_miss[depth], stat_useful[depth],
-                           fam_keys, fam_sums, members, start, size, r, miss_cost, lost_cost))
+        if memo.e_exact[e]:
+            return memo.e_val[e]
+        known = memo.e_val[e]
+    miss_w = scratch.stat_miss[depth]
+    useful = scratch.stat_useful[depth]
+    sb = max(_node_bound(words, terms, scratch, depth, start, size, r),
+             _family_bound(words, families, terms, members, start, size, r, miss_w, useful))
     if levels == 0:
         return max(sb, known)
     best = INF
-    nxt = buf[depth + 1]
-    free = _free_letter(stat_miss[depth], stat_useful[depth]) if free_first else -1
+    free = _free_letter(miss_w, useful) if terms.free_first else -1
+    nxt = scratch.buf[depth + 1]
+    cm = scratch.cls_mask[depth]
+    cs = scratch.cls_start[depth]
+    cf = scratch.cls_fill[depth]
     for c in range(26):
-        if not stat_useful[depth, c] or (free >= 0 and c != free):
+        if not useful[c] or (free >= 0 and c != free):
             continue
-        total = stat_miss[depth, c] * miss_cost
-        n = _partition(masks, members, nxt, start, size, c, slot, cls_mask[depth], cls_start[depth], cls_fill[depth])
+        total = miss_w[c] * terms.miss_cost
+        n = _partition(words.masks, members, nxt, start, size, c, scratch.slot, cm, cs, cf)
         for q in range(n):
-            rr = r - 1 if cls_mask[depth, q] == 0 else r
-            total += _bound(masks, weights, letters, buf, depth + 1, cls_start[depth, q],
-                            cls_start[depth, q + 1] - cls_start[depth, q], rr, levels - 1, miss_cost, lost_cost,
-                            free_first, slot, cls_mask, cls_start, cls_fill, stat_miss, stat_useful,
-                            families, rank_weight, rank_word, spelled, fam_keys, fam_sums, table, e_hash,
-                            e_size, e_r, e_val, e_exact, e_fixed, e_model)
+            rr = r - 1 if cm[q] == 0 else r
+            total += _bound(words, families, terms, scratch, table, memo, depth + 1, cs[q], cs[q + 1] - cs[q], rr,
+                            levels - 1)
         if total < best:
             best = total
     return max(best, known)
@@ -900,33 +1007,33 @@ def _bound(masks, weights, letters, buf, depth, start, size, r, levels, miss_cos
 # the baseline rules
 # ----------------------------------------------------------------------------------------------
 @kernel(nogil=True)
-def _rule_letter(masks, weights, buf, depth, start, size, rule, slot, cls_mask, cls_start, cls_fill,
-                 stat_miss, stat_useful):
+def _rule_letter(words, scratch, depth, start, size, rule):
     """The rule's letter for a set of two or more words. frequency: the letter in the most
     (weight of) candidates, each counted once per word; entropy: the letter whose feedback has
     the largest entropy. Only useful letters compete: the others change nothing (see
     _letter_stats), so a rule that plays them first ends in the same place. Ties: alphabetical."""
-    members = buf[depth]
-    miss_w = stat_miss[depth]
-    useful = stat_useful[depth]
-    _letter_stats(masks, weights, members, start, size, miss_w, useful)
+    members = scratch.buf[depth]
+    miss_w = scratch.stat_miss[depth]
+    useful = scratch.stat_useful[depth]
+    _letter_stats(words.masks, words.weights, members, start, size, miss_w, useful)
     best = -1
     if rule == RULE_FREQUENCY:
         for c in range(26):
             if useful[c] and (best < 0 or miss_w[c] < miss_w[best]):
                 best = c
         return best
-    total = float(_set_weight(weights, members, start, size))
+    total = float(_set_weight(words.weights, members, start, size))
+    nxt = scratch.buf[depth + 1]
+    cs = scratch.cls_start[depth]
     best_h = -1.0
     for c in range(26):
         if not useful[c]:
             continue
-        n = _partition(masks, members, buf[depth + 1], start, size, c, slot, cls_mask[depth],
-                       cls_start[depth], cls_fill[depth])
+        n = _partition(words.masks, members, nxt, start, size, c, scratch.slot, scratch.cls_mask[depth], cs,
+                       scratch.cls_fill[depth])
         hsum = 0.0
         for q in range(n):
-            wq = float(_set_weight(weights, buf[depth + 1], cls_start[depth, q],
-                                   cls_start[depth, q + 1] - cls_start[depth, q]))
+            wq = float(_set_weight(words.weights, nxt, cs[q], cs[q + 1] - cs[q]))
             hsum -= (wq / total) * np.log(wq / total)
         if hsum > best_h + 1e-12:
             best_h = hsum
@@ -935,30 +1042,29 @@ def _rule_letter(masks, weights, buf, depth, start, size, rule, slot, cls_mask, 
 
 
 @kernel(nogil=True)
-def _rule_totals(masks, weights, buf, depth, start, size, r, rule, slot, cls_mask, cls_start, cls_fill,
-                 stat_miss, stat_useful):
+def _rule_totals(words, scratch, depth, start, size, r, rule):
     """(weight of wrong guesses, weight of lost words) when the rule plays every word of the set
     with r lives left; a lost word's wrong guesses are the lives it used."""
-    members = buf[depth]
+    members = scratch.buf[depth]
     if r == 0:
-        return np.int64(0), _set_weight(weights, members, start, size)
+        return np.int64(0), _set_weight(words.weights, members, start, size)
     if size == 1:
         return np.int64(0), np.int64(0)
-    c = _rule_letter(masks, weights, buf, depth, start, size, rule, slot, cls_mask, cls_start, cls_fill,
-                     stat_miss, stat_useful)
-    n = _partition(masks, members, buf[depth + 1], start, size, c, slot, cls_mask[depth], cls_start[depth],
-                   cls_fill[depth])
+    c = _rule_letter(words, scratch, depth, start, size, rule)
+    nxt = scratch.buf[depth + 1]
+    cm = scratch.cls_mask[depth]
+    cs = scratch.cls_start[depth]
+    n = _partition(words.masks, members, nxt, start, size, c, scratch.slot, cm, cs, scratch.cls_fill[depth])
     misses = np.int64(0)
     lost = np.int64(0)
     for q in range(n):
-        s = cls_start[depth, q]
-        z = cls_start[depth, q + 1] - s
+        s = cs[q]
+        z = cs[q + 1] - s
         rr = r
-        if cls_mask[depth, q] == 0:
-            misses += _set_weight(weights, buf[depth + 1], s, z)
+        if cm[q] == 0:
+            misses += _set_weight(words.weights, nxt, s, z)
             rr = r - 1
-        m, l = _rule_totals(masks, weights, buf, depth + 1, s, z, rr, rule, slot, cls_mask, cls_start, cls_fill,
-                            stat_miss, stat_useful)
+        m, l = _rule_totals(words, scratch, depth + 1, s, z, rr, rule)
         misses += m
         lost += l
     return misses, lost

@@ -96,15 +96,16 @@ def runs_total(runs: dict[str, list]) -> tuple[int, float]:
 class Memo:
     """The memo of one searcher: the entry arrays (MEMO_ARRAYS, e_hash ...), their hash table, the
     universe whose closed subsets the entries are (kernels._closed_size), and the searches whose
-    work it holds (runs_of). `ctr` is the searcher's counter array, whose ENTRIES it keeps.
-    `memory_bytes`: what a loaded or merged checkpoint may grow the memo to (default half of the
-    machine's memory)."""
+    work it holds (runs_of). The entry arrays are also `held`, the kernels' bundle of them
+    (kernels.MemoEntries), made with them. `words`: the searcher's (kernels.Words); `ctr` is the
+    searcher's counter array, whose ENTRIES it keeps. `memory_bytes`: what a loaded or merged
+    checkpoint may grow the memo to (default half of the machine's memory)."""
 
-    def __init__(self, hw: HangmanWords, lives: int, free_first: bool, *, spelled: np.ndarray, letters: np.ndarray,
-                 weights: np.ndarray, ctr: np.ndarray, entries: int, memory_bytes: float | None = None):
+    def __init__(self, hw: HangmanWords, lives: int, free_first: bool, *, words: K.Words, ctr: np.ndarray,
+                 entries: int, memory_bytes: float | None = None):
         self.hw, self.lives, self.free_first = hw, lives, free_first
-        self.masks = np.ascontiguousarray(hw.masks)
-        self.spelled, self.letters, self.weights, self.ctr = spelled, letters, weights, ctr
+        self.words = words
+        self.masks, self.spelled, self.weights, self.ctr = words.masks, words.spelled, words.weights, ctr
         self.memory_bytes = memory_bytes
         self.compactions = 0
         self.runs: dict[str, list] = {}  # the searches whose work the memo holds (runs_of)
@@ -131,8 +132,9 @@ class Memo:
         entries = min(entries, 2**32 - 2)
         table = 1 << max(4, int(2 * entries - 1).bit_length())
         self.table = np.zeros(table, dtype=np.int64)
-        for name, dtype in MEMO_ARRAYS.items():
-            setattr(self, name, np.zeros(entries, dtype=dtype))
+        self.held = K.MemoEntries(**{name: np.zeros(entries, dtype=dtype) for name, dtype in MEMO_ARRAYS.items()})
+        for name in MEMO_ARRAYS:
+            setattr(self, name, getattr(self.held, name))
         self.ctr[K.ENTRIES] = 0
 
     def clear(self) -> None:
@@ -200,7 +202,7 @@ class Memo:
         most half of the entries, and drop the rest, which a search recomputes when it needs it.
         A value never changes: the memo only saves work."""
         keep = most_valuable(self.e_size[:self.entries], self.capacity // 2)
-        K._memo_compact(keep, *self.arrays().values(), self.table, self.ctr)
+        K._memo_compact(keep, self.table, self.held, self.ctr)
         self.compactions += 1
 
     def make_room(self, entries: int) -> None:
@@ -333,8 +335,7 @@ class Memo:
                             f"{len(self.universe)}); only a search of the same set can be merged")
         n = len(arrays["e_hash"])
         self.make_room(self.entries + n)
-        changed = K._memo_merge(*(arrays[name] for name in MEMO_ARRAYS), n, self.table,
-                                *self.arrays().values(), self.spelled, self.ctr)
+        changed = K._memo_merge(K.MemoEntries(**arrays), n, self.table, self.held, self.spelled, self.ctr)
         before = self.work_done()
         for run, (nodes, seconds) in header["runs"].items():  # a run saved twice: its later save
             held = self.runs.get(run, [0, 0.0])
@@ -422,8 +423,6 @@ class Memo:
         n = len(old["e_hash"])
         new = {name: np.ascontiguousarray(old[name], dtype=dtype) if name in old else np.zeros(n, dtype=dtype)
                for name, dtype in MEMO_ARRAYS.items()}
-        closed = K._pooled_entries(self.masks, self.weights, self.spelled, self.letters, *self.by_place_of(universe),
-                                   universe, np.ascontiguousarray(old["pool"]),
-                                   np.ascontiguousarray(old["e_off"], dtype=np.int64), new["e_size"], new["e_r"],
-                                   new["e_hash"], new["e_fixed"], new["e_model"], n)
+        closed = K._pooled_entries(self.words, *self.by_place_of(universe), universe, np.ascontiguousarray(old["pool"]),
+                                   np.ascontiguousarray(old["e_off"], dtype=np.int64), K.MemoEntries(**new), n)
         return kept_entries(new, closed)

@@ -61,7 +61,10 @@ class Totals:
 
 class Searcher:
     """Scratch, costs and the memo (a Memo) for one word length; the public, validating face of
-    the kernels' search and bound."""
+    the kernels' search and bound. What the kernels take is built here once, in their bundles:
+    `words` (kernels.Words), `families` (kernels.Families), `terms` (kernels.Terms), `scratch`
+    (kernels.Scratch) and `search` (kernels.Search); the memo holds its own (Memo.held, beside
+    Memo.table)."""
 
     def __init__(self, hw: HangmanWords, lives: int, memo_entries: int = 4_000_000, free_first: bool = True,
                  memory_bytes: float | None = None, family_bound: bool = True):
@@ -75,51 +78,80 @@ class Searcher:
         self.hw = hw
         self.lives = lives
         self.strikes = lives + 1
-        self.free_first = bool(free_first)
         n_words = len(hw.words)
-        self.masks = np.ascontiguousarray(hw.masks)
-        self.weights = np.ascontiguousarray(hw.weights, dtype=np.int64)
-        held = self.masks != 0  # kernels._strikes_that_count: each word's letters, and how many
-        self.letters = (held.astype(np.int64) << np.arange(26)).sum(axis=1) | (held.sum(axis=1).astype(np.int64) << 26)
-        self.total_weight = int(self.weights.sum())
+        masks = np.ascontiguousarray(hw.masks)
+        weights = np.ascontiguousarray(hw.weights, dtype=np.int64)
+        held = masks != 0  # kernels._strikes_that_count: each word's letters, and how many
+        letters = (held.astype(np.int64) << np.arange(26)).sum(axis=1) | (held.sum(axis=1).astype(np.int64) << 26)
+        families, rank_weight, rank_word, spelled = word_families(hw, weights)
+        if not family_bound:
+            families = np.ascontiguousarray(families[:, :0])
+        self.words = K.Words(masks=masks, weights=weights, letters=letters, spelled=spelled)
+        self.families = K.Families(families=families, rank_weight=rank_weight, rank_word=rank_word,
+                                   fam_keys=np.zeros(2 * hw.length * n_words + 1, dtype=np.int64),
+                                   fam_sums=np.zeros((hw.length + 1, 28), dtype=np.int64))
+        self.total_weight = int(weights.sum())
         key = self.strikes * self.total_weight + 1
         if (WIN_POINTS + self.strikes) * self.total_weight * key + key < 2**62:
             self.key = key
-            self.miss_cost, self.lost_cost = key + 1, WIN_POINTS * key
+            miss_cost, lost_cost = key + 1, WIN_POINTS * key
         else:
             self.key = None
-            self.miss_cost, self.lost_cost = 1, WIN_POINTS
+            miss_cost, lost_cost = 1, WIN_POINTS
+        self.terms = K.Terms(miss_cost=miss_cost, lost_cost=lost_cost, free_first=bool(free_first))
         n_cls = min(n_words, 1 << hw.length) + 1
-        self.buf = np.zeros((DEPTH + 1, n_words), dtype=np.int32)
-        self.slot = np.full(1 << hw.length, -1, dtype=np.int32)
-        self.cls_mask = np.zeros((DEPTH, n_cls), dtype=np.int32)
-        self.cls_start = np.zeros((DEPTH, n_cls), dtype=np.int64)
-        self.cls_fill = np.zeros((DEPTH, n_cls), dtype=np.int64)
-        self.stat_miss = np.zeros((DEPTH + 1, 26), dtype=np.int64)
-        self.stat_useful = np.zeros((DEPTH + 1, 26), dtype=np.uint8)
-        self.order = np.zeros((DEPTH, 26), dtype=np.int64)
-        self.child_lb = np.zeros((DEPTH, n_cls), dtype=np.int64)
-        self.ctr = np.zeros(4, dtype=np.int64)
-        self.chosen = np.full(DEPTH, -1, dtype=np.int64)
-        self.families, self.rank_weight, self.rank_word, self.spelled = word_families(hw, self.weights)
-        if not family_bound:
-            self.families = np.ascontiguousarray(self.families[:, :0])
-        self.fam_keys = np.zeros(2 * hw.length * n_words + 1, dtype=np.int64)
-        self.fam_sums = np.zeros((hw.length + 1, 28), dtype=np.int64)
-        self.memo = Memo(hw, lives, self.free_first, spelled=self.spelled, letters=self.letters, weights=self.weights,
-                         ctr=self.ctr, entries=memo_entries, memory_bytes=memory_bytes)
+        self.scratch = K.Scratch(
+            buf=np.zeros((DEPTH + 1, n_words), dtype=np.int32),
+            slot=np.full(1 << hw.length, -1, dtype=np.int32),
+            cls_mask=np.zeros((DEPTH, n_cls), dtype=np.int32),
+            cls_start=np.zeros((DEPTH, n_cls), dtype=np.int64),
+            cls_fill=np.zeros((DEPTH, n_cls), dtype=np.int64),
+            stat_miss=np.zeros((DEPTH + 1, 26), dtype=np.int64),
+            stat_useful=np.zeros((DEPTH + 1, 26), dtype=np.uint8),
+        )
+        self.search = K.Search(order=np.zeros((DEPTH, 26), dtype=np.int64),
+                               child_lb=np.zeros((DEPTH, n_cls), dtype=np.int64),
+                               chosen=np.full(DEPTH, -1, dtype=np.int64), ctr=np.zeros(4, dtype=np.int64))
+        self.memo = Memo(hw, lives, self.free_first, words=self.words, ctr=self.ctr, entries=memo_entries,
+                         memory_bytes=memory_bytes)
+
+    # --- what the rest of the package reads of the bundles ---
+    @property
+    def masks(self) -> np.ndarray:
+        return self.words.masks
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.words.weights
+
+    @property
+    def miss_cost(self) -> int:
+        return self.terms.miss_cost
+
+    @property
+    def lost_cost(self) -> int:
+        return self.terms.lost_cost
+
+    @property
+    def free_first(self) -> bool:
+        return self.terms.free_first
+
+    @property
+    def ctr(self) -> np.ndarray:
+        """The kernels' counters (NODES, MAX_NODES, ABORTED, ENTRIES), shared with the memo."""
+        return self.search.ctr
 
     # --- helpers ---
     def load(self, members) -> int:
         """Put the set (its distinct words, ascending) in buf[0]; its size."""
         members = np.unique(np.asarray(members, dtype=np.int32))
-        self.buf[0, : members.size] = members
+        self.scratch.buf[0, : members.size] = members
         return int(members.size)
 
     def load_for_memo(self, members) -> int:
         """load, the memo made fit to serve the set (Memo.serve)."""
         size = self.load(members)
-        self.memo.serve(self.buf[0, :size])
+        self.memo.serve(self.scratch.buf[0, :size])
         return size
 
     def split_cost(self, cost: int) -> tuple[int, int | None]:
@@ -164,7 +196,7 @@ class Searcher:
         value, exact, size = self._search(members, strikes, max_nodes, K.INF if limit is None else limit)
         if not exact:
             return 0, False, -1
-        return value, True, int(self.chosen[0]) if size > 1 and strikes > 0 else -1
+        return value, True, int(self.search.chosen[0]) if size > 1 and strikes > 0 else -1
 
     def solve_below(self, members, strikes: int, limit: int, max_nodes: int = 2**62) -> tuple[int, bool] | None:
         """The set's least cost if it is below `limit`: (cost, True); else (a proven lower bound of
@@ -180,27 +212,17 @@ class Searcher:
         self.ctr[K.NODES] = 0
         self.ctr[K.MAX_NODES] = max_nodes
         self.ctr[K.ABORTED] = 0
-        self.chosen[0] = -1
-        m = self.memo
-        value, exact = K._solve(
-            self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, limit, self.miss_cost, self.lost_cost,
-            self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill,
-            self.stat_miss, self.stat_useful, self.families, self.rank_weight, self.rank_word, self.spelled,
-            self.fam_keys, self.fam_sums, self.order, self.child_lb, m.table, m.e_hash, m.e_size, m.e_r,
-            m.e_val, m.e_exact, m.e_letter, m.e_fixed, m.e_model, self.ctr, self.chosen,
-        )
+        self.search.chosen[0] = -1
+        value, exact = K._solve(self.words, self.families, self.terms, self.scratch, self.search, self.memo.table,
+                                self.memo.held, 0, 0, size, strikes, limit)
         return int(value), bool(exact) and not self.ctr[K.ABORTED], size
 
     def lower_bound(self, members, strikes: int, levels: int = 1) -> int:
         """A proven lower bound on the least cost (see kernels._bound for why it is sound)."""
         size = self.load_for_memo(members)
-        m = self.memo
-        return int(K._bound(
-            self.masks, self.weights, self.letters, self.buf, 0, 0, size, strikes, levels, self.miss_cost, self.lost_cost,
-            self.free_first, self.slot, self.cls_mask, self.cls_start, self.cls_fill, self.stat_miss,
-            self.stat_useful, self.families, self.rank_weight, self.rank_word, self.spelled, self.fam_keys,
-            self.fam_sums, m.table, m.e_hash, m.e_size, m.e_r, m.e_val, m.e_exact, m.e_fixed, m.e_model,
-        ))
+        return int(K._bound(self.words, self.families, self.terms, self.scratch, self.memo.table, self.memo.held, 0, 0,
+                            size, strikes, levels))
+
     def known(self, members, strikes: int) -> tuple[int, bool]:
         """What is proven of the set without searching: (its least cost, True) when the memo has
         it exactly (or the set is trivial), else (a lower bound, False): the memo's bound or the
@@ -222,11 +244,10 @@ class Searcher:
             return
         self.memo.make_room(self.memo_entries + 1)
         r, h = self._memo_key(size, strikes)
-        fixed = K._fixed_letters(self.masks, self.weights, self.buf[0], 0, size, self.stat_miss[0],
-                                 self.stat_useful[0])
-        m = self.memo
-        K._memo_put(self.buf[0], 0, size, r, h, -1, 0, bound, False, -1, fixed, m.table, *m.arrays().values(),
-                    self.spelled, self.ctr)
+        sc = self.scratch
+        fixed = K._fixed_letters(self.masks, self.weights, sc.buf[0], 0, size, sc.stat_miss[0], sc.stat_useful[0])
+        K._memo_put(sc.buf[0], 0, size, r, h, -1, 0, bound, False, -1, fixed, self.memo.table, self.memo.held,
+                    self.words.spelled, self.ctr)
 
     def class_entries(self, members, strikes: int) -> list[int]:
         """The memo entries of the set and of the classes of its useful letters (what
@@ -244,15 +265,14 @@ class Searcher:
     def _memo_key(self, size: int, strikes: int) -> tuple[int, np.uint64]:
         """(strikes that count, hash): the memo's key of the set in buf[0][:size] (two or more
         words, strikes >= 1), as the kernels key it."""
-        r = K._strikes_that_count(self.letters, self.buf[0], 0, size, strikes)
-        return r, np.uint64(K._hash(self.buf[0], 0, size, r))
+        members = self.scratch.buf[0]
+        r = K._strikes_that_count(self.words.letters, members, 0, size, strikes)
+        return r, np.uint64(K._hash(members, 0, size, r))
 
     def _memo_entry(self, size: int, strikes: int) -> int:
         """The memo entry of the set in buf[0][:size] (two or more words, strikes >= 1), or -1."""
         r, h = self._memo_key(size, strikes)
-        m = self.memo
-        e, _ = K._memo_find(self.buf[0], 0, size, r, h, m.table, m.e_hash, m.e_size, m.e_r, m.e_fixed, m.e_model,
-                            self.spelled)
+        e, _ = K._memo_find(self.scratch.buf[0], 0, size, r, h, self.memo.table, self.memo.held, self.words.spelled)
         return int(e)
 
     def useful_letters(self, members) -> list[int]:
