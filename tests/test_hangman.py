@@ -400,18 +400,10 @@ def test_verify_takes_the_weights_file_given_never_one_beside_the_tree(tmp_path)
 
 
 def test_build_options_and_run_build_hangman(tmp_path, capsys):
-    """As `wordtree build hangman` will call them: the options on a parser that has -o and --strategy."""
-    import argparse
-
-    from wordtree.commands.common import hangman_build_options
-
+    """As `wordtree build hangman` calls them: the options parsed by build's own parser for hangman."""
     words = tmp_path / "w.txt"
     words.write_text("ab\nba\nbb\nac\nca\nxy\n")
-    p = argparse.ArgumentParser()
-    p.add_argument("game")
-    p.add_argument("-o", dest="output")
-    p.add_argument("--strategy", choices=("exact", "entropy", "frequency"))
-    hangman_build_options(p)
+    p = _HangmanBuildParser()
     args = p.parse_args(["hangman", "--length", "2", "--words", str(words), "--lives", "1", "-o", str(tmp_path / "t.json")])
     assert run_build_hangman(args) == 0
     assert "optimal (exhaustive)" in capsys.readouterr().out
@@ -430,20 +422,23 @@ def seven_letter_build(tmp_path):
     that stop before their search finishes: 300 words whose exact search takes 2561 nodes, and whose
     best-found tree after 5 nodes scores 16.42 against the bound's 16.56 (smaller games reach their
     bound, and are then optimal, tree.meets_bound)."""
-    import argparse
-
-    from wordtree.commands.common import hangman_build_options
-
     listed = tiny_words(random.Random(21), 300, 7, "abcdefghijklmnop")
     words = tmp_path / "w.txt"
     words.write_text("\n".join(listed) + "\n")
-    p = argparse.ArgumentParser()
-    p.add_argument("game")
-    p.add_argument("-o", dest="output")
-    p.add_argument("--strategy")
-    p.add_argument("--checkpoint")
-    hangman_build_options(p)
-    return listed, words, p
+    return listed, words, _HangmanBuildParser()
+
+
+class _HangmanBuildParser:
+    """`wordtree build`'s parser for the game hangman (commands.build_parser): parse_args takes
+    the words after `build`."""
+
+    def __init__(self):
+        from wordtree.commands import build_parser
+
+        self.parser = build_parser(["build", "hangman"])
+
+    def parse_args(self, argv):
+        return self.parser.parse_args(["build", *argv])
 
 
 def test_cli_build_records_a_sound_bound_when_unfinished(tmp_path, capsys, monkeypatch):
