@@ -789,346 +789,6 @@ def class_bounds(cap: int, n_answers: int, branching: int) -> np.ndarray:
 
 
 @kernel(nogil=True)
-def _allowed(gid, state, active, n_active, last_gid, last_code, check_all, letters, counts, n_codes):
-    """Whether guess `gid` may be played at this node: hard mode's constraint (its `n_active`
-    non-trivial entries), ultra mode's latest step (`last_gid` got `last_code`: the guesses a node
-    inherits met every step before it) or, at the top (`check_all`), every step of the history."""
-    if n_active and not _legal(gid, state, active, n_active, letters, counts, letters.shape[1]):
-        return False
-    if last_gid >= 0 and _wordle_code(letters[last_gid], letters[gid]) != last_code:
-        return False
-    if check_all and not _consistent(gid, state, letters, n_codes):
-        return False
-    return True
-
-
-@kernel(nogil=True)
-def _memo_probe(S, state, d, beta, level, rules, sc, mm):
-    """The node's memo entries: (value, h, known_lb). value >= 0 settles the node: an exact value
-    (its guess left in best_out[level]) or a bound >= beta; else it is -1 and known_lb is the
-    bound an entry proved (0: none). h is the set's hash, for its own entry later. USE_DEEPER: an
-    entry for one more guess left bounds the node too."""
-    h = _set_hash(S, state, d, mm)
-    slot = _memo_slot(S, state, d, h, mm)
-    if slot >= 0:
-        sc.stats[ST_MEMO_HITS] += 1
-        word = _atomic_load(mm.payload, slot)
-        if _pay_exact(word):
-            sc.best_out[level] = _pay_guess(word)
-            return _pay_value(word), h, 0
-        if _pay_value(word) >= beta:
-            return _pay_value(word), h, 0
-        return -1, h, _pay_value(word)
-    if (rules & USE_DEEPER) != 0 and d + 1 < mm.depth_keys.size:
-        h_deeper = _set_hash(S, state, d + 1, mm)
-        slot = _memo_slot(S, state, d + 1, h_deeper, mm)
-        if slot >= 0:
-            sc.stats[ST_MEMO_HITS] += 1
-            word = _atomic_load(mm.payload, slot)
-            if _pay_value(word) >= beta:
-                return _pay_value(word), h, 0
-            return -1, h, _pay_value(word)
-    return -1, h, 0
-
-
-@kernel(nogil=True)
-def _settle(S, state, d, h, value, exact, guess, level, use_memo, sc, mm):
-    """The node's answer: `value`, recorded in the memo (exact, or a lower bound), its guess left
-    in best_out[level] when exact (-1: none below the budget)."""
-    if use_memo:
-        _memo_store(S, state, d, h, value, exact, guess, mm, sc.stats)
-    if exact:
-        sc.best_out[level] = guess
-    return value
-
-
-@kernel(nogil=True)
-def _candidate_splitter(L, pos, win_row, L_ids, stamp, epoch):
-    """(a candidate splitting the node's other answers into singletons, -1), or (-1, the first
-    candidate leaving exactly one pair, or -1): the shortcuts' guesses, costing 2n - 1 and 2n."""
-    pair_guess = -1
-    for i in range(pos.size):
-        r = win_row[pos[i]]
-        shared = _shared_codes(L[r], pos, stamp, epoch, 1)
-        if shared == 0:
-            return L_ids[r], pair_guess
-        if shared == 1 and pair_guess < 0:
-            pair_guess = L_ids[r]
-    return -1, pair_guess
-
-
-@kernel(nogil=True)
-def _two_left_splitter(S, pos, L, LT, L_ids, L_rows, rules, sc, state, active, n_active, last_gid, last_code,
-                       check_all, letters, counts):
-    """With 2 guesses left, after the candidates (none split S into singletons): the first legal
-    guess that does, or -1. Each guess that fails makes two answers collide; the answers of those
-    pairs (marked with `core_epoch`) are a subset no guess splits either: kept as a core
-    (USE_CORES), and a set holding a core kept before is infeasible at once. Guessing only
-    candidates, the candidates were every legal guess: no scan, and no core is kept."""
-    keep_codes = (rules & (HARD_MODE | ULTRA_MODE)) != 0
-    candidates_only = (rules & CANDIDATE_GUESSES) != 0
-    use_cores = (rules & USE_CORES) != 0 and not keep_codes and not candidates_only
-    if use_cores and _holds_a_core(S, sc.cores, sc.core_len, sc.core_count, sc.mark, sc.epoch):
-        return -1
-    if candidates_only:
-        return -1
-    epoch, mark = sc.epoch, sc.mark
-    core_epoch = epoch[0] + 1
-    epoch[0] = core_epoch
-    n = S.size
-    by_pairs = (rules & USE_PAIR_SCAN) != 0 and not keep_codes and n <= SPLIT_PAIRS and LT.shape[0] > 0
-    if by_pairs:
-        r = _first_splitter(LT, pos, L_rows, S, mark, core_epoch, sc.pair_bytes[3])
-        if r >= 0:
-            return L_ids[r]
-    n_codes = sc.stamp.size
-    for r in range(0 if by_pairs else L_rows):
-        if not _allowed(L_ids[r], state, active, n_active, last_gid, last_code, check_all, letters, counts, n_codes):
-            continue
-        i, j = _first_collision(L[r], pos, sc.stamp, sc.cnt, epoch)
-        if i < 0:
-            return L_ids[r]
-        mark[S[i]] = core_epoch
-        mark[S[j]] = core_epoch
-    if use_cores:
-        _remember_core(S, mark, core_epoch, sc.cores, sc.core_len, sc.core_count)
-    return -1
-
-
-@kernel(nogil=True)
-def _pair_node(LT, pos, L_rows, win, beta, level, sc):
-    """_pair_bounds on the node's answers, in the scratch's byte or 16-bit counts as |S| needs."""
-    if pos.size <= PAIR_BYTES:
-        return _pair_bounds(LT, pos, L_rows, win, beta, sc.pair_bytes, sc.lbs[level], sc.scores[level])
-    return _pair_bounds(LT, pos, L_rows, win, beta, sc.pair_words, sc.lbs[level], sc.scores[level])
-
-
-@kernel(nogil=True)
-def _scan(S, pos, d, level, L, LT, L_ids, L_rows, win_row, win, rules, given_top, sc, state, active, n_active,
-          last_gid, last_code, check_all, letters, counts):
-    """One pass over the inherited guesses: copy each one's codes over S into this node's matrix,
-    count its classes, sum of squared class sizes and in-S flag, keep it or not; each kept guess's
-    bound and score go to lbs[level] and scores[level]. Returns (C, C_ids, C_win, colpos, m,
-    min_lb, splitter): the node's matrix, its m rows' guess ids, the row of each answer's own
-    guess, the columns of S in it, the least bound kept, and a guess from outside S splitting S
-    into singletons (USE_SHORTCUTS: optimal, the scan stops), else -1. With `given_top` the scan is
-    given (KEEP_TOP): L is its matrix, its rows' bounds already in lbs[0].
-
-    In normal mode only the partition matters below (which answers share a code, and which one
-    wins), so codes are relabelled by first appearance, the winning code kept: guesses with the
-    same partition then have equal rows and are kept once. Hard mode needs the real codes (they
-    set the constraint) and keeps every guess."""
-    lbs, scores, stamp, cnt, epoch = sc.lbs, sc.scores, sc.stamp, sc.cnt, sc.epoch
-    dedupe_key, dedupe_val, dedupe_stamp, position_keys = sc.dedupe_key, sc.dedupe_val, sc.dedupe_stamp, sc.position_keys
-    n = S.size
-    n_codes = stamp.size
-    use_filter = (rules & USE_FILTER) != 0
-    use_shortcuts = (rules & USE_SHORTCUTS) != 0
-    keep_codes = (rules & (HARD_MODE | ULTRA_MODE)) != 0
-    candidates_only = (rules & CANDIDATE_GUESSES) != 0
-    relabel = not keep_codes
-    label = np.empty(stamp.size, dtype=np.int64)
-    if given_top:
-        C = L
-        C_ids = L_ids
-        C_win = win_row
-        colpos = pos
-    else:
-        C = np.empty((L_rows, n), dtype=L.dtype)
-        C_ids = np.empty(L_rows, dtype=L_ids.dtype)
-        C_win = np.full(n, -1, dtype=win_row.dtype)
-        colpos = sc.identity[:n]
-    # Past branching + 1 answers the class bound grows faster than 2c - 1 (few-pattern
-    # games): then sum it class by class instead of using 3n - k - [g in S].
-    child_bounds = sc.bounds[d - 1]
-    tight = child_bounds[n] != 2 * n - 1
-    min_lb = INF
-    de = epoch[0] + 1
-    epoch[0] = de
-    dmask = dedupe_key.size - 1
-    # Read the codes answer by answer from the copy by columns when the rows are much
-    # longer than S (the full matrix at the top): n runs of contiguous bytes instead of
-    # n scattered bytes of every row, each from its own cache line.
-    by_answer = LT.shape[0] > 0 and L.shape[1] >= 16 * n
-    m = 0
-    if given_top:
-        m = L_rows
-        for i in range(m):
-            if lbs[level, i] < min_lb:
-                min_lb = lbs[level, i]
-    for r in range(0 if given_top else L_rows):
-        if not _allowed(L_ids[r], state, active, n_active, last_gid, last_code, check_all, letters, counts, n_codes):
-            continue
-        row = L[r]
-        out = C[m]
-        e = epoch[0] + 1
-        epoch[0] = e
-        k = 0
-        sq = 0
-        bound_sum = 0
-        win_at = -1
-        other_classes = 0
-        ph = np.uint64(0)
-        for i in range(n):
-            c = LT[pos[i], r] if by_answer else row[pos[i]]
-            if stamp[c] != e:
-                stamp[c] = e
-                cnt[c] = 1
-                if c == win or not relabel:
-                    label[c] = c
-                else:  # non-winning classes get 0, 1, 2, ... in order, skipping the win code
-                    label[c] = other_classes if other_classes < win else other_classes + 1
-                    other_classes += 1
-                k += 1
-            else:
-                cnt[c] += 1
-            out[i] = label[c]
-            sq += 2 * cnt[c] - 1
-            if tight and c != win:
-                bound_sum += child_bounds[cnt[c]] - child_bounds[cnt[c] - 1]
-            if c == win:
-                win_at = i
-            ph += position_keys[i] * np.uint64(label[c] + 1)
-        in_s = 1 if win_at >= 0 else 0
-        if use_filter and k == 1 and in_s == 0:
-            continue
-        if candidates_only and in_s == 0:
-            continue  # not a candidate: not consistent with the feedback (children never see it)
-        if use_filter and not keep_codes:
-            # identical partition already kept? (hash to find, then compare codes to be sure)
-            slot = np.int64(ph & np.uint64(dmask))
-            duplicate = False
-            while dedupe_stamp[slot] == de:
-                if dedupe_key[slot] == ph:
-                    other = C[dedupe_val[slot]]
-                    same = True
-                    for i in range(n):
-                        if other[i] != out[i]:
-                            same = False
-                            break
-                    if same:
-                        duplicate = True
-                        break
-                slot = (slot + 1) & dmask
-            if duplicate:
-                continue
-            dedupe_stamp[slot] = de
-            dedupe_key[slot] = ph
-            dedupe_val[slot] = m
-        if use_shortcuts and k == n:
-            # splits S into singletons from outside S (inside was ruled out before): optimal.
-            return C, C_ids, C_win, colpos, m, min_lb, L_ids[r]
-        lb = min(n + bound_sum, INF) if tight else 3 * n - k - in_s
-        C_ids[m] = L_ids[r]
-        if win_at >= 0:
-            C_win[win_at] = m
-        lbs[level, m] = lb
-        scores[level, m] = 2 * sq + n * lb
-        m += 1
-        if lb < min_lb:
-            min_lb = lb
-    return C, C_ids, C_win, colpos, m, min_lb, -1
-
-
-@kernel(nogil=True)
-def _keep_scan(C, C_ids, C_win, m, n, sc):
-    """KEEP_TOP: the top node's scan (its m rows over its n answers, their ids, the row of each
-    answer's own guess) copied into the scratch's top_* arrays, if top_codes has room."""
-    if sc.top_codes.size < m * n:
-        return
-    for r in range(m):
-        for i in range(n):
-            sc.top_codes[r * n + i] = C[r, i]
-        sc.top_ids[r] = C_ids[r]
-    for i in range(n):
-        sc.top_win[i] = C_win[i]
-    sc.top_info[0] = m
-
-
-@kernel(nogil=True)
-def _order(m, forced, beta, use_bounds, lbs, scores):
-    """The guesses to try, most promising first: (keys, t, fail), keys[:t] = score << 16 | row of
-    those whose bound (in lbs) is below the budget (the forced one alone: t = 1, no key), fail the
-    least bound left out. The first guess is usually the best or close to it, and its total prunes
-    most of the rest by their bounds: so only it is picked here (to keys[0]), the others are sorted
-    once it is known (_drop_beaten)."""
-    fail = INF
-    keys = np.empty(max(m, 1), dtype=np.int64)
-    t = 0
-    if forced >= 0:
-        t = 1
-    for i in range(m):
-        if use_bounds and lbs[i] >= beta:
-            if lbs[i] < fail:
-                fail = lbs[i]
-            continue
-        keys[t] = (scores[i] << 16) | i
-        t += 1
-    if t > 1:
-        first = 0
-        for j in range(1, t):
-            if keys[j] < keys[first]:
-                first = j
-        keys[0], keys[first] = keys[first], keys[0]
-    return keys, t, fail
-
-
-@kernel(nogil=True)
-def _drop_beaten(keys, t, best, fail, use_bounds, lbs):
-    """Once the first guess is costed: keys[1:] less those whose bound reaches `best`, sorted.
-    Returns (how many keys are left, the least bound left out, fail or lower)."""
-    kept = 1
-    for i in range(1, t):
-        lb = lbs[keys[i] & 0xFFFF]
-        if use_bounds and lb >= best:
-            if lb < fail:
-                fail = lb
-            continue
-        keys[kept] = keys[i]
-        kept += 1
-    keys[1:kept].sort()
-    return kept, fail
-
-
-@kernel(nogil=True)
-def _partition_tried(C, r, colpos, win, tried_keys, tried_rows, tried, position_keys, stamp, cnt, epoch):
-    """Without the scan's copy identical partitions were not merged: (whether row r of C splits
-    the node's answers as one of the `tried` rows before it, whose keys are in tried_keys, does;
-    its partition's key)."""
-    pk = _partition_key(C[r], colpos, win, position_keys, stamp, cnt, epoch)
-    for q in range(tried):
-        if tried_keys[q] == pk and _same_partition(C[r], C[tried_rows[q]], colpos, win, stamp, cnt, epoch):
-            return True, pk
-    return False, pk
-
-
-@kernel(nogil=True)
-def _classes(S, pos, row, colpos, win, level, child_bounds, sc):
-    """The classes of the guess whose codes are `row` (partitioned into the scratch's level
-    `level`, smallest first), and its class bound |S| + the bound of each non-winning class:
-    (class count, bound)."""
-    k = _partition(S, pos, row, colpos, sc.cls[level], sc.cls_pos[level], sc.class_start[level], sc.class_size[level],
-                   sc.class_code[level], sc.stamp, sc.cnt, sc.epoch)
-    running = np.int64(S.size)
-    for q in range(k):
-        if sc.class_code[level, q] != win:
-            running += child_bounds[sc.class_size[level, q]]
-    return k, running
-
-
-@kernel(nogil=True)
-def _child_state(level, gid, code, hard, ultra, sc, letters):
-    """The constraint of a child (req[level + 1]) after guess `gid` got `code`: hard mode's
-    greens and letter counts, ultra mode's history and latest step (normal mode: none)."""
-    if hard:
-        _constrain(sc.req[level], sc.req[level + 1], letters[gid], code, letters.shape[1])
-    elif ultra:
-        _record_step(sc.req[level], sc.req[level + 1], gid * sc.stamp.size + code)
-        sc.last_step[level + 1, 0] = gid
-        sc.last_step[level + 1, 1] = code
-
-
-@kernel(nogil=True)
 def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer_gid, win, rules, sc, mm, letters,
            counts):
     """V(S, d) if it is below beta, else a lower bound >= beta; the best guess (a global guess id)
@@ -1145,12 +805,16 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     matrix stored by answers (empty in hard and ultra modes), from which a node of at most
     PAIR_LIMIT answers counts pairs instead of scanning.
 
-    The recursion and the order of the phases are here, each phase in a helper: the memo
-    (_memo_probe, _settle), the shortcuts (_candidate_splitter, _two_left_splitter), the pair
-    counts (_pair_node), the scan (_scan) and the guess loop (_order, _drop_beaten, _classes).
     One self-recursive function on purpose: numba's cache mishandles mutual recursion; the
     recursive call passes variables, never literals."""
-    lbs, scores, stats, best_out, bounds = sc.lbs, sc.scores, sc.stats, sc.best_out, sc.bounds
+    lbs, scores, cls, cls_pos = sc.lbs, sc.scores, sc.cls, sc.cls_pos
+    class_start, class_size, class_code = sc.class_start, sc.class_size, sc.class_code
+    stamp, cnt, epoch, position_keys, identity = sc.stamp, sc.cnt, sc.epoch, sc.position_keys, sc.identity
+    dedupe_key, dedupe_val, dedupe_stamp = sc.dedupe_key, sc.dedupe_val, sc.dedupe_stamp
+    best_out, stats, req, bounds, last_step = sc.best_out, sc.stats, sc.req, sc.bounds, sc.last_step
+    cores, core_len, core_count, mark = sc.cores, sc.core_len, sc.core_count, sc.mark
+    pair_bytes, pair_words = sc.pair_bytes, sc.pair_words
+    top_codes, top_ids, top_win, top_info = sc.top_codes, sc.top_ids, sc.top_win, sc.top_info
     n = S.size
     no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
     use_bounds = (rules & USE_BOUNDS) != 0
@@ -1167,13 +831,13 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     # guesses with equal partitions are not interchangeable (they leave different constraints),
     # so they are all kept. A guess leaving S whole is still useless: it only narrows the legal
     # guesses and spends a turn.
-    req = sc.req
     length = letters.shape[1]
     state = req[level] if keep_codes else req[level, :0]
     # Ultra mode: the guesses this node inherits met every step but the last (at the top, none
     # is known to be met, so the whole history is checked).
-    last_gid = sc.last_step[level, 0] if ultra and level > 0 else -1
-    last_code = sc.last_step[level, 1]
+    n_codes = stamp.size
+    last_gid = last_step[level, 0] if ultra and level > 0 else -1
+    last_code = last_step[level, 1]
     check_all = ultra and level == 0
     active = np.empty(req.shape[1], dtype=np.int64)
     n_active = _active_constraints(state, length, active) if hard else 0
@@ -1195,9 +859,26 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     h = np.uint64(0)
     known_lb = 0
     if use_memo:
-        hit, h, known_lb = _memo_probe(S, state, d, beta, level, rules, sc, mm)
-        if hit >= 0:
-            return hit
+        h = _set_hash(S, state, d, mm)
+        slot = _memo_slot(S, state, d, h, mm)
+        if slot >= 0:
+            stats[ST_MEMO_HITS] += 1
+            word = _atomic_load(mm.payload, slot)
+            if _pay_exact(word):
+                best_out[level] = _pay_guess(word)
+                return _pay_value(word)
+            if _pay_value(word) >= beta:
+                return _pay_value(word)
+            known_lb = _pay_value(word)
+        elif (rules & USE_DEEPER) != 0 and d + 1 < mm.depth_keys.size:
+            h_deeper = _set_hash(S, state, d + 1, mm)
+            slot = _memo_slot(S, state, d + 1, h_deeper, mm)
+            if slot >= 0:
+                stats[ST_MEMO_HITS] += 1
+                word = _atomic_load(mm.payload, slot)
+                if _pay_value(word) >= beta:
+                    return _pay_value(word)
+                known_lb = _pay_value(word)
 
     # The matrix the children will read: by default this node's own (built below).
     C = L
@@ -1216,22 +897,56 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             # A candidate splitting the others into singletons costs 2n - 1, the bound of every
             # set: optimal. Failing that every guess costs at least 2n, and a candidate leaving
             # exactly one pair (n - 1 classes) costs 2n: optimal too, with 3 guesses left.
-            splitter, pair_guess = _candidate_splitter(L, pos, win_row, L_ids, sc.stamp, sc.epoch)
-            if splitter >= 0:
-                result = 2 * n - 1
-                result_guess = splitter
+            pair_guess = -1
+            for i in range(n):
+                r = win_row[pos[i]]
+                shared = _shared_codes(L[r], pos, stamp, epoch, 1)
+                if shared == 0:
+                    result = 2 * n - 1
+                    result_guess = L_ids[r]
+                    break
+                if shared == 1 and pair_guess < 0:
+                    pair_guess = L_ids[r]
             if result_guess < 0 and d >= 3 and use_shortcuts:
                 if pair_guess >= 0:
                     result = 2 * n
                     result_guess = pair_guess
                 elif use_bounds and beta <= 2 * n:
                     return 2 * n
-            if result_guess < 0 and d == 2:
-                splitter = _two_left_splitter(S, pos, L, LT, L_ids, L_rows, rules, sc, state, active, n_active,
-                                              last_gid, last_code, check_all, letters, counts)
-                if splitter >= 0:
-                    result = 2 * n
-                    result_guess = splitter
+            # (guessing only candidates, the loop above tried every legal guess: with 2 guesses
+            # left a set without a candidate splitting it is infeasible, and no core is kept)
+            use_cores = (rules & USE_CORES) != 0 and not keep_codes and not candidates_only
+            known_core = False
+            if result_guess < 0 and d == 2 and use_cores:
+                known_core = _holds_a_core(S, cores, core_len, core_count, mark, epoch)
+            if result_guess < 0 and d == 2 and not known_core and not candidates_only:
+                # Each guess that fails makes two answers collide; the answers of those pairs
+                # (marked with `core_epoch`) are a subset no guess splits either: the core kept.
+                core_epoch = epoch[0] + 1
+                epoch[0] = core_epoch
+                by_pairs = ((rules & USE_PAIR_SCAN) != 0 and not keep_codes and n <= SPLIT_PAIRS
+                            and LT.shape[0] > 0)
+                if by_pairs:
+                    r = _first_splitter(LT, pos, L_rows, S, mark, core_epoch, pair_bytes[3])
+                    if r >= 0:
+                        result = 2 * n
+                        result_guess = L_ids[r]
+                for r in range(0 if by_pairs else L_rows):
+                    if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
+                        continue
+                    if last_gid >= 0 and _wordle_code(letters[last_gid], letters[L_ids[r]]) != last_code:
+                        continue
+                    if check_all and not _consistent(L_ids[r], state, letters, n_codes):
+                        continue
+                    i, j = _first_collision(L[r], pos, stamp, cnt, epoch)
+                    if i < 0:
+                        result = 2 * n
+                        result_guess = L_ids[r]
+                        break
+                    mark[S[i]] = core_epoch
+                    mark[S[j]] = core_epoch
+                if result_guess < 0 and use_cores:
+                    _remember_core(S, mark, core_epoch, cores, core_len, core_count)
         # (past PAIR_BYTES answers only under a budget: without one the counts rarely settle a set)
         use_pairs = ((rules & USE_PAIRS) != 0 and use_bounds and use_shortcuts and use_filter and not keep_codes
                      and not candidates_only
@@ -1244,14 +959,21 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             # (the first in order, as the scan below would take), or when the guess the loop
             # below would try first has only classes of 1 or 2 (its cost is then its bound) and
             # its bound is the least: every other guess is then skipped by its bound anyway.
-            splitter, min_lb, top, top_lb, top_exact = _pair_node(LT, pos, L_rows, win, beta, level, sc)
+            if n <= PAIR_BYTES:
+                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, pair_bytes,
+                                                                        lbs[level], scores[level])
+            else:
+                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, pair_words,
+                                                                        lbs[level], scores[level])
             if splitter >= 0:
                 result = 2 * n
                 result_guess = L_ids[splitter]
             if result_guess < 0:
                 node_lb = max(min_lb, known_lb)
                 if node_lb >= beta:
-                    return _settle(S, state, d, h, node_lb, False, -1, level, use_memo, sc, mm)
+                    if use_memo:
+                        _memo_store(S, state, d, h, node_lb, False, -1, mm, stats)
+                    return node_lb
                 if top_exact and top_lb == node_lb:
                     stats[ST_GUESSES_EVALUATED] += 1
                     result = top_lb
@@ -1264,15 +986,127 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                     paired = True
                     m = L_rows
         if result_guess < 0 and d > 2 and not paired:
-            C, C_ids, C_win, colpos, m, min_lb, splitter = _scan(S, pos, d, level, L, LT, L_ids, L_rows, win_row, win,
-                                                                 rules, given_top, sc, state, active, n_active,
-                                                                 last_gid, last_code, check_all, letters, counts)
-            if splitter >= 0:
-                result = 2 * n
-                result_guess = splitter
+            # One pass over the inherited guesses: copy each one's codes over S into this node's
+            # matrix, count its classes, sum of squared class sizes and in-S flag, keep it or not.
+            # In normal mode only the partition matters below (which answers share a code, and
+            # which one wins), so codes are relabelled by first appearance, the winning code kept:
+            # guesses with the same partition then have equal rows and are kept once. Hard mode
+            # needs the real codes (they set the constraint) and keeps every guess.
+            relabel = not keep_codes
+            label = np.empty(stamp.size, dtype=np.int64)
+            if given_top:  # the scan is given (KEEP_TOP): L is its matrix, its rows' bounds in lbs[0]
+                C = L
+                C_ids = L_ids
+                C_win = win_row
+                colpos = pos
+            else:
+                C = np.empty((L_rows, n), dtype=L.dtype)
+                C_ids = np.empty(L_rows, dtype=L_ids.dtype)
+                C_win = np.full(n, -1, dtype=win_row.dtype)
+                colpos = identity[:n]
+            # Past branching + 1 answers the class bound grows faster than 2c - 1 (few-pattern
+            # games): then sum it class by class instead of using 3n - k - [g in S].
+            child_bounds = bounds[d - 1]
+            tight = child_bounds[n] != 2 * n - 1
+            min_lb = INF
+            de = epoch[0] + 1
+            epoch[0] = de
+            dmask = dedupe_key.size - 1
+            # Read the codes answer by answer from the copy by columns when the rows are much
+            # longer than S (the full matrix at the top): n runs of contiguous bytes instead of
+            # n scattered bytes of every row, each from its own cache line.
+            by_answer = LT.shape[0] > 0 and L.shape[1] >= 16 * n
+            if given_top:
+                m = L_rows
+                for i in range(m):
+                    if lbs[level, i] < min_lb:
+                        min_lb = lbs[level, i]
+            for r in range(0 if given_top else L_rows):
+                if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
+                    continue
+                if last_gid >= 0 and _wordle_code(letters[last_gid], letters[L_ids[r]]) != last_code:
+                    continue
+                if check_all and not _consistent(L_ids[r], state, letters, n_codes):
+                    continue
+                row = L[r]
+                out = C[m]
+                e = epoch[0] + 1
+                epoch[0] = e
+                k = 0
+                sq = 0
+                bound_sum = 0
+                win_at = -1
+                other_classes = 0
+                ph = np.uint64(0)
+                for i in range(n):
+                    c = LT[pos[i], r] if by_answer else row[pos[i]]
+                    if stamp[c] != e:
+                        stamp[c] = e
+                        cnt[c] = 1
+                        if c == win or not relabel:
+                            label[c] = c
+                        else:  # non-winning classes get 0, 1, 2, ... in order, skipping the win code
+                            label[c] = other_classes if other_classes < win else other_classes + 1
+                            other_classes += 1
+                        k += 1
+                    else:
+                        cnt[c] += 1
+                    out[i] = label[c]
+                    sq += 2 * cnt[c] - 1
+                    if tight and c != win:
+                        bound_sum += child_bounds[cnt[c]] - child_bounds[cnt[c] - 1]
+                    if c == win:
+                        win_at = i
+                    ph += position_keys[i] * np.uint64(label[c] + 1)
+                in_s = 1 if win_at >= 0 else 0
+                if use_filter and k == 1 and in_s == 0:
+                    continue
+                if candidates_only and in_s == 0:
+                    continue  # not a candidate: not consistent with the feedback (children never see it)
+                if use_filter and not keep_codes:
+                    # identical partition already kept? (hash to find, then compare codes to be sure)
+                    slot = np.int64(ph & np.uint64(dmask))
+                    duplicate = False
+                    while dedupe_stamp[slot] == de:
+                        if dedupe_key[slot] == ph:
+                            other = C[dedupe_val[slot]]
+                            same = True
+                            for i in range(n):
+                                if other[i] != out[i]:
+                                    same = False
+                                    break
+                            if same:
+                                duplicate = True
+                                break
+                        slot = (slot + 1) & dmask
+                    if duplicate:
+                        continue
+                    dedupe_stamp[slot] = de
+                    dedupe_key[slot] = ph
+                    dedupe_val[slot] = m
+                if use_shortcuts and k == n:
+                    # splits S into singletons from outside S (inside was ruled out above): optimal.
+                    result = 2 * n
+                    result_guess = L_ids[r]
+                    break
+                lb = min(n + bound_sum, INF) if tight else 3 * n - k - in_s
+                C_ids[m] = L_ids[r]
+                if win_at >= 0:
+                    C_win[win_at] = m
+                lbs[level, m] = lb
+                scores[level, m] = 2 * sq + n * lb
+                m += 1
+                if lb < min_lb:
+                    min_lb = lb
             C_rows = m
-            if (rules & KEEP_TOP) != 0 and level == 0 and result_guess < 0:
-                _keep_scan(C, C_ids, C_win, m, n, sc)
+            if (rules & KEEP_TOP) != 0 and level == 0 and result_guess < 0 and top_codes.size >= m * n:
+                for r in range(m):
+                    for i in range(n):
+                        top_codes[r * n + i] = C[r, i]
+                    top_ids[r] = C_ids[r]
+                for i in range(n):
+                    top_win[i] = C_win[i]
+                top_info[0] = m
             CT = np.empty((0, 0), dtype=L.dtype)  # none, unless the children can use it:
             if result_guess < 0 and d > 3 and (rules & USE_PAIRS) != 0 and not keep_codes and not candidates_only:
                 CT = _by_answers(C, m)
@@ -1281,12 +1115,36 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             if result_guess < 0:
                 node_lb = max(min_lb, known_lb) if use_bounds else 0
                 if node_lb >= beta:
-                    return _settle(S, state, d, h, node_lb, False, -1, level, use_memo, sc, mm)
+                    if use_memo:
+                        _memo_store(S, state, d, h, node_lb, False, -1, mm, stats)
+                    return node_lb
         if result_guess >= 0 or d == 2:
-            return _settle(S, state, d, h, result, True, result_guess, level, use_memo, sc, mm)
+            if use_memo:
+                _memo_store(S, state, d, h, result, True, result_guess, mm, stats)
+            best_out[level] = result_guess
+            return result
 
     # The guesses to try, most promising first: those whose bound is below the budget, or the one forced.
-    keys, t, fail = _order(m, forced, beta, use_bounds, lbs[level], scores[level])
+    fail = INF
+    keys = np.empty(max(m, 1), dtype=np.int64)
+    t = 0
+    if forced >= 0:
+        t = 1
+    for i in range(m):
+        if use_bounds and lbs[level, i] >= beta:
+            if lbs[level, i] < fail:
+                fail = lbs[level, i]
+            continue
+        keys[t] = (scores[level, i] << 16) | i
+        t += 1
+    # The first guess is usually the best or close to it, and its total prunes most of the rest
+    # by their bounds: so only it is picked before the loop, the others sorted once it is known.
+    if t > 1:
+        first = 0
+        for j in range(1, t):
+            if keys[j] < keys[first]:
+                first = j
+        keys[0], keys[first] = keys[first], keys[0]
     best = np.int64(beta)
     best_g = -1
     # Without the scan's copy identical partitions were not merged: equal partitions have equal
@@ -1295,12 +1153,21 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     tried_keys = np.empty(t if paired else 0, dtype=np.uint64)
     tried = 0
     group_score = -1
-    child_bounds = bounds[d - 1]
     at = -1  # the candidate being tried (a while loop: t shrinks once the first is known)
     while at + 1 < t:
         at += 1
         if at == 1:
-            t, fail = _drop_beaten(keys, t, best, fail, use_bounds, lbs[level])
+            kept = 1
+            for i in range(1, t):
+                lb = lbs[level, keys[i] & 0xFFFF]
+                if use_bounds and lb >= best:
+                    if lb < fail:
+                        fail = lb
+                    continue
+                keys[kept] = keys[i]
+                kept += 1
+            t = kept
+            keys[1:t].sort()
         r = forced
         if forced < 0:
             r = keys[at] & 0xFFFF
@@ -1312,8 +1179,12 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 if keys[at] >> 16 != group_score:
                     group_score = keys[at] >> 16
                     tried = 0
-                seen, pk = _partition_tried(C, r, colpos, win, tried_keys, tried_rows, tried, sc.position_keys,
-                                            sc.stamp, sc.cnt, sc.epoch)
+                pk = _partition_key(C[r], colpos, win, position_keys, stamp, cnt, epoch)
+                seen = False
+                for q in range(tried):
+                    if tried_keys[q] == pk and _same_partition(C[r], C[tried_rows[q]], colpos, win, stamp, cnt, epoch):
+                        seen = True
+                        break
                 if seen:
                     continue
                 tried_keys[tried] = pk
@@ -1322,27 +1193,40 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
         # Cost of guess r: start from the class bound |S| + sum(2c - 1), then replace each class's
         # bound by its value, smallest classes first (they refute a losing guess soonest).
         stats[ST_GUESSES_EVALUATED] += 1
-        k, running = _classes(S, pos, C[r], colpos, win, level, child_bounds, sc)
+        k = _partition(S, pos, C[r], colpos, cls[level], cls_pos[level], class_start[level], class_size[level],
+                       class_code[level], stamp, cnt, epoch)
+        running = np.int64(n)
+        child_bounds = bounds[d - 1]
+        for q in range(k):
+            if class_code[level, q] != win:
+                running += child_bounds[class_size[level, q]]
         for j in range(k):
             # With 3 guesses left a class either has a perfect splitter or is infeasible: the
             # largest classes fail most often, so they go first; otherwise smallest first.
             q = k - 1 - j if d == 3 else j
-            c = sc.class_size[level, q]
-            if sc.class_code[level, q] == win or c == 1:
+            c = class_size[level, q]
+            if class_code[level, q] == win or c == 1:
                 continue  # a singleton costs one guess, exactly its bound
             if c == 2 and d >= 3:
                 continue  # guess one of the two: 3, exactly its bound
             if use_bounds and running >= best:
                 break
             lbc = child_bounds[c]
-            a = sc.class_start[level, q]
+            a = class_start[level, q]
             child_beta = best - (running - lbc) if use_bounds else INF
-            _child_state(level, C_ids[r], sc.class_code[level, q], hard, ultra, sc, letters)
+            if hard:
+                gid = C_ids[r]
+                _constrain(req[level], req[level + 1], letters[gid], class_code[level, q], length)
+            elif ultra:
+                gid = C_ids[r]
+                _record_step(req[level], req[level + 1], gid * n_codes + class_code[level, q])
+                last_step[level + 1, 0] = gid
+                last_step[level + 1, 1] = class_code[level, q]
             if by_answers_later:
                 CT = _by_answers(C, C_rows)  # for the children's search of a splitter (_first_splitter)
                 by_answers_later = False
-            v = _solve(sc.cls[level, a:a + c], sc.cls_pos[level, a:a + c], d - 1, child_beta, level + 1, C, CT, C_ids,
-                       C_rows, C_win, no_guess, answer_gid, win, rules, sc, mm, letters, counts)
+            v = _solve(cls[level, a:a + c], cls_pos[level, a:a + c], d - 1, child_beta, level + 1, C, CT, C_ids, C_rows,
+                       C_win, no_guess, answer_gid, win, rules, sc, mm, letters, counts)
             running += v - lbc
         if forced >= 0:
             return running
@@ -1352,8 +1236,13 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
         elif running < fail:
             fail = running
     if best < beta:
-        return _settle(S, state, d, h, best, True, best_g, level, use_memo, sc, mm)
-    return _settle(S, state, d, h, fail, False, -1, level, use_memo, sc, mm)
+        if use_memo:
+            _memo_store(S, state, d, h, best, True, best_g, mm, stats)
+        best_out[level] = best_g
+        return best
+    if use_memo:
+        _memo_store(S, state, d, h, fail, False, -1, mm, stats)
+    return fail
 
 
 @kernel(parallel=True)
