@@ -1,23 +1,50 @@
-"""Test set-up: fresh numba and pattern caches per session (set before numba is imported),
-and a --slow flag for the long proofs that CI's default path skips."""
+"""Test set-up: the numba and pattern caches (set before numba is imported), a --slow flag for
+the long proofs that CI's default path skips, and a --quick flag for a developer's short run.
+
+Under CI (the environment variable CI set, as CI services set it: CI=true) every session gets
+fresh caches in a temporary folder, whatever NUMBA_CACHE_DIR says, so that nothing compiled or
+computed before is used. A developer's sessions (CI unset) share one numba cache in the
+checkout, .nc/numba-PY-NUMBA (git ignores .nc/), so that a second run loads the kernels instead
+of compiling them again (30-60 s a kernel module); numba checks each module's source against its
+cache entries, and a kernel's callees live in its own module (docs/development.md), so an edit
+is compiled again. A NUMBA_CACHE_DIR already set in a developer's environment is used as it is.
+The pattern cache stays fresh per session in both modes: its entries are keyed by the game's
+lists, not by the code that computes them, so a kept one could hide a change to a feedback rule.
+A test that needs an empty numba cache makes its own (NUMBA_CACHE_DIR=tmp_path/...)."""
 
 import os
 import sys
 import tempfile
+from importlib.metadata import version
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
 _TMP = tempfile.mkdtemp(prefix="wordtree-tests-")
-os.environ["NUMBA_CACHE_DIR"] = os.path.join(_TMP, "numba")
+IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+if IN_CI:
+    os.environ["NUMBA_CACHE_DIR"] = os.path.join(_TMP, "numba")
+elif not os.environ.get("NUMBA_CACHE_DIR"):
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    os.environ["NUMBA_CACHE_DIR"] = str(ROOT / ".nc" / f"numba-{python}-{version('numba')}")
 os.environ["WORDTREE_CACHE_DIR"] = os.path.join(_TMP, "patterns")
 
-ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import pytest  # noqa: E402
 
 
+# The files a --quick run leaves out: those holding the suite's longest tests (searches of real
+# games, fresh compiles in subprocesses, whole commands on the full lists, the browser, the cluster).
+QUICK_LEAVES_OUT = frozenset({
+    "test_checkpoints.py", "test_cluster.py", "test_crossword.py", "test_dordle_cluster.py", "test_hangman.py",
+    "test_numba_load.py", "test_parallel.py", "test_search.py", "test_shared_memo.py", "test_waits.py", "test_web.py",
+})
+
+
 def pytest_addoption(parser):
     parser.addoption("--slow", action="store_true", default=False, help="also run the slow proofs")
+    parser.addoption("--quick", action="store_true", default=False,
+                     help="leave out the heaviest test files (QUICK_LEAVES_OUT in tests/conftest.py): a short run while working")
 
 
 def pytest_configure(config):
@@ -25,6 +52,11 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
+    if config.getoption("--quick"):
+        left = [item for item in items if item.path.name in QUICK_LEAVES_OUT]
+        if left:
+            config.hook.pytest_deselected(items=left)
+            items[:] = [item for item in items if item.path.name not in QUICK_LEAVES_OUT]
     if config.getoption("--slow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --slow")
