@@ -307,6 +307,21 @@ def prune_guesses(t, guesses, S1, S2, ident, in_union, drop_useless, drop_same):
     return keep
 
 
+@kernel(nogil=True)
+def node_bounds(t, guesses, S1, S2, ident, mark1, mark2, d, drop_useless, drop_same):
+    """What search.DordleSearch.candidates asks at a node, in one call from Python: the guesses of
+    `guesses` that prune_guesses keeps (with drop_useless or drop_same, when there are two or
+    more; else all of them) and their guess_bounds. Returns (the kept guesses, their Bounds)."""
+    G = guesses
+    if (drop_useless or drop_same) and guesses.size > 1:
+        in_union = mark1 if ident else mark1 | mark2
+        G = guesses[prune_guesses(t, guesses, S1, S2, ident, in_union, drop_useless, drop_same)]
+    n = G.size
+    out = Bounds(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.bool_))
+    guess_bounds(t, G, S1, S2, ident, mark1, mark2, d, out)
+    return G, out
+
+
 # --- the heuristic strategy (heuristic.py) and the depth-2 bound (lower.py) ---
 
 @kernel(nogil=True)

@@ -39,7 +39,7 @@ force of tests/reference_dordle.py):
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -47,7 +47,7 @@ from ..errors import UserError
 from ..exact import kernels as single_kernels
 from ..exact.solver import Solver
 from . import bounds
-from .kernels import DINF, Bounds, Tables, guess_bounds, prune_guesses
+from .kernels import DINF, Bounds, Tables, guess_bounds, node_bounds
 
 USE_BOUNDS = 1
 USE_PROJECTION = 2
@@ -64,10 +64,13 @@ EXACT_REMOVAL = 12  # ident sets up to this size get sum of V1(S minus {b}) exac
 MAX_CAP = 16
 
 
-@dataclass(frozen=True, eq=False)
-class SingleBoard:
+class SingleBoard(NamedTuple):
     """What a guess leaves of the pairs whose one board it solved: the other `board` (1 or 2) goes
-    on alone, its candidates `answers`, the class of the pattern `code` it showed there."""
+    on alone, its candidates `answers`, the class of the pattern `code` it showed there.
+
+    SingleBoard and Child are immutable records read by field and told apart by isinstance; they
+    are named tuples rather than frozen dataclasses because the search makes one per class of
+    every guess it evaluates, and a frozen dataclass takes several times as long to make."""
 
     board: int
     code: int
@@ -79,8 +82,7 @@ class SingleBoard:
         return f"{win}/{shown}" if self.board == 2 else f"{shown}/{win}"
 
 
-@dataclass(frozen=True, eq=False)
-class Child:
+class Child(NamedTuple):
     """A child state a guess leaves: the pairs whose patterns were `code1` on board 1 and `code2`
     on board 2, (S1, S2), both boards still open (ident: S2 is S1, the diagonal left out)."""
 
@@ -89,10 +91,7 @@ class Child:
     S1: np.ndarray
     S2: np.ndarray
     ident: bool
-
-    @property
-    def pairs(self) -> int:
-        return bounds.pairs(len(self.S1), len(self.S2), self.ident)
+    pairs: int  # bounds.pairs of (S1, S2, ident)
 
     def key(self, game) -> str:
         """Its branch in a tree file: the two patterns, board 1 first."""
@@ -242,11 +241,8 @@ class DordleSearch:
         rules = self.rules
         G = self.all_guesses if guesses is None else guesses
         mark1, mark2 = self.marks(S1, S2, ident)
-        if rules & (USE_FILTER | USE_DEDUPE) and len(G) > 1:
-            keep = prune_guesses(self.tables, G, S1, S2, ident, mark1 if ident else mark1 | mark2,
-                                 bool(rules & USE_FILTER), bool(rules & USE_DEDUPE))
-            G = G[keep]
-        lbs, scores, _ = self.bounds_of(S1, S2, ident, d, G, (mark1, mark2))
+        G, (lbs, scores, _) = node_bounds(self.tables, G, S1, S2, ident, mark1, mark2, d, bool(rules & USE_FILTER),
+                                          bool(rules & USE_DEDUPE))
         lower = 0
         if rules & USE_BOUNDS:
             lower = int(lbs.min())
@@ -264,13 +260,12 @@ class DordleSearch:
         mark2[S2] = True
         return mark1, mark2
 
-    def bounds_of(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, guesses: np.ndarray | None = None,
-                  marks: tuple[np.ndarray, np.ndarray] | None = None) -> Bounds:
+    def bounds_of(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int,
+                  guesses: np.ndarray | None = None) -> Bounds:
         """kernels.guess_bounds of every guess of `guesses` (None: all) at the state (S1, S2, d):
-        each one's counting bound, tie-break score and uselessness. `marks`: self.marks of the
-        state, when the caller has them."""
+        each one's counting bound, tie-break score and uselessness."""
         G = self.all_guesses if guesses is None else guesses
-        mark1, mark2 = self.marks(S1, S2, ident) if marks is None else marks
+        mark1, mark2 = self.marks(S1, S2, ident)
         out = Bounds(np.empty(len(G), np.int64), np.empty(len(G), np.int64), np.empty(len(G), np.bool_))
         guess_bounds(self.tables, G, S1, S2, ident, mark1, mark2, d, out)
         return out
@@ -314,9 +309,15 @@ class DordleSearch:
             out += [SingleBoard(2, code2, C) for code2, C in classes2]
         if in2:
             out += [SingleBoard(1, code1, C) for code1, C in classes1]
+        child = Child._make  # tuple.__new__: half the time of Child(...), and a search makes many
+        sizes2 = [len(C2) for _, C2 in classes2]
         for p, (code1, C1) in enumerate(classes1):
+            n1 = len(C1)
             for q, (code2, C2) in enumerate(classes2):
-                out.append(Child(code1, code2, C1, C2, ident and p == q))
+                if ident and p == q:
+                    out.append(child((code1, code2, C1, C2, True, n1 * (n1 - 1))))  # bounds.pairs, inline
+                else:
+                    out.append(child((code1, code2, C1, C2, False, n1 * sizes2[q])))
         return out
 
     def evaluate(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, g: int, limit: int = DINF,
@@ -332,22 +333,21 @@ class DordleSearch:
         budgets = rules & USE_BUDGETS
         if not budgets:
             limit = DINF
-        items = []  # [lower bound, pairs, part]
+        items = []  # [lower bound, pairs, part, whether a Child]
         for part in self.parts(S1, S2, ident, g):
             if isinstance(part, Child):
                 lb = bounds.child_bound(len(part.S1), len(part.S2), part.ident, d - 1) if use_bounds else 0
-                items.append([lb, part.pairs, part])
+                items.append([lb, part.pairs, part, True])
             else:
                 lb = int(self.cb[d - 1, len(part.answers)]) if use_bounds else 0
-                items.append([lb, 0, part])
+                items.append([lb, 0, part, False])
         running = m + sum(item[0] for item in items)
         if running >= limit:
             return min(running, DINF)
         done = [False] * len(items)
         shortcuts = rules & USE_SHORTCUTS
         if rules & USE_PROJECTION or shortcuts:
-            for i, (lb, pairs, part) in enumerate(items):
-                child = isinstance(part, Child)
+            for i, (lb, pairs, part, child) in enumerate(items):
                 if child and shortcuts and pairs <= 2:
                     if pairs == 0:
                         better = 0
@@ -370,8 +370,8 @@ class DordleSearch:
         for i in sorted(range(len(items)), key=lambda i: items[i][1]):
             if done[i]:
                 continue
-            lb, _, part = items[i]
-            if isinstance(part, Child):
+            lb, _, part, child = items[i]
+            if child:
                 budget = limit - (running - lb) if budgets else DINF
                 value, _ = self.solve(part.S1, part.S2, part.ident, d - 1, budget, guesses)
             else:
