@@ -58,7 +58,7 @@ FAMILIES: dict[str, Family] = {
                spec="hangman.game", build="hangman.driver", document="hangman.tree", position="hangman.lookup"),
         Family("dordle", "two Wordle boards at once, every guess on both",
                ("dordle",), ("wordtree-dordle/1", "wordtree-dordle-strategy/1"), "dordle",
-               spec="dordle.search", build="dordle.search", document="dordle.tree", position="dordle.player"),
+               spec="dordle.search", build="dordle.search", document="dordle.document", position="dordle.player"),
     )
 }
 

@@ -173,7 +173,7 @@ def test_strategy_file_round_trip(seed, tmp_path):
     import orjson
 
     from wordtree.dordle.heuristic import STRATEGY_FORMAT, strategy_file, verify_strategy
-    from wordtree.dordle.tree import FORMAT, read_document
+    from wordtree.dordle.document import FORMAT, read_document
 
     game, search, strategy, first, result = strategy_case(seed)
     doc = strategy_file(strategy, first, result)

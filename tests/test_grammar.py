@@ -233,3 +233,19 @@ def test_a_game_is_one_registry_entry(monkeypatch, capsys):
     monkeypatch.setitem(games.OPTIONS, "size", Option("size", int, "board size", 1, 3))
     code, _, err = run(capsys, "info", "--size", "4")
     assert code == 2 and "--size must be a whole number between 1 and 3" in err
+
+
+def test_listing_and_describing_trees_loads_neither_numba_nor_numpy():
+    """trees and stats read the documents only: every family's reader stays off numba and numpy."""
+    import subprocess
+    import sys
+
+    script = ("import contextlib, io, sys\n"
+              "from wordtree.commands import main\n"
+              "with contextlib.redirect_stdout(io.StringIO()):\n"
+              "    assert main(['trees']) == 0\n"
+              "    for name in ('wordle-salet-normal', 'hangman-5', 'dordle-every40-saice'):\n"
+              "        assert main(['stats', name, '--json']) == 0\n"
+              "print(sorted(m for m in ('numba', 'numpy') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "[]", out

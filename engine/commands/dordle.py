@@ -209,7 +209,8 @@ def verify_tree(tree: str, args) -> int:
     found by bare file name, checked by fingerprint), or on the game or lists given (`verify`
     and `dordle verify`)."""
     from ..dordle.heuristic import STRATEGY_FORMAT
-    from ..dordle.tree import FORMAT, read_document, verify_document
+    from ..dordle.document import FORMAT, read_document
+    from ..dordle.tree import verify_document
     from ..families import tree_path
 
     doc = read_document(tree_path(tree), (FORMAT, STRATEGY_FORMAT))
@@ -420,7 +421,7 @@ def _open_position(args, tree: str | None):
     if tree is None:
         game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
         return DordlePosition(game, matrix, args.max_guesses or 7, None, seconds)
-    from ..dordle.tree import read_document
+    from ..dordle.document import read_document
     from ..wordle.patterns import pattern_matrix
     from ..wordle.tree import game_for
 

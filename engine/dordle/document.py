@@ -73,3 +73,74 @@ def check_strategy(doc: dict) -> None:
     mean = result.get("mean")
     if not isinstance(mean, (int, float)) or isinstance(mean, bool) or not math.isfinite(mean):
         raise UserError("'result.mean' must be a number")
+
+
+MAX_BYTES = 256 << 20  # the largest Dordle tree file read (as tree.TREE_MAX_BYTES)
+
+
+def read_document(path, formats: tuple[str, ...] = (FORMAT,)) -> dict:
+    """A Dordle tree file, read with a bound (a regular file of at most MAX_BYTES) and its shape
+    checked (check_shape); anything else is one UserError line. With `formats` naming
+    STRATEGY_FORMAT too, a wordtree-dordle-strategy/1 file is read as well (its fields checked by
+    document.check_strategy): `dordle verify` takes either."""
+    import orjson
+
+    from ..families import tree_path
+    from ..words import read_bounded
+
+    raw = read_bounded(tree_path(path), MAX_BYTES, "Dordle tree")
+    try:
+        doc = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise UserError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") not in formats:
+        found = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
+        raise UserError(f"{path}: not a {' or '.join(formats)} file (format: {found!r})")
+    try:
+        (check_strategy if doc["format"] == STRATEGY_FORMAT else check_shape)(doc)
+    except UserError as exc:
+        raise UserError(f"{path}: {exc}") from None
+    return doc
+
+
+def check_shape(doc: dict) -> None:
+    """The fields a lookup or a replay reads, of the types they need: the game's names and
+    fingerprints, the cap, the result's total, and every node ({"guess": word, "next": {key:
+    node or remainder}}, a remainder {"board": 1 or 2, "answers": [words], "guesses_left": k})."""
+    game = doc.get("game")
+    if not isinstance(game, dict) or not all(isinstance(game.get(k), str) for k in GAME_KEYS):
+        raise UserError(f"malformed 'game' section (needs {', '.join(GAME_KEYS)})")
+    cap = doc.get("max_guesses")
+    if not isinstance(cap, int) or isinstance(cap, bool) or not 2 <= cap <= 16:
+        raise UserError("'max_guesses' must be a whole number from 2 to 16")
+    result = doc.get("result")
+    if not isinstance(result, dict) or not isinstance(result.get("total"), int):
+        raise UserError("malformed 'result' section (needs a whole 'total')")
+    stack = [(doc.get("tree"), 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > cap:
+            raise UserError(f"the tree is deeper than its cap of {cap}")
+        if not isinstance(node, dict):
+            raise UserError("malformed tree: a node is not an object")
+        if "board" in node:
+            if node.get("board") not in (1, 2) or not isinstance(node.get("guesses_left"), int) or \
+                    not isinstance(node.get("answers"), list) or not all(isinstance(w, str) for w in node["answers"]):
+                raise UserError("malformed remainder (needs board 1 or 2, answers, guesses_left)")
+            continue
+        branches = node.get("next", {})
+        if not isinstance(node.get("guess"), str) or not isinstance(branches, dict):
+            raise UserError("malformed tree: a node needs a 'guess' word and 'next' as an object")
+        stack.extend((child, depth + 1) for child in branches.values())
+
+
+def describe_file(path) -> dict:
+    """What a list of trees says of a wordtree-dordle/1 file (families.describe): its lists, cap,
+    total guesses over every ordered pair of answers and whether it is proven optimal."""
+    doc = read_document(path)
+    game, result = doc["game"], doc["result"]
+    return {"format": FORMAT, "game": "dordle", "max_guesses": doc["max_guesses"],
+            "lists": {key: game.get(key) for key in ("answers", "guesses")}, "answers": game.get("answers_count"),
+            "opener": result.get("first"), "total": result["total"],
+            "measure": "guesses over every ordered pair of answers", "mean": result.get("mean"),
+            "optimal": bool(result.get("optimal"))}
