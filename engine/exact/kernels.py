@@ -171,12 +171,12 @@ class Memo(NamedTuple):
 
 
 @kernel
-def _set_hash(S, state, d, mm):
-    h = mm.depth_keys[d]
+def _set_hash(S, state, d, set_keys, state_keys, depth_keys):
+    h = depth_keys[d]
     for a in S:
-        h ^= mm.set_keys[a]
+        h ^= set_keys[a]
     for j in range(state.size):
-        h ^= mm.state_keys[j] * np.uint64(state[j] + 2)  # odd keys: distinct values, distinct terms
+        h ^= state_keys[j] * np.uint64(state[j] + 2)  # odd keys: distinct values, distinct terms
     return h | np.uint64(1)  # 0 marks an empty slot
 
 
@@ -262,14 +262,13 @@ def _pay_guess(word):
 
 
 @kernel
-def _memo_holds(S, state, d, i, mm):
+def _memo_holds(S, state, d, i, mdepth, moff, mlen, pool):
     """Whether slot i (whose key matched) holds (S, state, d): the depth, the size, then the set
     and the state element by element, so that a hash collision never matches."""
     n = S.size
-    if mm.depth[i] != d or mm.size[i] != n:
+    if mdepth[i] != d or mlen[i] != n:
         return False
-    pool = mm.pool
-    off = mm.offset[i]
+    off = moff[i]
     for j in range(n):
         if pool[off + j] != S[j]:
             return False
@@ -280,17 +279,16 @@ def _memo_holds(S, state, d, i, mm):
 
 
 @kernel
-def _memo_slot(S, state, d, h, mm):
+def _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool):
     """The slot holding (S, state, d), or -(empty slot) - 1 when it is absent. The state (the
     hard-mode constraint; empty otherwise) is stored after the set and compared with it."""
-    keys = mm.keys
-    mask = keys.size - 1
+    mask = mkeys.size - 1
     i = np.int64(h & np.uint64(mask))
     while True:
-        k = _atomic_load(keys, i)
+        k = _atomic_load(mkeys, i)
         if k == EMPTY:
             return -i - 1
-        if k == h and _memo_holds(S, state, d, i, mm):
+        if k == h and _memo_holds(S, state, d, i, mdepth, moff, mlen, pool):
             return i
         i = (i + 1) & mask
 
@@ -309,24 +307,23 @@ def _memo_update(slot, value, exact, guess, payload):
 
 
 @kernel
-def _memo_store(S, state, d, h, value, exact, guess, mm, stats):
+def _memo_store(S, state, d, h, value, exact, guess, mkeys, mdepth, moff, mlen, mpay, pool, counters, stats):
     """Record an exact value or a lower bound for (S, state, d). When a thread's own table or
     its pool is full it is cleared (values are recomputed on demand: a cleared entry costs time,
     never exactness); a full shared table takes no more entries until its owner clears it."""
-    keys, pool, counters = mm.keys, mm.pool, mm.counters
     n = S.size
     size = n + state.size
     shared = counters[MEMO_SHARED] != 0
     while True:
-        slot = _memo_slot(S, state, d, h, mm)
+        slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
         if slot >= 0:
-            _memo_update(slot, value, exact, guess, mm.payload)
+            _memo_update(slot, value, exact, guess, mpay)
             return
-        if counters[MEMO_ENTRIES] + 1 > (keys.size * 7) // 10 or counters[MEMO_POOL] + size > pool.size:
+        if counters[MEMO_ENTRIES] + 1 > (mkeys.size * 7) // 10 or counters[MEMO_POOL] + size > pool.size:
             if shared:
                 counters[MEMO_FULL] = 1
                 return
-            keys[:] = 0
+            mkeys[:] = 0
             counters[MEMO_ENTRIES] = 0
             counters[MEMO_POOL] = 0
             stats[ST_MEMO_CLEARS] += 1
@@ -337,7 +334,7 @@ def _memo_store(S, state, d, h, value, exact, guess, mm, stats):
             counters[MEMO_ENTRIES] += 1
             counters[MEMO_POOL] += size
             break
-        if _atomic_cas(keys, i, EMPTY, TAKEN) != EMPTY:
+        if _atomic_cas(mkeys, i, EMPTY, TAKEN) != EMPTY:
             continue  # another thread took the slot first: look again (it may hold this very set)
         off = _atomic_add(counters, MEMO_POOL, np.int64(size))
         if off + size > pool.size:
@@ -349,11 +346,11 @@ def _memo_store(S, state, d, h, value, exact, guess, mm, stats):
         pool[off + j] = S[j]
     for j in range(state.size):
         pool[off + n + j] = state[j]
-    mm.depth[i] = d
-    mm.offset[i] = off
-    mm.size[i] = n
-    mm.payload[i] = _pay(value, exact, guess)
-    _atomic_store(keys, i, h)  # last: the entry is whole before any reader can find it
+    mdepth[i] = d
+    moff[i] = off
+    mlen[i] = n
+    mpay[i] = _pay(value, exact, guess)
+    _atomic_store(mkeys, i, h)  # last: the entry is whole before any reader can find it
     stats[ST_MEMO_STORES] += 1
 
 
@@ -815,6 +812,10 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     cores, core_len, core_count, mark = sc.cores, sc.core_len, sc.core_count, sc.mark
     pair_bytes, pair_words = sc.pair_bytes, sc.pair_words
     top_codes, top_ids, top_win, top_info = sc.top_codes, sc.top_ids, sc.top_win, sc.top_info
+    # the memo's arrays, bound once: its helpers take arrays, not the tuple (numba increfs every
+    # array of a tuple at each call of a function that calls others, docs/development.md)
+    mkeys, mdepth, moff, mlen, mpay, pool = mm.keys, mm.depth, mm.offset, mm.size, mm.payload, mm.pool
+    counters, set_keys, depth_keys, state_keys = mm.counters, mm.set_keys, mm.depth_keys, mm.state_keys
     n = S.size
     no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
     use_bounds = (rules & USE_BOUNDS) != 0
@@ -859,23 +860,23 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     h = np.uint64(0)
     known_lb = 0
     if use_memo:
-        h = _set_hash(S, state, d, mm)
-        slot = _memo_slot(S, state, d, h, mm)
+        h = _set_hash(S, state, d, set_keys, state_keys, depth_keys)
+        slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
         if slot >= 0:
             stats[ST_MEMO_HITS] += 1
-            word = _atomic_load(mm.payload, slot)
+            word = _atomic_load(mpay, slot)
             if _pay_exact(word):
                 best_out[level] = _pay_guess(word)
                 return _pay_value(word)
             if _pay_value(word) >= beta:
                 return _pay_value(word)
             known_lb = _pay_value(word)
-        elif (rules & USE_DEEPER) != 0 and d + 1 < mm.depth_keys.size:
-            h_deeper = _set_hash(S, state, d + 1, mm)
-            slot = _memo_slot(S, state, d + 1, h_deeper, mm)
+        elif (rules & USE_DEEPER) != 0 and d + 1 < depth_keys.size:
+            h_deeper = _set_hash(S, state, d + 1, set_keys, state_keys, depth_keys)
+            slot = _memo_slot(S, state, d + 1, h_deeper, mkeys, mdepth, moff, mlen, pool)
             if slot >= 0:
                 stats[ST_MEMO_HITS] += 1
-                word = _atomic_load(mm.payload, slot)
+                word = _atomic_load(mpay, slot)
                 if _pay_value(word) >= beta:
                     return _pay_value(word)
                 known_lb = _pay_value(word)
@@ -972,7 +973,8 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 node_lb = max(min_lb, known_lb)
                 if node_lb >= beta:
                     if use_memo:
-                        _memo_store(S, state, d, h, node_lb, False, -1, mm, stats)
+                        _memo_store(S, state, d, h, node_lb, False, -1,
+                                    mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
                     return node_lb
                 if top_exact and top_lb == node_lb:
                     stats[ST_GUESSES_EVALUATED] += 1
@@ -1116,11 +1118,13 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 node_lb = max(min_lb, known_lb) if use_bounds else 0
                 if node_lb >= beta:
                     if use_memo:
-                        _memo_store(S, state, d, h, node_lb, False, -1, mm, stats)
+                        _memo_store(S, state, d, h, node_lb, False, -1,
+                                    mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
                     return node_lb
         if result_guess >= 0 or d == 2:
             if use_memo:
-                _memo_store(S, state, d, h, result, True, result_guess, mm, stats)
+                _memo_store(S, state, d, h, result, True, result_guess,
+                            mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
             best_out[level] = result_guess
             return result
 
@@ -1237,11 +1241,13 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             fail = running
     if best < beta:
         if use_memo:
-            _memo_store(S, state, d, h, best, True, best_g, mm, stats)
+            _memo_store(S, state, d, h, best, True, best_g,
+                        mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
         best_out[level] = best_g
         return best
     if use_memo:
-        _memo_store(S, state, d, h, fail, False, -1, mm, stats)
+        _memo_store(S, state, d, h, fail, False, -1,
+                    mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
     return fail
 
 
