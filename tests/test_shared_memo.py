@@ -89,13 +89,14 @@ def _hammer(seed, rounds, universe, memo, stats, seen):
         S = pick[:m]
         d = 2 + np.random.randint(0, 3)
         value, guess = _truth(S, d)
-        h = kernels._set_hash(S, state, d, memo)
+        h = kernels._set_hash(S, state, d, memo.set_keys, memo.state_keys, memo.depth_keys)
         if np.random.randint(0, 2) == 0:
             exact = np.random.randint(0, 3) == 0
             stored = value if exact else value - np.random.randint(0, 5)
-            kernels._memo_store(S, state, d, h, stored, exact, guess if exact else -1, memo, stats)
+            kernels._memo_store(S, state, d, h, stored, exact, guess if exact else -1, memo.keys, memo.depth,
+                                memo.offset, memo.size, memo.payload, memo.pool, memo.counters, stats)
         else:
-            slot = kernels._memo_slot(S, state, d, h, memo)
+            slot = kernels._memo_slot(S, state, d, h, memo.keys, memo.depth, memo.offset, memo.size, memo.pool)
             if slot >= 0:
                 word = kernels._atomic_load(memo.payload, slot)
                 seen[0] += 1

@@ -171,8 +171,11 @@ def _main(argv: list[str]) -> int:
         from .. import progress
 
         progress.silence(bool(getattr(args, "quiet", False)))  # --quiet: no bar, whichever job would show one
-        with flag_hints():
-            code = _function(args.command, "run")(args) or 0
+        try:
+            with flag_hints():
+                code = _function(args.command, "run")(args) or 0
+        finally:
+            progress.silence(False)  # (a caller's own jobs after an in-process main show theirs)
         sys.stdout.flush()  # a full disk under stdout fails here, not at exit
         return code
     except UserError as exc:
