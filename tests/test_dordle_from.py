@@ -183,6 +183,8 @@ def test_cli_errors_are_one_line(lists, tmp_path, capsys):  # noqa: F811
         (["--from", f"{win},{ok}"], 1, "was solved at guess 1"),  # colours on a solved board
         (["--from", ",".join([ok] * 3), "--max-guesses", "3"], 1, "no guesses left"),
         (["--from", ",".join([ok] * 4), "--max-guesses", "3"], 1, "allows only 3"),
+        # one guess left for more than one pair: proven impossible, as a cap no strategy meets
+        (["--from", ",".join([ok] * 2), "--max-guesses", "3"], 3, "within the 1 guess left (proven)"),
     ]
     for extra, want, text in cases:
         code, out, err = run(["dordle", "build", *lists, *extra], capsys)

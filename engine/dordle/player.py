@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UserError
+from ..exact.solver import Infeasible
 from .bounds import pairs
 from .kernels import DINF
 from .search import DordleSearch, SingleBoard
@@ -31,6 +32,16 @@ from .search import DordleSearch, SingleBoard
 SET_LIMIT = 200  # answers on a board the exact engine is tried on (its single-board bounds solve each set)
 SINGLE_LIMIT = 60  # candidates on a lone board solved exactly off the tree (as player.EXACT_LIMIT)
 DEFAULT_SECONDS = 10.0  # time the exact search of a two-board position may take off the tree
+
+
+class NoStrategyLeft(Infeasible):
+    """No strategy finishes every pair left within the guesses left (exact_rest: the exact search,
+    no time limit): a proven result, exit status 3 as every family's cap that no strategy meets."""
+
+    def __init__(self, guesses_left: int):
+        self.cap = guesses_left
+        left = f"{guesses_left} guess{'es' * (guesses_left != 1)} left"
+        UserError.__init__(self, f"no strategy finishes every pair within the {left} (proven)")
 
 
 class TreeDisagrees(UserError):
@@ -401,7 +412,7 @@ def exact_rest(position: DordlePosition, objective: str = "total") -> ExactRest:
         nodes, count, boards = search.nodes - before, position.pair_count, 2
     seconds = time.perf_counter() - t0
     if value >= DINF or g < 0:
-        raise UserError(f"no strategy finishes every pair within the {d} guesses left")
+        raise NoStrategyLeft(d)
     return ExactRest(int(value), count, position.game.guesses[g], n, left, seconds, nodes, boards)
 
 
