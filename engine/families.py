@@ -21,6 +21,7 @@ below the families and imports none of them; this table is the only place that n
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -124,13 +125,27 @@ def tree_path(text) -> Path:
     return found if found is not None else Path(text)
 
 
+_HEAD = re.compile(rb'\s*\{\s*"format"\s*:\s*"([A-Za-z0-9/_.-]{1,64})"\s*,')
+
+
 def tree_format(path) -> str | None:
-    """The `format` field of a JSON tree file (read with a bound), None if it cannot be read or
-    has none: the family's own reader then reports the problem."""
+    """The `format` field of a JSON tree file, None if it cannot be read or has none: the
+    family's own reader then reports the problem. Every family writes it first, so a regular
+    file is read only as far as its first few kilobytes say it (the lookup that follows reads the
+    tree whole, once); any other file is read whole, with a bound. Only the choice of the reader
+    rests on this: each family's reader checks the format again."""
     import orjson
 
     from .words import read_bounded
 
+    try:
+        if Path(path).is_file():
+            with open(path, "rb") as stream:
+                head = _HEAD.match(stream.read(4096))
+            if head:
+                return head.group(1).decode()
+    except OSError:
+        return None  # (the reader says why it cannot be read)
     try:
         doc = orjson.loads(read_bounded(path, FORMAT_MAX_BYTES, "tree file"))
     except (UserError, orjson.JSONDecodeError):

@@ -253,3 +253,19 @@ def test_listing_and_describing_trees_loads_neither_numba_nor_numpy():
               "print(sorted(m for m in ('numba', 'numpy') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "[]", out
+
+
+def test_a_trees_format_is_read_from_its_head_and_agrees_with_the_whole_file(tmp_path):
+    """tree_format reads a regular file's first kilobytes where the format comes first (as every
+    family writes it), else the whole file: the same answer either way."""
+    from wordtree.families import tree_format
+
+    for tree in shipped_trees():
+        assert tree_format(tree.path) == json.loads(tree.path.read_bytes())["format"], tree.name
+    later = tmp_path / "later.json"
+    later.write_text(json.dumps({"game": {"name": "x" * 5000}, "format": "wordtree-dordle/1"}))
+    assert tree_format(later) == "wordtree-dordle/1"
+    for text in ("", "not json", '{"format": 7}', "[1, 2]"):
+        (tmp_path / "bad.json").write_text(text)
+        assert tree_format(tmp_path / "bad.json") is None, text
+    assert tree_format(tmp_path / "missing.json") is None

@@ -397,9 +397,10 @@ def run_export(args) -> int:
     from ..wordle.formats import export_tree
     from ..wordle.tree import game_for, read_tree
 
-    if tree_family(args.tree) != "wordle":
+    family = tree_family(args.tree)
+    if family != "wordle":
         raise UserError(f"{args.tree}: export writes Wordle-family trees in other solvers' formats; this is a "
-                        f"{tree_family(args.tree).capitalize()} tree")
+                        f"{family.capitalize()} tree")
     doc = check_tree_shape(read_tree(tree_path(args.tree)))
     data = export_tree(doc, game_for(doc, args.answers, args.guesses), args.format)
     if args.output:
