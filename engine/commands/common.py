@@ -37,7 +37,7 @@ def game_options(p: argparse.ArgumentParser, positional: bool = True, hangman: b
         p.add_argument("game", nargs="?", default=None, help=f"the game: {names} (default: wordle)")
     p.add_argument("--answers", metavar="FILE", help="custom answer list (with --guesses)")
     p.add_argument("--guesses", metavar="FILE", help="custom guess list (with --answers)")
-    p.add_argument("--cache-dir", metavar="DIR", help="pattern-matrix cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+    cache_dir_option(p)
     for option in OPTIONS.values():
         games = ", ".join(name for name, preset in PRESETS.items() if option.name in {o.name for o in preset.options})
         flag = f"--{option.name}"
@@ -289,3 +289,10 @@ class IntermixedParser(argparse.ArgumentParser):
 def intermixed(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.__class__ = IntermixedParser  # made by add_parser, which takes no parser class of its own
     return p
+
+
+def cache_dir_option(p: argparse.ArgumentParser, what: str = "pattern-matrix", family: str = "") -> None:
+    """--cache-dir, the folder of a command's cache (`what` it holds; `family`: the family whose
+    positions use it, where the command plays others too)."""
+    p.add_argument("--cache-dir", metavar="DIR", help=f"{family + ': ' if family else ''}{what} cache folder "
+                                                      "(default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")

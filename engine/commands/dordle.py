@@ -19,6 +19,7 @@ import sys
 
 from ..errors import UsageError, UserError
 from .common import (
+    cache_dir_option,
     checkpoint_flags,
     int_option,
     json_option,
@@ -53,8 +54,7 @@ def _lists(p, game: bool = True) -> None:
                        help=f"a Wordle preset: {', '.join(WORDLE_PRESETS)} (default: wordle)")
     p.add_argument("--answers", metavar="FILE", help="custom answer list (with --guesses)")
     p.add_argument("--guesses", metavar="FILE", help="custom guess list (with --answers)")
-    p.add_argument("--cache-dir", metavar="DIR",
-                   help="pattern-matrix cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+    cache_dir_option(p)
 
 
 def _lookup_options(p, steps: bool = True) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import UsageError, UserError
-from .common import summary
+from .common import cache_dir_option, summary
 
 CROSSWORD_EPILOG = """\
 two forms:
@@ -41,7 +41,7 @@ def add_crossword(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the randomized restarts (default: 0)")
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="time limit (default: 10)")
     p.add_argument("-o", "--output", metavar="OUT", help="also write OUT.json or OUT.png")
-    p.add_argument("--cache-dir", metavar="DIR", help="word-index cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+    cache_dir_option(p, "word-index")
 
 
 def _crossword_form(args) -> tuple[str, str | None, str | None, str]:
@@ -122,7 +122,7 @@ def add_boggle(sub) -> None:
     p.add_argument("--restarts", type=int, metavar="N", help="--best: stop after N annealing runs instead")
     p.add_argument("--steps", type=int, default=30_000, metavar="N", help="--best: annealing steps per run (default: 30000)")
     p.add_argument("--top", type=int, default=5, metavar="K", help="--best: boards to print (default: 5)")
-    p.add_argument("--cache-dir", metavar="DIR", help="trie cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+    cache_dir_option(p, "trie")
 
 
 def run_boggle(args) -> int:

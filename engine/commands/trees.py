@@ -7,6 +7,7 @@ import sys
 
 from ..errors import UsageError, UserError
 from .common import (
+    cache_dir_option,
     check_tree_shape,
     int_option,
     intermixed,
@@ -28,8 +29,7 @@ def add_verify(sub) -> None:
                                 "Dordle strategy), or a shipped tree's name (wordtree trees lists them)")
     list_options(p)
     p.add_argument("--weights", metavar="FILE", help="a Hangman tree's weights file, if not a shipped one")
-    p.add_argument("--cache-dir", metavar="DIR", help="Dordle: pattern-matrix cache folder (default: "
-                                                      "$WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+    cache_dir_option(p, family="Dordle")
     p.add_argument("--prove", action="store_true",
                    help="re-prove the tree's optimality claim with the exact search (slow: the search the build ran)")
     quiet_option(p)
@@ -166,8 +166,7 @@ def dordle_options(p) -> None:
     p.add_argument("--seconds", type=seconds_or_none, default=argparse.SUPPRESS, metavar="S|none",
                    help="Dordle: time the exact search of a position off the tree may take (default 10; 'none': "
                         "no limit)")
-    p.add_argument("--cache-dir", metavar="DIR",
-                   help="Dordle: pattern-matrix cache folder (default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+    cache_dir_option(p, family="Dordle")
 
 
 FAMILY_FLAGS = {"hangman": ("missed", "length", "weights"), "dordle": ("max_guesses", "seconds", "cache_dir")}
