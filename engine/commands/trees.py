@@ -360,16 +360,17 @@ def run_stats(args) -> int:
 
     path = tree_path(args.tree)
     family = family_of_tree(path) or FAMILIES["wordle"]  # (an unreadable file: the Wordle reader says why)
-    facts = {"tree": args.tree, "family": family.name, **family.part("document").describe_file(path)}
     if family.name == "wordle":
         from ..wordle.player import summary_lines
-        from ..wordle.tree import read_tree
+        from ..wordle.tree import describe, read_tree
 
         doc = read_tree(path)
         if args.json:
+            facts = {"tree": args.tree, "family": family.name, **describe(doc)}
             return print_json({**facts, "worst": doc["stats"]["worst"], "histogram": doc["stats"]["histogram"]})
         print("\n".join(summary_lines(doc)))
         return 0
+    facts = {"tree": args.tree, "family": family.name, **family.part("document").describe_file(path)}
     if args.json:
         return print_json(facts)
     game = f"{facts['word_length']} letters, {facts['lives']} lives" if family.name == "hangman" else \

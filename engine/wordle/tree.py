@@ -212,7 +212,11 @@ def histogram_lines(histogram: dict, width: int = 40) -> list[str]:
 def describe_file(path) -> dict:
     """What a list of trees says of a wordtree/1 file (families.describe): its game, rules, lists,
     total guesses over every answer and whether it is proven optimal."""
-    doc = read_tree(path)
+    return describe(read_tree(path))
+
+
+def describe(doc: dict) -> dict:
+    """describe_file of a tree already read (read_tree)."""
     game, stats = doc["game"], doc["stats"]
     return {"format": FORMAT, "game": game["name"], "mode": game.get("mode"), "max_guesses": game.get("max_guesses"),
             "lists": {key: game.get(key) for key in ("answers", "guesses")},
