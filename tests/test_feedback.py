@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 import numpy as np
+import orjson
 import pytest
 
 import reference
@@ -80,3 +81,33 @@ def test_parse_pattern_accepts_letters_digits_and_squares(wordle):
     for bad in ["BYGB", "BYGBX", "", "0123"]:
         with pytest.raises(UserError):
             wordle.parse_pattern(bad)
+
+
+ORANGE, BLUE = "\U0001f7e7", "\U0001f7e6"  # the high-contrast squares: orange is green, blue is yellow
+
+
+def test_parse_pattern_accepts_the_high_contrast_squares(wordle):
+    code = wordle.parse_pattern("BYGBB")
+    assert wordle.parse_pattern(f"\u2b1b{BLUE}{ORANGE}\u2b1b\u2b1b") == code
+    assert wordle.parse_pattern(f"\u2b1c{BLUE}\ufe0f{ORANGE}\ufe0f\u2b1c\u2b1c") == code
+    # both palettes in one paste read the same colours
+    assert wordle.parse_pattern(f"\u2b1b\U0001f7e8{ORANGE}\u2b1b\u2b1b") == code
+    # the other coloured squares are still no colour
+    for other in ["\U0001f7e5", "\U0001f7ea", "\U0001f7eb"]:
+        with pytest.raises(UserError):
+            wordle.parse_pattern(f"\u2b1b{other}{ORANGE}\u2b1b\u2b1b")
+
+
+def test_high_contrast_squares_on_the_command_line(capsys):
+    from wordtree.commands import main
+
+    assert main(["next", "salet:GBYBB", "--json"]) == 0
+    plain = orjson.loads(capsys.readouterr().out)
+    assert main(["next", f"salet:{ORANGE}\u2b1b{BLUE}\u2b1b\u2b1b", "--json"]) == 0
+    assert orjson.loads(capsys.readouterr().out) == plain
+    # a Dordle board pair pasted in high contrast: each board's squares read alike
+    assert main(["next", "dordle-every40-saice", "saice:GBBBB/BYBBB", "--json"]) == 0
+    plain = orjson.loads(capsys.readouterr().out)
+    assert main(["next", "dordle-every40-saice", f"saice:{ORANGE}\u2b1b\u2b1b\u2b1b\u2b1b/\u2b1b{BLUE}\u2b1b\u2b1b\u2b1b",
+                 "--json"]) == 0
+    assert orjson.loads(capsys.readouterr().out) == plain

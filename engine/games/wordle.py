@@ -19,8 +19,10 @@ PRESET_LISTS = {
     "wordle-nyt2023": ("nyt-answers-3158-20230701.txt", "nyt-allowed-14855-20220830.txt", "tarse"),
 }
 COLOURS = "BYG"
-# What a user may type for each colour: letters, digits, or pasted squares (dark and light grey).
-INPUT_COLOURS = {"b": 0, "0": 0, "\u2b1b": 0, "\u2b1c": 0, "y": 1, "1": 1, "\U0001f7e8": 1, "g": 2, "2": 2, "\U0001f7e9": 2}
+# What a user may type for each colour: letters, digits, or pasted squares (dark and light grey;
+# the high-contrast squares too: orange for green, blue for yellow).
+INPUT_COLOURS = {"b": 0, "0": 0, "\u2b1b": 0, "\u2b1c": 0, "y": 1, "1": 1, "\U0001f7e8": 1, "\U0001f7e6": 1,
+                 "g": 2, "2": 2, "\U0001f7e9": 2, "\U0001f7e7": 2}
 MAX_LENGTH = 10  # 3**10 codes still fit in uint16
 
 

@@ -61,7 +61,7 @@
       const chars = [...text.replace(/[\s\uFE0F]/g, "")];
       const out = [];
       for (const ch of chars) {
-        const c = COLOUR_KEYS[ch.toLowerCase()] || { "\u2B1B": "B", "\u2B1C": "B", "\u{1F7E8}": "Y", "\u{1F7E9}": "G" }[ch];
+        const c = COLOUR_KEYS[ch.toLowerCase()] || { "\u2B1B": "B", "\u2B1C": "B", "\u{1F7E8}": "Y", "\u{1F7E6}": "Y", "\u{1F7E9}": "G", "\u{1F7E7}": "G" }[ch];
         if (!c) return { error: `"${ch}" is not a colour: use B (grey), Y (yellow) or G (green)` };
         out.push(c);
       }
