@@ -33,9 +33,14 @@ class GeneratedCodesError(UserError):
 class NotSquareError(UserError):
     """A board given as one run of letters whose count is not a square: its shape is needed."""
 
-    def __init__(self, letters: int):
+    def __init__(self, letters: int, qu: int | None = None):
         self.letters = letters
-        super().__init__(f"board: {letters} letters is not a square board; give its rows and columns")
+        self.qu = qu  # the count with each "qu" typed read as one Qu cell, when the text had one
+        super().__init__(f"board: {letters} letters is not a square board{self.qu_note}; give its rows and columns")
+
+    @property
+    def qu_note(self) -> str:
+        return "" if self.qu is None else f" (nor {self.qu} with each qu read as the one Qu die)"
 
 
 class UnknownGame(UserError):

@@ -205,6 +205,40 @@ def test_board_errors(trie):
     assert (board.cells, board.rows, board.cols) == ("perslatg", 2, 4)
 
 
+def test_qu_typed_as_the_die_shows_it_is_one_cell(trie, dictionary):
+    # 17 letters typed, 16 dice: the board is 4x4 with its Qu die
+    board = boggle.parse_board("quitperslatgsines", None, None, trie.alphabet)
+    assert (board.cells, board.rows, board.cols) == ("qitperslatgsines", 4, 4)
+    for typed, rows in [("qITE SXXX", None), ("quite/sxxx", None), ("quITESXXX", 2), ("qitesxxx", 2)]:
+        board = boggle.parse_board(typed, rows, None, trie.alphabet)
+        assert (board.cells, board.rows, board.cols) == ("qitesxxx", 2, 4), typed
+    assert fast("quitesxxx", 2, None, trie).words == fast("qitesxxx", 2, 4, trie).words
+    # letters that make a board as typed keep q and u apart: the Qu die, then a U die
+    assert boggle.parse_board("quitperslatgsine", None, None, trie.alphabet).cells == "quitperslatgsine"
+    assert boggle.parse_board("quuabcdefg", None, None, trie.alphabet).cells == "quabcdefg"
+    # no board either way: the message gives both counts; without a qu, no word of it
+    with pytest.raises(UserError, match=r"^board: 15 letters is not a square board "
+                                        r"\(nor 14 with each qu read as the one Qu die\);"):
+        boggle.parse_board("quitperslatgsin", None, None, trie.alphabet)
+    with pytest.raises(UserError, match=r"a 2x4 board needs 8 \(nor with each qu read as the one Qu die\)$"):
+        boggle.parse_board("quiteqsxxx", 2, 4, trie.alphabet)
+    with pytest.raises(UserError) as exc:
+        boggle.parse_board("perslatgsineter", None, None, trie.alphabet)
+    assert "Qu die" not in str(exc.value)
+
+
+def test_cli_qu_board_and_hint(trie):
+    typed = run_cli("quitperslatgsines", "--json")
+    plain = run_cli("qitperslatgsines", "--json")
+    assert typed.returncode == 0 and plain.returncode == 0, typed.stderr + plain.stderr
+    assert json.loads(typed.stdout) == json.loads(plain.stdout)
+    assert json.loads(typed.stdout)["rows"] == 4
+    bad = run_cli("quitperslatgsin")
+    assert bad.returncode == 1 and bad.stderr.strip() == (
+        "wordtree: error: board: 15 letters is not a square board (nor 14 with each qu read as the one Qu die); "
+        "give --rows and --cols")
+
+
 def run_cli(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, str(ROOT / "cli.py"), "boggle", *args], capture_output=True,

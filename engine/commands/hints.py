@@ -40,7 +40,8 @@ def flag_hints():
     except GeneratedCodesError as exc:
         raise UserError(f"{exc.game} generates its codes: --answers/--guesses do not apply") from None
     except NotSquareError as exc:
-        raise UserError(f"board: {exc.letters} letters is not a square board; give --rows and --cols") from None
+        raise UserError(f"board: {exc.letters} letters is not a square board{exc.qu_note}; "
+                        "give --rows and --cols") from None
     except ListenError as exc:
         raise UserError(f"{exc}; pick another --port") from None
     except CapOutOfRange as exc:

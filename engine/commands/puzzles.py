@@ -105,7 +105,7 @@ def run_crossword(args) -> int:
 
 def add_boggle(sub) -> None:
     p = sub.add_parser("boggle", help=summary("boggle"))
-    p.add_argument("board", nargs="?", metavar="BOARD", help="the letters row by row, q for Qu (e.g. perslatgsineters); a letter the word list lacks is a "
+    p.add_argument("board", nargs="?", metavar="BOARD", help="the letters row by row, q (or qu) for Qu (e.g. perslatgsineters); a letter the word list lacks is a "
                         "cell no word passes through")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--random", type=int, metavar="N", help="score N random boards and report the speed")

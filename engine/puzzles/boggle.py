@@ -268,17 +268,48 @@ class Board:
 def parse_board(text: str, rows: int | None, cols: int | None, alphabet) -> Board:
     """A board from its letters row by row ("perslatgsineters"), optionally split into rows by
     spaces, '/' or ','. Without `rows`/`cols` the rows are the split ones, else the board is
-    square. Wrong sizes and characters that are not letters are one-line errors; a letter the
-    word list lacks is a cell no word passes through (see board_letters)."""
+    square. The Qu die is q; typed "qu", as the die shows, it is one cell when the letters as
+    typed make no board. Wrong sizes and characters that are not letters are one-line errors; a
+    letter the word list lacks is a cell no word passes through (see board_letters)."""
     text = unicodedata.normalize("NFC", text.strip()).lower()
     parts = [p for p in _ROW_SEPARATORS.split(text) if p]
-    cells = "".join(parts)
-    n = len(cells)
-    if n == 0:
+    if not parts:
         raise UserError("board: no letters given")
     for what, value in (("rows", rows), ("cols", cols)):
         if value is not None and value < 1:
             raise UserError(f"board: {what} must be at least 1, got {value}")
+    try:
+        shape = _shape(parts, rows, cols)
+    except UserError as exc:
+        if "qu" not in text:
+            raise
+        # the Qu die typed as it shows, "qu": one cell, when the letters as typed make no board
+        merged = [p.replace("qu", QU) for p in parts]
+        try:
+            shape = _shape(merged, rows, cols)
+        except UserError:
+            if isinstance(exc, NotSquareError):
+                raise NotSquareError(exc.letters, qu=sum(map(len, merged))) from None
+            raise UserError(f"{exc} (nor with each qu read as the one Qu die)") from None
+        parts = merged
+    cells = "".join(parts)
+    rows, cols = shape
+    check_size(rows, cols)
+    known = set(alphabet)
+    for i, ch in enumerate(cells):
+        where = f"(row {i // cols + 1}, column {i % cols + 1})"
+        if unicodedata.category(ch)[0] not in "LM":
+            raise UserError(f"board: {ch!r} {where} is not a letter")
+        if ch not in known and len(known) >= MAX_LETTERS:
+            raise UserError(f"board: {ch!r} {where} is not a letter of the word list, which already has the "
+                            f"{MAX_LETTERS} letters a board can tell apart")
+    return Board(cells, rows, cols)
+
+
+def _shape(parts: list[str], rows: int | None, cols: int | None) -> tuple[int, int]:
+    """The board's rows and columns for its typed rows `parts`, or the UserError saying why they
+    make no board."""
+    n = sum(map(len, parts))
     if rows is None and cols is None:
         if len(parts) > 1:
             rows, cols = len(parts), len(parts[0])
@@ -295,16 +326,7 @@ def parse_board(text: str, rows: int | None, cols: int | None, alphabet) -> Boar
         cols = -(-n // rows)
     if rows * cols != n:
         raise UserError(f"board: {n} letters given, a {rows}x{cols} board needs {rows * cols}")
-    check_size(rows, cols)
-    known = set(alphabet)
-    for i, ch in enumerate(cells):
-        where = f"(row {i // cols + 1}, column {i % cols + 1})"
-        if unicodedata.category(ch)[0] not in "LM":
-            raise UserError(f"board: {ch!r} {where} is not a letter")
-        if ch not in known and len(known) >= MAX_LETTERS:
-            raise UserError(f"board: {ch!r} {where} is not a letter of the word list, which already has the "
-                            f"{MAX_LETTERS} letters a board can tell apart")
-    return Board(cells, rows, cols)
+    return rows, cols
 
 
 def check_size(rows: int, cols: int) -> None:
