@@ -123,8 +123,123 @@ def read_tree(path) -> dict:
             raise UserError(f"{path}: {section} is missing {', '.join(missing)}")
     if not isinstance(doc.get("root"), dict) or not isinstance(doc["root"].get("guess"), str):
         raise UserError(f"{path}: missing or malformed 'root' node")
+    try:
+        check_fields(doc)
+    except UserError as exc:
+        raise UserError(f"{path}: {exc}") from None
     doc["_path"] = str(path)  # for messages; never written back
     return doc
+
+
+# ------------------------------------------------------------------------------------------------
+# the type of every field a reader reads (every family's readers use these)
+# ------------------------------------------------------------------------------------------------
+def kind(value) -> str:
+    """A JSON value's type as a message names it: a string, a number, a list, an object, ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number" if isinstance(value, float) or abs(value) < 10 ** 12 else "a huge number"
+    return {str: "a string", list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def field_error(name: str, value, wanted: str) -> UserError:
+    """`name` must be `wanted`: got the value (a short one of the expected type) or its type."""
+    shown = kind(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 10 ** 12:
+        shown = repr(value)
+    return UserError(f"{name} must be {wanted}, got {shown}")
+
+
+def whole(value, low: int = 0, high: int | None = None) -> bool:
+    """A JSON integer (not a bool) from `low` to `high`."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low and (high is None or value <= high)
+
+
+def number(value, low: float = 0.0, high: float = 1e12) -> bool:
+    """A finite JSON number (not a bool) from `low` to `high`."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
+
+
+def expect(section: dict, where: str, key: str, test, wanted: str, optional: bool = False):
+    """`section[key]` if `test` accepts it (or it is absent and `optional`), else a UserError
+    naming the field `where.key`."""
+    if optional and key not in section:
+        return None
+    value = section.get(key)
+    if not test(value):
+        raise field_error(f"{where}.{key}" if where else key, value, wanted)
+    return value
+
+
+def text(value, most: int = 4096) -> bool:
+    return isinstance(value, str) and len(value) <= most
+
+
+MODES = ("normal", "hard", "ultra")
+MOST_GUESSES = 1000  # the largest cap a tree file may state (no tree comes near it)
+
+
+def check_fields(doc: dict) -> None:
+    """Every field of a wordtree/1 document that a command reads, of its type and in its range:
+    a UserError naming the first one that is not ("game.name must be a string, got a list")."""
+    game, stats = doc["game"], doc["stats"]
+    for key in ("name", "answers", "guesses"):
+        expect(game, "game", key, lambda v: text(v, 256) and v != "", "a non-empty string")
+    expect(game, "game", "mode", lambda v: v in MODES, f"one of {', '.join(MODES)}")
+    expect(game, "game", "max_guesses", lambda v: v is None or whole(v, 1, MOST_GUESSES),
+           f"a whole number from 1 to {MOST_GUESSES}, or null (no cap)")
+    expect(game, "game", "word_length", lambda v: whole(v, 1, 64), "a whole number from 1 to 64")
+    for key in ("answers", "guesses"):
+        expect(game, "game", f"{key}_sha256", _sha256, "a sha256 (64 hex digits)")
+        expect(game, "game", f"{key}_count", lambda v: whole(v, 1), "a whole number, 1 or more")
+    for key in ("pegs", "colours", "digits"):
+        expect(game, "game", key, lambda v: whole(v, 0, 100), "a whole number", optional=True)
+    expect(game, "game", "repeats", lambda v: isinstance(v, bool), "true or false", optional=True)
+    for key in ("total", "worst"):
+        expect(stats, "stats", key, whole, "a whole number, 0 or more")
+    expect(stats, "stats", "mean", number, "a number, 0 or more")
+    histogram = expect(stats, "stats", "histogram", lambda v: isinstance(v, dict), "an object")
+    for key, count in histogram.items():
+        if not (key.isascii() and key.isdigit() and len(key) <= 4 and int(key) >= 1):
+            raise UserError(f"stats.histogram: {key[:20]!r} is not a number of guesses (1, 2, ...)")
+        if not whole(count):
+            raise field_error(f"stats.histogram.{key}", count, "a whole number, 0 or more")
+    expect(stats, "stats", "optimal", lambda v: isinstance(v, bool), "true or false", optional=True)
+    expect(stats, "stats", "objective", lambda v: v in ("total", "worst"), "total or worst", optional=True)
+    for key in ("proof", "first_guess", "engine", "strategy"):
+        expect(stats, "stats", key, text, "a string", optional=True)
+    expect(stats, "stats", "seconds", number, "a number, 0 or more", optional=True)
+    check_nodes(doc["root"])
+
+
+def _sha256(value) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+
+
+def check_nodes(root) -> None:
+    """Every node {"guess": word, "next": {pattern: node}} (no "next", or null: a leaf); a
+    UserError naming the first bad one by its path."""
+    stack = [(root, [])]
+    while stack:
+        node, steps = stack.pop()
+        where = path_text(steps) or "the root"
+        if not isinstance(node, dict):
+            raise UserError(f"the node at {where} must be an object, got {kind(node)}")
+        guess = node.get("guess")
+        if not text(guess, 64) or guess == "":
+            raise field_error(f"the guess at {where}", guess, "a word")
+        branches = node.get("next")
+        if branches is None:
+            continue
+        if not isinstance(branches, dict):
+            raise field_error(f"'next' of {guess!r} at {where}", branches, "an object")
+        for pattern, child in branches.items():
+            if len(pattern) > 64:
+                raise UserError(f"'next' of {guess!r} at {where}: a pattern of {len(pattern)} characters")
+            stack.append((child, steps + [(guess, pattern)]))
 
 
 def generates_codes(doc: dict) -> bool:
