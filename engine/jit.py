@@ -10,7 +10,7 @@ numba's `njit` with `cache=True`: every kernel is kept in numba's on-disk cache.
 
 from __future__ import annotations
 
-from .numba_cache import guard_cache, import_numba
+from .numba_cache import cache_usable, guard_cache, import_numba, in_memory
 
 import_numba()
 from numba import njit, prange  # noqa: E402, F401 (prange: for the kernel modules)
@@ -19,8 +19,22 @@ guard_cache()
 
 
 def kernel(function=None, **options):
-    """`@kernel` or `@kernel(nogil=True, ...)`: `numba.njit(cache=True, **options)`."""
+    """`@kernel` or `@kernel(nogil=True, ...)`: `numba.njit(cache=True, **options)`. Where the
+    cache folder cannot be written (`numba_cache.cache_usable`), or numba finds no folder for the
+    cache, the kernel is compiled in memory, with a one-line notice (once a run)."""
     options.setdefault("cache", True)
+    if options["cache"] and not cache_usable():
+        options["cache"] = False
     if function is None:
-        return njit(**options)
-    return njit(**options)(function)
+        return lambda function: _decorate(function, options)
+    return _decorate(function, options)
+
+
+def _decorate(function, options):
+    try:
+        return njit(**options)(function)
+    except RuntimeError as exc:  # numba: "cannot cache function ...: no locator available"
+        if not options.get("cache") or "cannot cache" not in str(exc):
+            raise
+        in_memory(str(exc))
+        return njit(**{**options, "cache": False})(function)

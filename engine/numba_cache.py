@@ -34,7 +34,11 @@ from __future__ import annotations
 
 import atexit
 import glob
+import hashlib
+import io
 import os
+import pickle
+import stat
 import sys
 import threading
 import time
@@ -125,6 +129,7 @@ def guard_cache() -> None:
         return
 
     light = light_load()
+    _check_entries(caching)
 
     def load_overload(self, sig, target_context):
         try:
@@ -180,6 +185,138 @@ def _freeze_now(after_load: bool = False) -> None:
     gc.freeze()
 
 
+# --- a cache folder that cannot be written: kernels compiled in memory ---
+_usable: bool | None = None
+
+
+def cache_usable() -> bool:
+    """Whether numba's cache folder named by NUMBA_CACHE_DIR (numba's own choice where it is not
+    set) takes files: made if missing and tried with a temporary file, as numba's cache does
+    before each save, once a run. Where it does not (a path below a regular file, a read-only
+    file system), the kernels are compiled in memory with one notice: no entry is loaded from a
+    folder numba could not have written (nor saved there), and no traceback on every command."""
+    global _usable
+    if _usable is None:
+        import tempfile
+
+        from numba.core import config
+
+        folder = getattr(config, "CACHE_DIR", "") or ""
+        _usable = True
+        if folder:
+            try:
+                os.makedirs(folder, exist_ok=True)
+                tempfile.TemporaryFile(dir=folder).close()
+            except OSError as exc:
+                _usable = False
+                in_memory(f"{folder}: {exc.strerror or exc}")
+    return _usable
+
+
+def in_memory(reason: str) -> None:
+    """Say, once a run, that the kernels are compiled in memory because of `reason`."""
+    shown = reason if len(reason) <= 120 else reason[:119] + "…"
+    _notice("memory", f"notice: the numba cache folder cannot be written ({shown}); "
+            "compiling the kernels in memory for this run")
+
+
+# --- every cache file checked before numba reads it ---
+ENTRY_MAGIC = b"wordtree-numba-entry/1\n"  # then the sha256 (hex, a line) of the file's name and numba's bytes
+ENTRY_MAX_BYTES = 256 << 20  # the largest kernel entry is a few megabytes: anything past this is not one
+
+
+class DamagedEntry(Exception):
+    """A cache file that is not what this package wrote (the reason in words): never given to numba."""
+
+
+def entry_bytes(name: str, blob: bytes) -> bytes:
+    """A cache file as this package writes it: ENTRY_MAGIC, the sha256 of the file's `name` and of
+    numba's `blob`, then `blob`. The checksum is in the file itself, so that one atomic rename
+    writes both (a reader never sees a file with another's checksum), and it names the file, so
+    that two entries swapped are caught."""
+    return ENTRY_MAGIC + _entry_digest(name, blob) + b"\n" + blob
+
+
+def _entry_digest(name: str, blob: bytes) -> bytes:
+    return hashlib.sha256(name.encode() + b"\0" + blob).hexdigest().encode()
+
+
+def read_entry(path) -> bytes | None:
+    """numba's bytes of the cache file at `path` (None: there is none), checked before anything
+    reads them: a regular file (a FIFO is not even opened for a blocking read), at most
+    ENTRY_MAX_BYTES, written by entry_bytes under this very name with its checksum intact.
+    Anything else raises DamagedEntry, saying what is wrong."""
+    name = os.path.basename(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise DamagedEntry(f"{name}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise DamagedEntry(f"{name} is not a regular file")
+        if info.st_size > ENTRY_MAX_BYTES:
+            raise DamagedEntry(f"{name} is larger than {ENTRY_MAX_BYTES >> 20} MiB")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(ENTRY_MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    head = len(ENTRY_MAGIC) + 65
+    if len(data) > ENTRY_MAX_BYTES:
+        raise DamagedEntry(f"{name} is larger than {ENTRY_MAX_BYTES >> 20} MiB")
+    if not data.startswith(ENTRY_MAGIC) or len(data) < head or data[head - 1:head] != b"\n":
+        raise DamagedEntry(f"{name} has no checksum")
+    blob = data[head:]
+    if data[len(ENTRY_MAGIC):head - 1] != _entry_digest(name, blob):
+        raise DamagedEntry(f"{name} does not match its checksum")
+    return blob
+
+
+def _check_entries(caching) -> None:
+    """Make numba's index and data files (IndexDataCacheFile) go through entry_bytes and
+    read_entry: what numba would unpickle and map is checked first, and a damaged file raises
+    DamagedEntry (the guard's load then forgets the entry and compiles it again). Left alone in a
+    numba whose cache file lacks the parts replaced."""
+    files = getattr(caching, "IndexDataCacheFile", None)
+    parts = ("_load_index", "_save_index", "_load_data", "_save_data", "_dump", "_open_for_write", "_data_path")
+    if files is None or not all(hasattr(files, part) for part in parts):
+        return
+
+    def write(self, path, blob: bytes) -> None:
+        with self._open_for_write(path) as f:
+            f.write(entry_bytes(os.path.basename(path), blob))
+
+    def load_index(self):
+        blob = read_entry(self._index_path)
+        if blob is None:
+            return {}
+        stream = io.BytesIO(blob)
+        version = pickle.load(stream)
+        if version != self._version:
+            return {}
+        stamp, overloads = pickle.loads(stream.read())
+        return overloads if stamp == self._source_stamp else {}
+
+    def save_index(self, overloads):
+        write(self, self._index_path,
+              pickle.dumps(self._version, protocol=-1) + self._dump((self._source_stamp, overloads)))
+
+    def load_data(self, name):
+        blob = read_entry(self._data_path(name))
+        if blob is None:
+            raise FileNotFoundError(name)  # numba's load: the index names a file since removed, a miss
+        return pickle.loads(blob)
+
+    def save_data(self, name, data):
+        write(self, self._data_path(name), self._dump(data))
+
+    files._load_index, files._save_index = load_index, save_index
+    files._load_data, files._save_data = load_data, save_data
+
+
 def _forget(cache, exc: Exception) -> None:
     """Delete the index and data files of the cache entry that failed to load; the first time, say
     so in one line (a corrupted folder usually holds many such entries: one notice is enough)."""
@@ -203,7 +340,8 @@ def _notice(kind: str, line: str) -> None:
 
 
 def _what(exc: Exception) -> str:
-    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    what = str(exc) if isinstance(exc, DamagedEntry) else f"{type(exc).__name__}: {exc}" if str(exc) \
+        else type(exc).__name__
     return what if len(what) <= 80 else what[:79] + "…"
 
 

@@ -111,6 +111,8 @@ class _Loader:
         symbols it defines are read from the object file and its bitcode is parsed only when a
         compile links the library in (`_LinkingModule`)."""
         name, kind, data = state
+        if kind == "object" and isinstance(data, tuple) and data and isinstance(data[0], bytes):
+            elf_check(data[0])
         engine = getattr(codegen, "_engine", None)  # numba's JitEngine: it tracks the symbols defined so far
         known = kind == "object" and isinstance(data, tuple) and len(data) == 2 and isinstance(data[0], bytes)
         defined = elf_defined_symbols(data[0]) if known else None  # (another form of entry: numba's own load)
@@ -311,6 +313,23 @@ _ELF_HEADER = struct.Struct("<16sHHIQQQIHHHHHH")
 _SECTION = struct.Struct("<IIQQQQIIQQ")
 _SYMBOL = struct.Struct("<IBBHQQ")
 _SYMTAB, _UNDEFINED, _SECTION_SYMBOL, _FILE_SYMBOL = 2, 0, 3, 4
+
+
+def elf_check(data: bytes) -> None:
+    """On Linux, where numba's machine code is an ELF object, raise ValueError unless `data` looks
+    like one of this machine's: its magic, 64 bits, this byte order, a relocatable file, and a
+    section table that lies inside `data` (LLVM would otherwise read past it, or abort). A cache
+    entry's checksum (numba_cache.read_entry) already catches damage; this stops an object that
+    was never one."""
+    if not sys.platform.startswith("linux"):
+        return
+    order = b"\x01" if sys.byteorder == "little" else b"\x02"
+    if len(data) < _ELF_HEADER.size or data[:4] != b"\x7fELF" or data[4:5] != b"\x02" or data[5:6] != order:
+        raise ValueError("a cached kernel's machine code is not an ELF object of this machine")
+    header = struct.unpack_from(("<" if order == b"\x01" else ">") + _ELF_HEADER.format[1:], data)
+    kind, section_offset, section_size, sections = header[1], header[6], header[11], header[12]
+    if kind != 1 or section_size != _SECTION.size or section_offset + sections * section_size > len(data):
+        raise ValueError("a cached kernel's machine code is a damaged ELF object")
 
 
 def elf_defined_symbols(data: bytes) -> frozenset[str] | None:
