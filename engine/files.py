@@ -11,8 +11,11 @@ Pure Python at import (numpy only inside `checksum`), so the lookup player can u
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import io
 import os
+import stat
 import sys
 import tempfile
 import threading
@@ -32,11 +35,98 @@ if TYPE_CHECKING:
 _BLOCK = 512  # checksum row length, in 8-byte words
 
 
+FIFO_WAIT_SECONDS = 30.0  # how long a write to a FIFO waits for a reader to open it
+LINE_MAX_BYTES = 64 << 10  # the longest line read from a stream (stdin: a reply, a GUESS ANSWER pair)
+GRID_MAX_BYTES = 1 << 20  # the largest crossword grid or structure file read
+CHECKPOINT_MAX_BYTES = 1 << 30  # the largest JSON checkpoint read (a build's or a rank's)
+
+
+def _output_kind(path) -> str:
+    """What an output path names, links followed: "file" (a regular file, or nothing yet),
+    "stream" (a FIFO or a character device such as /dev/stdout or /dev/null, written through;
+    also a link through /proc, such as /dev/stdout when stdout is a file), "folder" or "other"."""
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return "file"
+    except OSError:
+        return "file"  # (the write says why)
+    if stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode):
+        return "stream"
+    if stat.S_ISDIR(info.st_mode):
+        return "folder"
+    if not stat.S_ISREG(info.st_mode):
+        return "other"
+    return "stream" if _through_proc(path) else "file"
+
+
+def _through_proc(path) -> bool:
+    """Whether a chain of links from `path` passes through /proc (/dev/stdout, /dev/fd/N): an
+    open file of a process, to be written through rather than replaced."""
+    here = str(path)
+    for _ in range(40):
+        if not os.path.islink(here):
+            return False
+        here = os.path.abspath(os.path.join(os.path.dirname(here), os.readlink(here)))
+        if here == "/proc" or here.startswith("/proc/"):
+            return True
+    return False
+
+
+def output_target(path) -> Path:
+    """The file an output at `path` replaces: `path`, or where its link leads (the link stays)."""
+    path = Path(path)
+    return Path(os.path.realpath(path)) if os.path.islink(path) else path
+
+
+def _open_stream(path) -> int:
+    """A descriptor to write the stream `path` through. A FIFO is opened without waiting for ever:
+    tried every 50 ms for FIFO_WAIT_SECONDS, then an OSError (ENXIO) says no reader came."""
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0)
+    if stat.S_ISREG(os.stat(path).st_mode):  # an open file through /proc: added to, as a shell's >> would
+        flags |= os.O_APPEND
+    deadline = time.monotonic() + FIFO_WAIT_SECONDS
+    while True:
+        try:
+            fd = os.open(path, flags)
+            break
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:
+                raise
+            if time.monotonic() >= deadline:
+                raise OSError(errno.ENXIO, f"no reader opened the FIFO within {FIFO_WAIT_SECONDS:g} s",
+                              str(path)) from None
+            time.sleep(0.05)
+    os.set_blocking(fd, True)
+    return fd
+
+
 @contextmanager
 def atomic_file(path):
     """A binary file to write `path` through: a temporary file in the same folder, renamed over
-    `path` only once the block ends without an error, so readers never see half a file."""
-    path = Path(path)
+    `path` only once the block ends without an error, so readers never see half a file. A link is
+    followed: its target is replaced, and the link stays. A stream (a FIFO, a character device
+    such as /dev/stdout) is written through, once the block has ended without an error; /dev/full
+    is then an OSError (no space). Any other file that is not a regular one (a socket, a block
+    device) is an OSError, nothing written."""
+    kind = _output_kind(path)
+    if kind == "stream":
+        buffer = io.BytesIO()
+        yield buffer
+        fd = _open_stream(path)
+        try:
+            view = memoryview(buffer.getbuffer())
+            while view:
+                view = view[os.write(fd, view[: 1 << 20]):]
+        finally:
+            view = None
+            os.close(fd)
+        return
+    if kind == "folder":
+        raise IsADirectoryError(errno.EISDIR, "that is a folder", str(path))
+    if kind == "other":
+        raise OSError(errno.EINVAL, "not a regular file, a FIFO or a character device", str(path))
+    path = output_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -50,9 +140,120 @@ def atomic_file(path):
 
 
 def write_atomic(path, data: bytes) -> None:
-    """Write `data` to `path` atomically (see atomic_file)."""
+    """Write `data` to `path` atomically (see atomic_file: a link's target, a stream written through)."""
     with atomic_file(path) as f:
         f.write(data)
+
+
+def same_file(a, b) -> bool:
+    """Whether the paths `a` and `b` name one file: the same inode (links, hard links, other
+    spellings), or, where neither exists yet, the same place once links are followed."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        pass
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return False
+
+
+# --- reading what a user names, bounded ---
+def read_bounded(path: str | Path, limit: int, what: str) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes. Anything else (a device such as
+    /dev/zero, a pipe, a folder, a larger file) is a UserError naming `what`, raised before the
+    file is read: a file named by someone else cannot make wordtree read without end, nor wait
+    on a FIFO (opened without waiting, should it become one after the check)."""
+    path = Path(path)
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise UserError(f"{path}: not a regular file (a {what} must be one)")
+        if info.st_size > limit:
+            raise UserError(f"{path}: {what} larger than {_size(limit)} ({info.st_size} bytes)")
+        # O_NONBLOCK: should the path turn into a pipe after the check, opening it does not wait
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise UserError(f"{path}: not a regular file (a {what} must be one)")
+            # as much as the file held at the stat (a buffer of `limit` bytes would be allocated
+            # even for a small file: 256 MB for a tree, which a memory limit refuses), then, had
+            # it grown since, on up to the limit as a stream is read
+            data = f.read(min(info.st_size, limit) + 1)
+            if len(data) > info.st_size:
+                data += read_stream(f, limit - len(data))
+    except FileNotFoundError:
+        raise UserError(f"{path}: {what} not found") from None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read {what} ({exc.strerror})") from None
+    if len(data) > limit:
+        raise UserError(f"{path}: {what} larger than {_size(limit)}")
+    return data
+
+
+def open_regular(path):
+    """`path` opened to read in binary, if it is a regular file: opened without waiting (a FIFO
+    put in its place does not block) and checked once open; anything else is an OSError, as a
+    missing file is. For the files of the cache, whose readers take any OSError for "no cache"."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_bounded_text(path: str | Path, limit: int, what: str) -> str:
+    """read_bounded's bytes as UTF-8 text; other bytes are a UserError naming the file."""
+    data = read_bounded(path, limit, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def read_stream(stream, limit: int) -> bytes:
+    """At most `limit` + 1 bytes of a binary stream (stdin), a megabyte at a time: one read of
+    the limit would allocate a buffer of that size (256 MB for a tree) even for a small input.
+    More than `limit` bytes returned means the input is larger than the limit."""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = stream.read(min(1 << 20, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def bounded_lines(stream, what: str = "stdin", limit: int = LINE_MAX_BYTES):
+    """The lines of a text stream (stdin) one at a time, each of at most `limit` characters: a
+    longer one (a line of /dev/zero never ends) is a UserError naming `what`, the line's number
+    and the limit, read no further than the limit. Bytes that are not text are one too."""
+    lineno = 0
+    while True:
+        try:
+            line = stream.readline(limit + 1)
+        except UnicodeDecodeError as exc:
+            raise UserError(f"{what}:{lineno + 1}: not UTF-8 text ({exc.reason})") from None
+        if not line:
+            return
+        lineno += 1
+        if len(line) > limit and not line.endswith("\n"):
+            raise UserError(f"{what}:{lineno}: line longer than {_size(limit)}")
+        yield line
+
+
+def _size(limit: int) -> str:
+    """A limit in words: MB, kB or bytes, as it divides."""
+    if limit >= 1 << 20 and not limit % (1 << 20):
+        return f"{limit >> 20} MB"
+    if limit >= 1 << 10 and not limit % (1 << 10):
+        return f"{limit >> 10} kB"
+    return f"{limit} bytes"
 
 
 class ThrottledSave:
@@ -94,11 +295,12 @@ def read_checkpoint(path, header: dict, what: str, *, resuming: bool = True, def
     one, or belongs to another run (any header field differs: CheckpointMismatch names each), is a
     one-line user error. `defaults`: the value of a header field a file from before that field
     existed lacks. `resuming`: read to continue the run (else to show it)."""
-    try:
-        doc = orjson.loads(Path(path).read_bytes())
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return None
-    except (OSError, orjson.JSONDecodeError) as exc:
+    raw = read_bounded(path, CHECKPOINT_MAX_BYTES, f"{what} checkpoint")
+    try:
+        doc = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
         raise UserError(f"{path}: not a readable {what} checkpoint ({exc})") from None
     if not isinstance(doc, dict):
         raise UserError(f"{path}: not a {what} checkpoint")
@@ -141,14 +343,24 @@ def _reason(exc: OSError) -> str:
 
 
 # --- outputs checked before a long run, and not lost after it ---
-def check_writable(path, what: str) -> None:
+def check_writable(path, what: str, *, streams: bool = True) -> None:
     """Raise OutputNotWritable (one line) unless `path` can be written as atomic_file writes it:
     not a folder, not a read-only file, and its folder (or the nearest one that exists, where
-    atomic_file makes the rest) takes a new file, tried with a small test file. A long run calls
-    this before it starts, so that it never finds out at the end."""
-    path = Path(path)
-    if path.is_dir():
+    atomic_file makes the rest) takes a new file, tried with a small test file; a link is checked
+    where it leads. A stream (a FIFO, a character device) is written through, and is not opened
+    here (a FIFO's reader would see its end): with `streams` False (a checkpoint, read back and
+    replaced) it is refused, as is any other file that is not a regular one. A long run calls this
+    before it starts, so that it never finds out at the end."""
+    kind = _output_kind(path)
+    if kind == "folder":
         raise OutputNotWritable(path, what, "that is a folder")
+    if kind == "stream":
+        if not streams:
+            raise OutputNotWritable(path, what, "not a regular file (a FIFO or a device)")
+        return
+    if kind == "other":
+        raise OutputNotWritable(path, what, "not a regular file, a FIFO or a character device")
+    path = output_target(path)
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
@@ -168,18 +380,21 @@ def check_writable(path, what: str) -> None:
 
 
 def write_or_fallback(path, write) -> tuple[Path | None, str | None]:
-    """`write(p)` to `path`, or where that fails (an OSError: a full disk, a folder gone), to a
-    file next to it and then to the temporary folder, so that a result hours in the making is not
-    lost at the last step. Returns (where it went, None) or (the fallback, why `path` failed), or
-    (None, why) when nothing took it (the caller then prints it)."""
+    """`write(p)` to `path`, or where that fails (an OSError: a full disk, a folder gone, a FIFO no
+    one reads), to a file next to it (next to a link's target; not beside a stream, which may sit
+    in /dev) and then to the temporary folder, so that a result hours in the making is not lost at
+    the last step. Returns (where it went, None) or (the fallback, why `path` failed), or (None,
+    why) when nothing took it (the caller then prints it)."""
     path = Path(path)
+    stream = _output_kind(path) == "stream"
     try:
         write(path)
         return path, None
     except OSError as exc:
         reason = _reason(exc)
     name = f"{path.name}.{os.getpid()}.saved"
-    for fallback in (path.with_name(name), Path(tempfile.gettempdir()) / name):
+    places = [] if stream else [output_target(path).with_name(name)]
+    for fallback in (*places, Path(tempfile.gettempdir()) / name):
         try:
             write(fallback)
             return fallback, reason
@@ -258,7 +473,7 @@ def open_checkpoint(path, *, resume: bool, overwrite: bool, companions: tuple = 
             return
         files = [Path(path), *map(Path, companions)]
         for file in files:
-            check_writable(file, "checkpoint")
+            check_writable(file, "checkpoint", streams=False)
         with CheckpointLock(path):
             if not resume and not overwrite:
                 for file in files:

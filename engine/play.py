@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol
 
 from .errors import UserError
+from .files import bounded_lines
 
 QUIT = ("q", "quit", "exit")
 # ANSI background colours of the tiles, bold letters on them
@@ -82,8 +83,10 @@ def play(position: Playable, lines: Iterable[str], say: Callable[[str], object],
          colour: bool) -> int:
     """Play one game: propose, read a line, go on (see the module's docstring). `interactive`:
     the input is a terminal (prompts, and a bad line is asked again); `colour`: the output is a
-    terminal (tiles, unless NO_COLOR). Returns the exit status, 0."""
-    lines = iter(lines)
+    terminal (tiles, unless NO_COLOR). `lines` a stream (stdin) is read a line at a time, each of
+    at most files.LINE_MAX_BYTES (a longer one ends the game with a UserError). Returns the exit
+    status, 0."""
+    lines = bounded_lines(lines) if hasattr(lines, "readline") else iter(lines)
     colour = colour_wanted(colour)
     while True:
         for text in position.proposal():

@@ -24,13 +24,14 @@ import orjson
 
 from .data import trees_dir, web_assets_dir
 from .errors import ListenError, ListPairError, UserError
-from .files import write_atomic
+from .files import read_bounded_text, write_atomic
 from .wordle.tree import game_for, read_tree
 
 ASSETS = web_assets_dir()
 ASSET_FILES = ("index.html", "app.js", "style.css")
 DEFAULT_TREE_DIR = trees_dir()
 SITE_MARKER = "trees/index.js"  # a folder holding this is a site we wrote and may overwrite
+SITE_INDEX_MAX_BYTES = 16 << 20  # the largest site index read (it lists the trees by name)
 
 
 def default_trees() -> list[Path]:
@@ -129,9 +130,9 @@ def _site_trees(out: Path) -> set[str]:
     """The names of the trees in the site already at `out` (its index lists them: only those files
     are ours to remove); none when there is no site there or its index cannot be read."""
     try:
-        text = (out / SITE_MARKER).read_text(encoding="utf-8")
+        text = read_bounded_text(out / SITE_MARKER, SITE_INDEX_MAX_BYTES, "site index")
         entries = json.loads(text.split("=", 1)[1].strip().rstrip(";"))
-    except (FileNotFoundError, IndexError, ValueError):  # no site here, or not an index we wrote
+    except (UserError, IndexError, ValueError):  # no site here, or not an index we wrote
         return set()
     names = {e.get("name") for e in entries if isinstance(e, dict)} if isinstance(entries, list) else set()
     # only names this writer could have made: no folder parts, nothing outside trees/

@@ -8,14 +8,13 @@ only in case, blanks, order or duplicates therefore have the same fingerprint.
 from __future__ import annotations
 
 import hashlib
-import os
-import stat
 import string
 from dataclasses import dataclass
 from pathlib import Path
 
 from .data import wordlists_dir
 from .errors import UserError
+from .files import read_bounded, read_stream  # noqa: F401 (the readers' old home)
 
 WORDLIST_DIR = wordlists_dir()
 LOWERCASE = frozenset(string.ascii_lowercase)
@@ -39,51 +38,6 @@ def canonical_sha256(words) -> str:
     """sha256 of the sorted distinct words, one per line, LF, trailing newline."""
     words = sorted(set(words))
     return hashlib.sha256(("\n".join(words) + "\n" * bool(words)).encode("ascii")).hexdigest()
-
-
-def read_bounded(path: str | Path, limit: int, what: str) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes. Anything else (a device such as
-    /dev/zero, a pipe, a folder, a larger file) is a UserError naming `what`, raised before the
-    file is read: a file named by someone else cannot make wordtree read without end."""
-    path = Path(path)
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise UserError(f"{path}: not a regular file (a {what} must be one)")
-        if info.st_size > limit:
-            raise UserError(f"{path}: {what} larger than {limit >> 20} MB ({info.st_size} bytes)")
-        # O_NONBLOCK: should the path turn into a pipe after the check, opening it does not wait
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise UserError(f"{path}: not a regular file (a {what} must be one)")
-            # as much as the file held at the stat (a buffer of `limit` bytes would be allocated
-            # even for a small file: 256 MB for a tree, which a memory limit refuses), then, had
-            # it grown since, on up to the limit as a stream is read
-            data = f.read(min(info.st_size, limit) + 1)
-            if len(data) > info.st_size:
-                data += read_stream(f, limit - len(data))
-    except FileNotFoundError:
-        raise UserError(f"{path}: {what} not found") from None
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read {what} ({exc.strerror})") from None
-    if len(data) > limit:
-        raise UserError(f"{path}: {what} larger than {limit >> 20} MB")
-    return data
-
-
-def read_stream(stream, limit: int) -> bytes:
-    """At most `limit` + 1 bytes of a binary stream (stdin), a megabyte at a time: one read of
-    the limit would allocate a buffer of that size (256 MB for a tree) even for a small input.
-    More than `limit` bytes returned means the input is larger than the limit."""
-    chunks, size = [], 0
-    while size <= limit:
-        chunk = stream.read(min(1 << 20, limit + 1 - size))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
 
 
 def is_bare_name(name) -> bool:

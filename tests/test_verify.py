@@ -301,7 +301,7 @@ def test_a_small_file_is_read_under_a_memory_limit_and_a_grown_one_up_to_the_lim
     import io
     import os
 
-    import wordtree.words
+    import wordtree.files
     from wordtree.errors import UserError
     from wordtree.words import read_bounded, read_stream
 
@@ -318,7 +318,7 @@ def test_a_small_file_is_read_under_a_memory_limit_and_a_grown_one_up_to_the_lim
         info = own_stat(p, *args, **kwargs)
         return os.stat_result((info.st_mode, *info[1:6], 100, *info[7:])) if Path(p) == path else info
 
-    monkeypatch.setattr(wordtree.words.os, "stat", stat_before_it_grew)
+    monkeypatch.setattr(wordtree.files.os, "stat", stat_before_it_grew)
     assert read_bounded(path, 1000, "word list") == b"x" * 500
     with pytest.raises(UserError, match="word list larger than"):
         read_bounded(path, 300, "word list")

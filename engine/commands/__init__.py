@@ -168,6 +168,9 @@ def _main(argv: list[str]) -> int:
         if not args.command:
             parser.print_help()
             return 2
+        from .paths import check_paths
+
+        check_paths(args)  # an output that names an input or another output: refused before any work
         from .. import progress
 
         progress.silence(bool(getattr(args, "quiet", False)))  # --quiet: no bar, whichever job would show one

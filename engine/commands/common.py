@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from contextlib import contextmanager
 
@@ -24,6 +25,33 @@ def int_option(flag: str, least: int, most: int | None = None):
         return value
 
     return convert
+
+
+def cores() -> int:
+    """The cores this process may use (its CPU affinity, else the machine's)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def threads_count(text: str) -> int:
+    """--threads N: a whole number of at least 1 (else a usage error), at most the cores this
+    process may use: more threads than cores cannot run at once and each allocates its own
+    memo, so a larger N is lowered to the cores, with a one-line notice on stderr."""
+    value = int_option("--threads", 1)(text)
+    most = cores()
+    if value > most:
+        print(f"wordtree: notice: --threads {value} lowered to {most}, the cores this process may use",
+              file=sys.stderr)
+        return most
+    return value
+
+
+def threads_option(p: argparse.ArgumentParser) -> None:
+    """--threads N, as every command that searches on threads takes it (threads_count)."""
+    p.add_argument("--threads", type=threads_count, default=None, metavar="N",
+                   help="worker threads, at most the cores this process may use (default: all of them)")
 
 
 def game_options(p: argparse.ArgumentParser, positional: bool = True, hangman: bool = False) -> None:
@@ -118,7 +146,7 @@ def search_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", default="normal", choices=["normal", "hard", "ultra"],
                    help="game rules: normal (default), hard (NYT: greens stay, revealed letters reused) or "
                         "ultra (every guess consistent with all the feedback so far)")
-    p.add_argument("--threads", type=int_option("--threads", 1), default=None, metavar="N", help="worker threads (default: every core the process may use)")
+    threads_option(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -197,8 +225,7 @@ def hangman_build_options(p: argparse.ArgumentParser) -> None:
                    help="the tree file (default hangman-N.json in the current folder; a folder gets that name)")
     p.add_argument("--strategy", default="exact", metavar="exact|RULE",
                    help="exact (default) or a greedy rule's tree (frequency, entropy), labelled not optimal")
-    p.add_argument("--threads", type=int_option("--threads", 1), default=None, metavar="N",
-                   help="worker threads (default: every core the process may use)")
+    threads_option(p)
     quiet_option(p)
     p.add_argument("--checkpoint", metavar="FILE",
                    help="the exact search's memo, saved every few minutes and when stopped")

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..errors import UsageError, UserError
+from ..files import bounded_lines
 from .common import game_options, games_epilog, json_option, load_game, print_json, summary
 
 
@@ -67,7 +68,7 @@ def run_feedback(args) -> int:
         return 0
     cache: dict[tuple[str, str], str] = {}
     out = []
-    for lineno, line in enumerate(sys.stdin, 1):
+    for lineno, line in enumerate(bounded_lines(sys.stdin), 1):
         parts = line.split()
         if not parts:
             continue

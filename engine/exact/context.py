@@ -21,7 +21,7 @@ MEMO_SHARE = 4  # the memos of all threads together take at most 1/MEMO_SHARE of
 def _read(path: str) -> str | None:
     try:
         with open(path) as f:
-            return f.read().strip()
+            return f.read(4096).strip()  # a cgroup file holds a line
     except (OSError, ValueError):
         return None
 

@@ -7,6 +7,7 @@ The node budgets and what the proofs took are in docs/log/hangman.md.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -134,10 +135,15 @@ def read_tree_of(hw, lives: int, path: Path, needs: str, words: str | None = Non
     UserError of one line (`needs`: what is missing, when there is no file)."""
     import orjson
 
+    from ..files import read_bounded
+    from ..wordle.tree import TREE_MAX_BYTES
     from .tree import verify_document
 
+    if not os.path.lexists(path):
+        raise UserError(f"{path}: {needs} (No such file or directory)")
+    raw = read_bounded(path, TREE_MAX_BYTES, "tree file")
     try:
-        doc = orjson.loads(path.read_bytes())
+        doc = orjson.loads(raw)
         verify_document(doc, words, weights)
     except OSError as exc:
         raise UserError(f"{path}: {needs} ({exc.strerror})") from None

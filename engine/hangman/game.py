@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import UserError, WordLengthOutOfRange
+from ..files import read_bounded
 from ..words import canonical_sha256, load_words, resolve_path
 
 WIN_POINTS = 20
@@ -56,10 +57,9 @@ def read_weights(name) -> tuple[dict[str, int], str, str]:
     import hashlib
 
     path = resolve_path(name)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read weights ({exc.strerror})") from None
+    from .. import words
+
+    raw = read_bounded(path, words.LIST_MAX_BYTES, "weights file")
     counts: dict[str, int] = {}
     for lineno, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
         if not line.strip():

@@ -363,8 +363,10 @@ class Memo:
 
         import orjson
 
+        from ..files import open_regular  # a FIFO or a device is refused, never waited on
+
         try:
-            with np.load(path) as data:
+            with open_regular(path) as f, np.load(f) as data:
                 header = self._checked_header(path, orjson.loads(data["header"].tobytes()), hint, resuming)
                 pooled = header.get("format") == POOLED_FORMAT
                 if not whole:

@@ -25,8 +25,9 @@ from pathlib import Path
 import numpy as np
 import orjson
 
+from .. import words as words_module
 from ..errors import NotSquareError, UserError
-from ..files import atomic_file, cache_dir, checksum
+from ..files import LINE_MAX_BYTES, atomic_file, cache_dir, checksum, open_regular, read_bounded
 from ..words import resolve_path
 
 DEFAULT_WORDS = "enable2k.txt"
@@ -188,8 +189,8 @@ def _trie_blob(trie: Trie) -> np.ndarray:
 def _read_cached(path: Path, source_sha256: str) -> Trie | None:
     """The cached trie, or None when the file is missing, foreign, truncated or corrupt."""
     try:
-        with open(path, "rb") as f:
-            header = orjson.loads(f.readline())
+        with open_regular(path) as f:
+            header = orjson.loads(f.readline(LINE_MAX_BYTES))
             if header.get("magic") != MAGIC or header.get("source_sha256") != source_sha256:
                 return None
             blob = np.fromfile(f, np.uint8)
@@ -228,10 +229,7 @@ def load_trie(words: str | os.PathLike | None = None, cache: str | os.PathLike |
               use_cache: bool = True) -> Trie:
     """The trie of a word list (default ENABLE2K), from the cache when it is sound, else built."""
     path = resolve_path(words or DEFAULT_WORDS)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read word list ({exc.strerror})") from None
+    raw = read_bounded(path, words_module.LIST_MAX_BYTES, "word list")
     source_sha256 = hashlib.sha256(raw).hexdigest()
     cached = cache_dir(cache) / f"boggle-{source_sha256}.trie"
     existed = cached.exists()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..errors import UserError
 
@@ -49,13 +48,11 @@ def parse_grid(text: str, where: str = "grid") -> list[str]:
 
 
 def read_text(path: str | os.PathLike, what: str = "grid") -> str:
-    """A grid file's text; an unreadable or non-UTF-8 file is a UserError naming it."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read {what} ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    """A grid file's text, a regular file of at most files.GRID_MAX_BYTES; an unreadable, larger
+    or non-UTF-8 file (a device, a FIFO) is a UserError naming it."""
+    from .. import files
+
+    return files.read_bounded_text(path, files.GRID_MAX_BYTES, what)
 
 
 def read_grid(path: str | os.PathLike) -> list[str]:

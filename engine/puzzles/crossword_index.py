@@ -23,7 +23,7 @@ import numpy as np
 import orjson
 
 from ..errors import UserError
-from ..files import atomic_file, cache_dir, checksum
+from ..files import LINE_MAX_BYTES, atomic_file, cache_dir, checksum, open_regular, read_bounded, read_bounded_text
 from ..words import WORDLIST_DIR, canonical_sha256, load_words, resolve_path
 
 DEFAULT_WORDS = "enable1.txt"
@@ -98,12 +98,9 @@ def _file_info(path: Path) -> dict:
 def read_scores(path: Path) -> dict[str, float]:
     """`word;score` or `word<TAB>count` lines (a count becomes 10*log10(count)). Entries that
     are not a-z words (phrases, names with digits) cannot be crossword entries and are skipped."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read score list ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise UserError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    from .. import words
+
+    text = read_bounded_text(path, words.LIST_MAX_BYTES, "score list")
     scores: dict[str, float] = {}
     for lineno, line in enumerate(text.splitlines(), 1):
         line = line.strip()
@@ -161,9 +158,11 @@ def _masks(letters: np.ndarray) -> np.ndarray:
 
 
 def _index_path(words_path: Path, scores_path: Path, cache) -> Path:
+    from .. import words
+
     digest = hashlib.sha256()
     for p in (words_path, scores_path):
-        digest.update(p.read_bytes())
+        digest.update(read_bounded(p, words.LIST_MAX_BYTES, "word list"))
         digest.update(b"\0")
     return cache_dir(cache) / f"crossword-{digest.hexdigest()[:24]}.index"
 
@@ -171,8 +170,8 @@ def _index_path(words_path: Path, scores_path: Path, cache) -> Path:
 def _read_index(path: Path) -> tuple[dict, dict[str, np.ndarray]] | None:
     """The cached index, or None when missing, foreign, truncated or corrupt."""
     try:
-        with open(path, "rb") as f:
-            header = orjson.loads(f.readline())
+        with open_regular(path) as f:
+            header = orjson.loads(f.readline(LINE_MAX_BYTES))
             if header.get("magic") != INDEX_MAGIC:
                 return None
             arrays = {}

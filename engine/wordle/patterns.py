@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from ..files import cache_dir, checksum
+from ..files import LINE_MAX_BYTES, cache_dir, checksum, open_regular
 
 MAGIC = "wordtree-patterns/1"
 
@@ -42,15 +42,15 @@ def _header(game, matrix: np.ndarray) -> dict:
 def _read(path: Path, game) -> np.ndarray | None:
     """The cached matrix, or None when the file is missing, foreign, truncated or corrupt."""
     try:
-        with open(path, "rb") as f:
-            header = orjson.loads(f.readline())
+        with open_regular(path) as f:
+            header = orjson.loads(f.readline(LINE_MAX_BYTES))
             if header.get("magic") != MAGIC or header.get("game") != game.cache_key:
                 return None
             shape = tuple(header["shape"])
             dtype = np.dtype(header["dtype"])
             if shape != (len(game.guesses), len(game.answers)) or dtype != game.code_dtype:
                 return None
-            data = np.fromfile(f, dtype=dtype)
+            data = np.fromfile(f, dtype=dtype, count=shape[0] * shape[1] + 1)
     except (OSError, ValueError, KeyError, TypeError, orjson.JSONDecodeError):
         return None
     if data.size != shape[0] * shape[1]:

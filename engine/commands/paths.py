@@ -1,0 +1,65 @@
+"""The paths a command line names, checked before any work: no output may name an input or
+another output (`check_paths`, which the command layer's main calls for every command)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import UsageError
+
+# the paths a command line names, by the dest argparse gives them, with the flag that names them
+OUTPUTS = {"output": "-o", "cs50_output": "OUTPUT", "checkpoint": "--checkpoint"}
+INPUTS = {"answers": "--answers", "guesses": "--guesses", "words": "--words", "weights": "--weights",
+          "against": "--against", "merge": "--merge", "scores": "--scores", "file": "FILE", "grid": "GRID",
+          "cs50_words": "WORDS", "tree": "TREE", "trees": "TREE"}
+CHECKPOINT_COMPANIONS = (".rank", ".lock")  # files a run writes beside its checkpoint
+
+
+def _named_paths(args) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(outputs, inputs) of the command line `args`, each (flag, path): a tree or list given by a
+    shipped name stands for the shipped file; stdin (-) is none."""
+    from ..families import find_tree
+    from ..words import WORDLIST_DIR
+
+    outputs, inputs = [], []
+    tree_is_output = getattr(args, "dordle_action", None) == "heuristic"  # its --tree FILE is written
+    for dest, flag in (*OUTPUTS.items(), *(("tree", "--tree"),) * tree_is_output):
+        value = getattr(args, dest, None)
+        if isinstance(value, str) and value and value != "-":
+            outputs.append((flag, value))
+            if dest == "checkpoint":
+                outputs.extend((flag, value + suffix) for suffix in CHECKPOINT_COMPANIONS)
+    for dest, flag in INPUTS.items():
+        if dest == "tree" and tree_is_output:
+            continue
+        values = getattr(args, dest, None)
+        for value in values if isinstance(values, list) else [values]:
+            if not isinstance(value, str) or not value or value == "-":
+                continue
+            path = Path(value)
+            if not os.path.lexists(path):
+                found = find_tree(value) if dest in ("tree", "trees", "against") else None
+                path = found if found is not None else WORDLIST_DIR / value
+            inputs.append((flag, str(path)))
+    return outputs, inputs
+
+
+def check_paths(args) -> None:
+    """Refuse, before any work, a command line whose output (-o, a checkpoint and the files beside
+    it) names one of its inputs or another of its outputs: the same file by its inode (links,
+    hard links, other spellings) or, for files not there yet, by where links lead. One line naming
+    both flags, exit status 2."""
+    from ..files import same_file
+
+    outputs, inputs = _named_paths(args)
+    for i, (flag, path) in enumerate(outputs):
+        if path.endswith(CHECKPOINT_COMPANIONS) and flag == "--checkpoint":
+            continue  # a companion is compared as another output's target only
+        for other_flag, other in [*inputs, *outputs[:i], *outputs[i + 1:]]:
+            if other_flag == flag == "--checkpoint":
+                continue
+            if same_file(path, other):
+                named = other if other == path else f"{other}, the same file as {path}"
+                raise UsageError(f"{flag} {path} names {other_flag} ({named}): the output would "
+                                 f"replace it; give another file")
