@@ -79,7 +79,8 @@ def _named_game(argv: list[str] | None) -> str | None:
 def run_build(args) -> int:
     if getattr(args, "state", None) and args.status:
         raise UsageError("--status reads the checkpoints of whole-game builds; drop --from")
-    checkpoint_flags(args)
+    if args.game != "dordle":  # Dordle checks its own: --checkpoint or --jobs
+        checkpoint_flags(args)
     if args.game == "hangman":
         from .hangman import run_build_hangman
 

@@ -4,6 +4,8 @@
     wordtree dordle build [GAME] --from GUESS:P1/P2,...   the rest of a game in progress, exactly
     wordtree dordle build [GAME] --checkpoint F [--resume | --overwrite] [--status]   resumable, opener by opener
     wordtree dordle build [GAME] --scheduler tcp://HOST:PORT|local [--workers N] [--checkpoint F]   on Dask
+    wordtree dordle build [GAME] --jobs F [--first WORD] [--resume | --overwrite] [--status] [--scheduler S]
+                                                  the proof split into jobs, one checked line each
     wordtree dordle verify T --answers A --guesses G
     wordtree dordle next [T] GUESS:P1/P2 ...      the best next guess (===== marks a solved board)
     wordtree dordle play [T]                      an assistant for a real game (reads P1/P2 from stdin)
@@ -97,6 +99,11 @@ def dordle_build_options(p, positional: bool = True) -> None:
     p.add_argument("--status", action="store_true",
                    help="print what --checkpoint proves so far (openers exact, refuted and left, the best total and "
                         "the proven lower bound), then stop")
+    p.add_argument("--jobs", metavar="FILE",
+                   help="the proof split into jobs, each finished one appended to FILE as a checked text line (a "
+                        "kill loses only the jobs running): with --first, the opener's exact total, one job per "
+                        "child state; without, every opener exact or refuted, one job per opener; --resume, "
+                        "--overwrite, --status and --scheduler as with --checkpoint; --objective total only")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT|local",
                    help="evaluate the openers on a Dask cluster (pip install -e \".[cluster]\"); local: start one "
                         "here. --objective total, whole games only; --checkpoint as without it")
@@ -268,6 +275,8 @@ def _build(args, game, matrix) -> int:
 
     if args.steps is not None:
         return _build_from(args, game, matrix)
+    if args.jobs:
+        return _build_jobs(args, game, matrix)
     if args.checkpoint or args.scheduler or (args.objective == "total" and args.first is None):
         return _build_checkpointed(args, game, matrix)  # opener by opener, with a progress line
     first = None if args.first is None else game.guess_index[game.parse_guess(args.first)]
@@ -300,13 +309,29 @@ def _check_scheduler(args) -> None:
     """--scheduler and --workers: what they do not go with."""
     if args.workers is not None and args.scheduler != "local":
         raise UsageError("--workers starts local workers: use it with --scheduler local")
-    if args.scheduler:
+    if args.scheduler and not args.jobs:
         _opener_by_opener_only(args, "--scheduler", "spreads")
 
 
 def _check_checkpoint(args) -> None:
-    """--checkpoint and its companions: what they need, and what they do not go with."""
-    checkpoint_flags(args, needing=("resume", "overwrite", "status"))
+    """--checkpoint or --jobs and their companions: what they need, and what they do not go with."""
+    if args.jobs is None:
+        checkpoint_flags(args, needing=("resume", "overwrite", "status"))
+    else:
+        if args.checkpoint:
+            raise UsageError("--checkpoint saves the search opener by opener and --jobs the proof split into jobs: "
+                             "give one of them")
+        if args.overwrite and args.resume:
+            raise UsageError("--resume continues the checkpoint and --overwrite starts it over: give one of them")
+        if args.steps is not None:
+            raise UsageError("--jobs splits the proof of a whole game; drop --from or --jobs")
+        if args.objective != "total":
+            raise UsageError("--jobs is for builds with --objective total")
+        if args.status and args.first is not None:
+            raise UsageError("--status reads the opener from the --jobs file: drop --first")
+        if args.output and args.first is not None:
+            raise UsageError("-o writes the tree of the proof over every opener; with --first, --jobs proves one "
+                             "opener's total: drop -o or --first")
     if args.checkpoint:
         _opener_by_opener_only(args, "--checkpoint", "saves")
 
@@ -353,6 +378,65 @@ def _build_checkpointed(args, game, matrix) -> int:
     search, result = build_by_openers(game, matrix, args.max_guesses, args.checkpoint, resume=args.resume,
                                       overwrite=args.overwrite, progress=bar, cluster=cluster)
     failures = [CheckpointNotSaved(args.checkpoint, result.checkpoint_error)] if result.checkpoint_error else []
+    doc = build_document(search, solved=(result.value, result.guess), started=started)
+    _print_result(args, doc)
+    if args.output:
+        where, reason = write_or_fallback(args.output, lambda path: write_atomic(path, orjson.dumps(doc)))
+        if reason is not None:
+            failures.append(OutputSavedElsewhere(args.output, "tree", reason, where))
+            if where is None:
+                sys.stdout.write(orjson.dumps(doc).decode() + "\n")
+    return report_failures(failures)
+
+
+def _build_jobs(args, game, matrix) -> int:
+    """`dordle build --jobs FILE`: the proof split into jobs (dordle.jobs.build_by_jobs), each
+    finished job appended to FILE; with --first, that opener's exact total; without, the optimum
+    over every opener, then the tree (-o); with --status, what FILE proves so far."""
+    import time
+
+    import orjson
+
+    from ..dordle.jobs import build_by_jobs, jobs_status
+    from ..dordle.search import ALL_RULES
+    from ..dordle.tree import NoStrategy, build_document
+    from ..errors import CheckpointNotSaved, OutputSavedElsewhere
+    from ..files import check_writable, write_atomic, write_or_fallback
+    from ..progress import progress_bar
+
+    if args.status:
+        print("\n".join(jobs_status(game, matrix, args.max_guesses, ALL_RULES, args.jobs)))
+        return 0
+    first = None if args.first is None else game.guess_index[game.parse_guess(args.first)]
+    if args.output:
+        check_writable(args.output, "tree")
+    started = time.perf_counter()
+
+    def bar(total, done):
+        return progress_bar(total, initial=done, desc="openers" if first is None else "child states",
+                            unit="jobs")
+
+    cluster = (args.scheduler, args.workers, {"name": args.game, "answers": args.answers, "guesses": args.guesses,
+                                              "cache_dir": args.cache_dir}) if args.scheduler else None
+    search, result = build_by_jobs(game, matrix, args.max_guesses, args.jobs, first=first, resume=args.resume,
+                                   overwrite=args.overwrite, progress=bar, cluster=cluster)
+    failures = [CheckpointNotSaved(args.jobs, result.checkpoint_error)] if result.checkpoint_error else []
+    if first is not None:
+        from ..dordle.kernels import DINF
+
+        if result.value >= DINF:
+            raise NoStrategy(search.cap, game.guesses[first])
+        n = len(game.answers)
+        pairs = n * (n - 1)
+        if getattr(args, "json", False):
+            print_json({"total": result.value, "pairs": pairs, "mean": round(result.value / pairs, 6),
+                        "first": game.guesses[first], "optimal": False, "exact": True, "jobs": result.jobs,
+                        "seconds": round(result.job_seconds, 3), "nodes": result.nodes, "output": None})
+        else:
+            print(f"total {result.value} over {pairs} ordered pairs, mean {result.value / pairs:.4f}, first guess "
+                  f"{game.guesses[first]} (fixed; exact: each of its {result.jobs} child states solved), "
+                  f"{result.job_seconds:.1f} s of search in all, {result.nodes} nodes")
+        return report_failures(failures)
     doc = build_document(search, solved=(result.value, result.guess), started=started)
     _print_result(args, doc)
     if args.output:
@@ -469,14 +553,9 @@ def _run_lookup(args) -> int:
     if args.dordle_action == "grade":
         if not steps:
             raise UsageError(f"grade needs the moves played, as {STEP}")
-        moves = player.grade(position, steps)
-        if args.json:
-            import orjson
+        from .grading import run_dordle_grade
 
-            sys.stdout.write(orjson.dumps([mv.as_json() for mv in moves]).decode() + "\n")
-        else:
-            print("\n".join(player.grade_lines(moves)))
-        return 0
+        return run_dordle_grade(position, steps, args.json, tree)
     for text in steps:
         position.play(*player.parse_step(text))
     if args.dordle_action == "candidates":
