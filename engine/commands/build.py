@@ -51,7 +51,7 @@ def add_build(sub, argv: list[str] | None = None) -> None:
     search_options(p)
     p.add_argument("--first", metavar="WORD|auto",
                    help="opening guess (default: the proven best recorded for the preset, else auto = found exactly)")
-    p.add_argument("--from", dest="state", metavar="STATE", help="solve from a game in progress, e.g. salet:BBYBB,crony:BGYBB")
+    p.add_argument("--from", dest="state", metavar="STATE", help="solve from a game in progress, e.g. salet:BBYBB,courd:BYBBG")
     p.add_argument("--strategy", default="exact", choices=["exact", "entropy", "minimax", "frequency"],
                    help="exact (default) or a greedy baseline, labelled not optimal")
     p.add_argument("--objective", default="total", choices=["total", "worst"],
@@ -232,7 +232,7 @@ def _exact_tree(args, game, matrix, first, history):
 
 
 def parse_state(game, text: str | None) -> list[tuple[str, int]]:
-    """--from 'salet:BBYBB,crony:BGYBB' -> [(guess, code), ...]."""
+    """--from 'salet:BBYBB,courd:BYBBG' -> [(guess, code), ...]."""
     history = []
     if not text:
         return history

@@ -87,7 +87,7 @@ def dordle_build_options(p, positional: bool = True) -> None:
     p.add_argument("--first", metavar="WORD", help="the opening guess (default: found exactly)")
     p.add_argument("--from", dest="steps", metavar="STEPS",
                    help="solve the rest of a game in progress exactly (no time limit): the steps played, "
-                        "comma-separated, as in dordle next, e.g. salet:BBYBB/BYBBG,crony:BGYBB/GGGGG")
+                        "comma-separated, as in dordle next, e.g. salet:BBBGB/YBBYB,crony:GYYBB/BYBBB")
     p.add_argument("-o", "--output", metavar="FILE", help="write the tree as wordtree-dordle/1 JSON (whole games only)")
     p.add_argument("--checkpoint", metavar="FILE",
                    help="save each opener's result here as the search goes (every few seconds, and when stopped "
