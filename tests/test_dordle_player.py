@@ -228,7 +228,10 @@ def test_cli_grade_and_build_worst(tree, lists, capsys, tmp_path):
     game = get_game("wordle", lists[1], lists[3])
     move = step(game, "crony", "cover", "purse", [False, False])
     code, out, _ = run(["dordle", "grade", str(tree), *lists, move], capsys)
-    assert code == 0 and out.startswith("1. crony ") and "best " in out and "loss " in out
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("dordle, at most ") and "values from" in lines[0]
+    row = next(line for line in lines if line.startswith("1. "))
+    assert row.startswith("1. crony ") and "best " in row and "loss " in row
     worst = tmp_path / "w.json"
     code, out, _ = run(["dordle", "build", *lists, "--objective", "worst", "-o", str(worst)], capsys)
     assert code == 0 and "least possible" in out
@@ -321,3 +324,72 @@ def test_time_limit_gives_a_labelled_bound(lists, capsys):
     code, out, _ = run(["dordle", "next", *lists, "--seconds", "none", "--json"], capsys)  # no limit: a busy
     exact = orjson.loads(out)  # machine must not turn the exact answer into a bound
     assert exact["source"] == "exact" and exact["expected_exact"] and exact["expected_guesses"] >= s["expected_guesses"]
+
+
+# ------------------------------------------------------------------------------------------------
+# grade on the shipped tree: the tree's values at any time limit, bounds labelled
+# ------------------------------------------------------------------------------------------------
+SHIPPED = "dordle-every40-saice"
+
+
+def shipped_doc():
+    from wordtree.data import trees_dir
+    from wordtree.dordle.document import read_document
+
+    return read_document(trees_dir() / "dordle" / f"{SHIPPED}.json")
+
+
+@pytest.mark.parametrize("command", [["dordle", "grade"], ["grade"]])
+def test_grade_on_the_shipped_tree_values_move_one_from_it(command, capsys):
+    """Move 1 on the shipped tree is its opener, valued from the tree: its stored total over the
+    pairs, exact at --seconds 0.01 (it was 'not graded: not solved within 10 s')."""
+    doc = shipped_doc()
+    first = doc["tree"]["guess"]
+    code, out, _ = run([*command, SHIPPED, "--seconds", "0.01", "--json", f"{first}:BBBBB/BBBBB"], capsys)
+    assert code == 0
+    move = orjson.loads(out)[0]
+    result = doc["result"]
+    assert move["pairs"] == result["pairs"] == 3306 and move["guess"] == first == result["first"]
+    assert move["expected"] == move["best_expected"] == round(result["total"] / result["pairs"], 4)
+    assert (move["best"], move["loss"], move["source"], move["bound"], move["note"]) == (first, 0, "tree", False, None)
+
+
+def test_grade_of_a_whole_game_on_the_tree_prints_each_move(capsys):
+    """Every move of a game played by the tree is valued from it (nothing searched, no note on a
+    time limit), one line each after the header, the total last."""
+    from wordtree.games import get_game
+
+    doc = shipped_doc()
+    game = get_game("wordle", "wordle-answers-every40-58.txt", "wordle-allowed-12972.txt")
+    a, b = "lowly", "nymph"
+    node, solved, steps = doc["tree"], [False, False], []
+    while "guess" in node:  # the two-board levels
+        guess = node["guess"]
+        steps.append(step(game, guess, a, b, solved))
+        solved = [solved[0] or guess == a, solved[1] or guess == b]
+        node = node["next"][steps[-1].split(":")[1]]
+    remaining = b if solved[0] else a
+    steps.append(step(game, remaining, a, b, solved))
+    code, out, _ = run(["grade", SHIPPED, "--seconds", "0.01", *steps], capsys)
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == f"dordle, at most 7 guesses, values from {SHIPPED} while on it"
+    rows = lines[1:-1]
+    assert [row.split()[:2] for row in rows] == [[f"{n}.", s.split(":")[0]] for n, s in enumerate(steps, 1)]
+    assert all(row.endswith("loss 0  (from the tree)") for row in rows) and "searched" not in out
+    assert lines[-1] == f"total loss 0 guesses over {len(steps)} graded move(s)"
+
+
+def test_an_off_tree_move_out_of_time_is_a_labelled_bound(capsys):
+    """CRANE is not the tree's opener: the best is the tree's (exact), CRANE's value is searched;
+    at 0.01 s it is either settled or left as a proven lower bound, said so in the text and JSON."""
+    doc = shipped_doc()
+    best = round(doc["result"]["total"] / doc["result"]["pairs"], 4)
+    code, out, _ = run(["dordle", "grade", SHIPPED, "--seconds", "0.01", "--json", "crane:BBBBB/BBBBB"], capsys)
+    move = orjson.loads(out)[0]
+    assert code == 0 and (move["best"], move["best_expected"], move["best_bound"]) == ("saice", best, False)
+    assert move["source"] == "tree" and move["expected"] >= best
+    if move["expected_bound"]:
+        assert move["loss_bound"] == "lower" and "lower bound on the guess played" in move["note"]
+    code, out, _ = run(["dordle", "grade", SHIPPED, "--seconds", "0.01", "crane:BBBBB/BBBBB"], capsys)
+    assert "values not on the tree (move 1): searched by the exact engine up to 0.01 s a move" in out
+    assert ("expected \u2265" in out) == move["expected_bound"]

@@ -350,3 +350,113 @@ def test_a_time_limit_is_finite_and_above_zero(text):
     with pytest.raises(argparse.ArgumentTypeError):
         seconds_or_none(text)
     assert seconds_or_none("none") is None and seconds_or_none("2.5") == 2.5
+
+
+# ------------------------------------------------------------------------------------------------
+# (7) a line per move as it is graded; the tree's values whatever the time allowed
+# ------------------------------------------------------------------------------------------------
+def test_each_move_is_printed_as_it_is_graded_also_when_piped():
+    """Four moves with no tree values (the tree's cap is 6, these moves 7): every move is searched
+    for a second. XYLYL:BBBBB leaves hundreds of answers, whose best guess no search settles in a
+    second, so the process is still running after the first lines (the header before any search,
+    move 1's row before move 2's search): each line is written, and flushed into the pipe, when
+    its move is graded, not at the end."""
+    import subprocess
+    import sys
+
+    from reference_trees import ROOT
+
+    game = get_game("wordle")
+    steps = [f"{g}:{p}" for g, p in replay_steps(game, "cigar", ["xylyl", "fuzzy", "pinto", "cigar"])]
+    process = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "grade", "--max-guesses", "7",
+                                "--seconds", "1", *steps], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True, cwd=ROOT)
+    try:
+        header = process.stdout.readline()
+        assert header.startswith("wordle, normal mode, at most 7 guesses") and process.poll() is None
+        lines = [process.stdout.readline() for _ in range(2)]  # the note on the search, the table's head
+        assert "searched by the exact engine up to 1 s a move" in lines[0] and lines[1].startswith("move")
+        first = process.stdout.readline()
+        assert first.split()[:3] == ["1", "xylyl", "BBBBB"] and process.poll() is None
+        rows = [process.stdout.readline().split() for _ in range(3)]
+        assert [row[:2] for row in rows] == [["2", "fuzzy"], ["3", "pinto"], ["4", "cigar"]]
+        rest = process.stdout.read()
+        assert rest.startswith("total loss") and process.wait(timeout=120) == 0
+    finally:
+        process.kill()
+        process.wait()
+
+
+def tree_guesses(game, node, answer) -> int:
+    """The guesses the tree's subtree at `node` takes to find `answer`, walked here."""
+    count = 0
+    while True:
+        count += 1
+        pattern = game.pattern_text(game.feedback(node["guess"], answer))
+        if pattern == "GGGGG":
+            return count
+        node = node["next"][pattern]
+
+
+def test_every_move_on_the_hard_tree_is_valued_from_it_at_any_time_limit():
+    """At --seconds 0.01, SALET's total on the hard-mode tree is the tree's 8122 over 2315 (only
+    the best opener, which no tree values in hard mode, is searched and bounded), and every later
+    move on the tree is valued from it, exactly: its total and its best guess's, the subtree's."""
+    doc = read_tree(HARD_TREE)
+    game = get_game("wordle")
+    steps, node = [], doc["root"]
+    while True:  # the tree's own moves for CIGAR
+        pattern = game.pattern_text(game.feedback(node["guess"], "cigar"))
+        steps.append(f"{node['guess']}:{pattern}")
+        if pattern == "GGGGG":
+            break
+        node = node["next"][pattern]
+    assert len(steps) >= 3
+    result = run_cli("grade", "--json", "--seconds", "0.01", HARD_TREE, *steps)
+    assert result.returncode == 0, result.stderr
+    out = orjson.loads(result.stdout)
+    moves = out["moves"]
+    assert (moves[0]["total"], moves[0]["candidates"], moves[0]["expected_bound"]) == (8122, 2315, False)
+    assert out["searched"] == [1] and out["seconds"] == 0.01 and out["total"]["expected_bound"] is False
+    node, left = doc["root"], list(game.answers)
+    for move in moves:
+        total = sum(tree_guesses(game, node, a) for a in left)
+        assert (move["total"], move["candidates"]) == (total, len(left))
+        if move["move"] > 1:
+            assert (move["best_total"], move["source"], move["bound"], move["best"]) == \
+                (total, "tree", False, move["guess"])
+        left = [a for a in left if game.pattern_text(game.feedback(move["guess"], a)) == move["pattern"]]
+        node = node.get("next", {}).get(move["pattern"])
+
+
+def test_a_game_on_the_tree_starts_no_search():
+    """On the normal tree every move is the tree's: nothing is searched (no engine, no bar, no
+    note on a time limit), whatever --seconds says."""
+    game, doc = get_game("wordle"), read_tree(SALET_TREE)
+    steps = []
+    node = doc["root"]
+    while True:
+        pattern = game.pattern_text(game.feedback(node["guess"], "chair"))
+        steps.append(f"{node['guess']}:{pattern}")
+        if pattern == "GGGGG":
+            break
+        node = node["next"][pattern]
+    result = run_cli("grade", "--seconds", "0.01", *steps)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "searched" not in result.stdout and "\u2265" not in result.stdout and result.stderr == ""
+    assert lines[0].endswith("values from wordle-salet-normal.json while on it") and lines[1].startswith("move")
+    assert [line.split()[1] for line in lines[2:2 + len(steps)]] == [s.split(":")[0] for s in steps]
+    from wordtree.wordle.grade import prepare
+
+    grading = prepare(game, [tuple(s.split(":")) for s in steps], tree=doc, seconds=0.01)
+    assert grading.searched == [] and grading.run().moves[-1].loss == 0 and grading.engine is None
+
+
+def test_the_time_limit_is_stated_and_in_the_json():
+    result = run_cli("grade", "--json", "salet:BYBBB", "crane:GYYBB", "--seconds", "5")
+    assert result.returncode == 0, result.stderr
+    out = orjson.loads(result.stdout)
+    assert (out["seconds"], out["searched"]) == (5, [2])
+    text = run_cli("grade", "salet:BYBBB", "crane:GYYBB")
+    assert "values not on the tree (move 2): searched by the exact engine up to 60 s a move" in text.stdout

@@ -5,11 +5,20 @@ from __future__ import annotations
 import sys
 
 from ..errors import UsageError
-from .common import GAME_CAP, game_options, game_options_given, max_guesses, seconds_or_none, summary
+from .common import (
+    GAME_CAP,
+    game_options,
+    game_options_given,
+    intermixed,
+    max_guesses,
+    quiet_option,
+    seconds_or_none,
+    summary,
+)
 
 
 def add_grade(sub) -> None:
-    p = sub.add_parser("grade", help=summary("grade"))
+    p = intermixed(sub.add_parser("grade", help=summary("grade")))
     p.add_argument("items", nargs="*", metavar="[TREE] GUESS:PATTERN",
                    help="a tree file (default: the shipped Wordle tree, or with --game a shipped tree of that game "
                         "if one fits), then the moves played; patterns as B/Y/G, 0/1/2 or squares, or 2B1W")
@@ -21,9 +30,11 @@ def add_grade(sub) -> None:
     p.add_argument("--max-guesses", type=max_guesses, default=GAME_CAP, metavar="N|none",
                    help="guess cap per answer (default: the tree's, else the game's; 'none' for no cap)")
     p.add_argument("--seconds", type=seconds_or_none, default=_DEFAULT, metavar="S|none",
-                   help="time each move's values may take before they are left as proven bounds "
-                        "(default 60; 'none': always exact, however long)")
+                   help="time the exact engine may take on each move off the tree before its values are left as "
+                        "proven bounds (default 60; 'none': always exact, however long); a move on the tree is "
+                        "valued from the tree, exactly, whatever this is")
     p.add_argument("--json", action="store_true", help="print the moves and totals as JSON")
+    quiet_option(p)
 
 
 _DEFAULT = object()  # --seconds not given
@@ -53,9 +64,12 @@ def _family(args, tree) -> str:
 def run_grade(args) -> int:
     from pathlib import Path
 
-    from ..wordle.grade import DEFAULT_SECONDS, grade, grade_lines, shipped_tree
+    import orjson
+
+    from ..wordle.grade import DEFAULT_SECONDS, Table, header_line, prepare, shipped_tree, total_lines
     from ..wordle.player import open_tree
     from ..wordle.tree import game_for
+    from .grading import Progress, search_note
 
     items = list(args.items)
     tree_path = items.pop(0) if items and (":" not in items[0] or Path(items[0]).is_file()) else None
@@ -83,11 +97,25 @@ def run_grade(args) -> int:
         mode = args.mode or doc["game"]["mode"]
         cap = args.max_guesses if cap_given else doc["game"]["max_guesses"]
     seconds = DEFAULT_SECONDS if args.seconds is _DEFAULT else args.seconds
-    result = grade(game, steps, mode=mode, max_guesses=cap, tree=doc, seconds=seconds, cache=args.cache_dir)
-    if args.json:
-        import orjson
+    grading = prepare(game, steps, mode=mode, max_guesses=cap, tree=doc, seconds=seconds, cache=args.cache_dir)
+    with Progress(len(steps), bool(grading.searched)) as progress:
+        if args.json:
+            result = grading.run(progress.advance, progress.watch)
+            sys.stdout.write(orjson.dumps(result.as_json()).decode() + "\n")
+            return 0
+        say = progress.say
+        say(header_line(game.name, mode, cap, grading.tree_path))
+        if grading.searched:
+            say(search_note(grading.searched, seconds, grading.tree_path is not None))
+        table = Table([s.guess for s in grading.positions], [s.text for s in grading.positions],
+                      len(grading.positions[0].S), cap)
+        say(table.head())
 
-        sys.stdout.write(orjson.dumps(result.as_json()).decode() + "\n")
-    else:
-        print("\n".join(grade_lines(result)))
+        def on_move(move) -> None:
+            say(table.row(move))
+            progress.advance(move)
+
+        result = grading.run(on_move, progress.watch)
+        for line in total_lines(result):
+            say(line)
     return 0

@@ -438,67 +438,187 @@ class GradedMove:
     expected: float | None  # the guess's expected guesses left, counting itself (None: no finish)
     best: str | None  # a best guess there (None: not found within the limits)
     best_expected: float | None
-    note: str | None = None  # why the move is not graded
+    note: str | None = None  # why the move is not graded, or what its bounds are
+    expected_exact: bool = True  # else `expected` is a proven lower bound
+    best_exact: bool = True  # else `best_expected` is a proven lower bound
+    source: str = "engine"  # where the best guess's value came from: "tree" or "engine"
+
+    @property
+    def bound(self) -> bool:
+        return not (self.expected_exact and self.best_exact)
 
     @property
     def loss(self) -> float | None:
+        """expected - best_expected: a lower bound where `expected` is one, an upper bound where
+        `best_expected` is one (loss_bound)."""
         if self.expected is None or self.best_expected is None:
             return None
         return round(self.expected - self.best_expected, 4)
 
+    @property
+    def loss_bound(self) -> str | None:
+        sides = [side for side, inexact in (("lower", not self.expected_exact), ("upper", not self.best_exact))
+                 if inexact]
+        return None if not sides else sides[0] if len(sides) == 1 else "both"
+
     def as_json(self) -> dict:
         return {"move": self.number, "guess": self.guess, "feedback": self.feedback, "pairs": self.pairs,
                 "expected": self.expected, "best": self.best, "best_expected": self.best_expected,
-                "loss": self.loss, "note": self.note}
+                "loss": self.loss, "bound": self.bound, "expected_bound": not self.expected_exact,
+                "best_bound": not self.best_exact, "loss_bound": self.loss_bound, "source": self.source,
+                "note": self.note}
 
 
-def grade(position: DordlePosition, steps: list[str]) -> list[GradedMove]:
-    """Each move's exact expected guesses left (counting itself, averaged over the pairs left
-    before it, or over the answers left once a board is solved), a best guess's, and the loss.
-    Positions past the size caps or the time limit are not graded, and say so."""
-    moves = []
-    for number, text in enumerate(steps, 1):
+def tree_values(doc: dict | None) -> str | None:
+    """Where a Dordle tree's subtree totals are the exact optimum of their positions: "all" for a
+    tree proven optimal, "below root" for one built with its opener given (each state below it
+    solved exactly), None for no tree or a heuristic strategy's."""
+    if doc is None:
+        return None
+    result = doc["result"]
+    if result.get("strategy") is not None or result.get("objective", "total") not in ("total", "worst"):
+        return None
+    return "all" if result.get("optimal") is True else "below root"
+
+
+@dataclass
+class _Planned:
+    """A move checked before any is graded: whether the tree values it (its guess the tree's,
+    where the tree's values apply), else the engine searches it."""
+
+    guess: str
+    feedback: str
+    from_tree: bool
+
+
+def plan(position: DordlePosition, steps: list[str]) -> list[_Planned]:
+    """Every step of `steps` played on a copy of `position` (the first error, one line, before
+    any search), and for each whether the tree values it."""
+    copy = DordlePosition(position.game, position.matrix, position.cap, position.doc, position.seconds)
+    copy._search, copy._remainder_solver = position._search, position._remainder_solver  # (engines made once)
+    applies = tree_values(position.doc)
+    out = []
+    for text in steps:
         guess, feedback = parse_step(text)
-        if position.won:
-            position.play(guess, feedback)  # refused with its one line
+        tree_ok = applies == "all" or (applies == "below root" and copy.steps)
+        node = copy.single if copy.single is not None else copy.node
         try:
-            g = position.game.guess_index[position.game.parse_guess(guess)]
-        except UserError as exc:
-            raise UserError(f"step {number} ({text}): {exc}") from None
+            word = copy.game.parse_guess(guess)
+        except UserError:
+            word = None  # the play below says why, naming the step
+        on = tree_ok and isinstance(node, dict) and "board" not in node and node.get("guess") == word
+        copy.play(guess, feedback)
+        out.append(_Planned(guess, feedback, bool(on)))
+    position._search, position._remainder_solver = copy._search, copy._remainder_solver
+    return out
+
+
+def grade(position: DordlePosition, steps: list[str], on_move=None) -> list[GradedMove]:
+    """Each move's exact expected guesses left (counting itself, averaged over the pairs left
+    before it, or over the answers left once a board is solved), a best guess's, and the loss;
+    every move checked first. Where the game follows a tree whose values apply (tree_values), a
+    best guess and its value are the tree's, exact whatever the time limit; the played guess is
+    the tree's or is searched. A search that runs out of time leaves proven lower bounds
+    (expected_exact, best_exact false); a position past the size caps is not graded, and says
+    so. `on_move(move)` is told each move as soon as it is graded."""
+    planned = plan(position, steps)
+    applies = tree_values(position.doc)
+    moves = []
+    for number, step in enumerate(planned, 1):
+        g = position.game.guess_index[position.game.parse_guess(step.guess)]
         d = position.cap - len(position.steps)
+        tree_ok = applies == "all" or (applies == "below root" and number > 1)
         try:
-            move = _grade_move(position, g, d)
-        except OutOfTime:
-            move = (position.pair_count, None, None, None, f"not graded: not solved within {position.seconds:g} s")
+            fields = _grade_move(position, g, d, tree_ok, own_root=applies == "below root" and number == 1)
         finally:
             position.search.deadline = None
-        position.play(guess, feedback)
-        moves.append(GradedMove(number, position.steps[-1][0], position.steps[-1][1], *move))
+        position.play(step.guess, step.feedback)
+        moves.append(GradedMove(number, position.steps[-1][0], position.steps[-1][1], **fields))
+        if on_move is not None:
+            on_move(moves[-1])
     return moves
 
 
-def _grade_move(position: DordlePosition, g: int, d: int):
-    search = position.search
-    search.deadline = None if position.seconds is None else time.perf_counter() + position.seconds
+def searched_moves(position: DordlePosition, steps: list[str]) -> list[int]:
+    """The numbers of the moves the exact engine searches (the tree values the others)."""
+    return [n for n, step in enumerate(plan(position, steps), 1) if not step.from_tree]
+
+
+def _grade_move(position: DordlePosition, g: int, d: int, tree_ok: bool, own_root: bool) -> dict:
+    """The fields of a GradedMove for guess g with d guesses left: from the tree where `tree_ok`
+    (its values apply here), the played total of its own opener where `own_root`, else searched."""
+    search = position.search  # made (compiled) before the clock starts
     game = position.game
     if position.solved_at[0] or position.solved_at[1]:
         S = position.sets[1 if position.solved_at[0] else 0]
         k = len(S)
-        if k > SINGLE_LIMIT:
-            return k, None, None, None, f"not graded: {k} answers on one board (at most {SINGLE_LIMIT})"
-        classes, _ = search.classes(S, g)
-        played = k + sum(search.v1(C, d - 1) for _, C in classes)
-        value = search.v1(S, d)
-        best = search.solver.solve(S, d)[1] if value < DINF else -1
-        return k, _mean(min(played, DINF), k), None if best < 0 else game.guesses[best], _mean(value, k), None
+        single = position.single if tree_ok else None
+        if k > SINGLE_LIMIT and single is None:
+            return dict(pairs=k, expected=None, best=None, best_expected=None,
+                        note=f"not graded: {k} answers on one board (at most {SINGLE_LIMIT})")
+        value = search.v1(S, d)  # the remainder's optimum: exact, no time limit (the board is small)
+        if single is not None:
+            best, source = game.guess_index[single["guess"]], "tree"
+        else:
+            best, source = (search.solver.solve(S, d)[1] if value < DINF else -1), "engine"
+        if best == g:
+            played = value
+        else:
+            classes, _ = search.classes(S, g)
+            played = min(k + sum(search.v1(C, d - 1) for _, C in classes), DINF)
+        return dict(pairs=k, expected=_mean(played, k), best=None if best < 0 else game.guesses[best],
+                    best_expected=_mean(value, k), source=source)
     S1, S2 = position.sets
     ident = bool(np.array_equal(S1, S2))
     m = position.pair_count
+    node = position.node if isinstance(position.node, dict) and "board" not in position.node else None
+    played = best_total = None
+    best = -1
+    source = "engine"
+    if node is not None and (tree_ok or own_root):
+        total = tree_total(position, node, S1, S2, ident, d)
+        tree_guess = game.guess_index[node["guess"]]
+        if tree_ok:
+            best_total, best, source = total, tree_guess, "tree"
+        if tree_guess == g:
+            played = total
+        if played is not None and best_total is not None:
+            return dict(pairs=m, expected=_mean(played, m), best=game.guesses[best], best_expected=_mean(total, m),
+                        source="tree")
     if max(len(S1), len(S2)) > SET_LIMIT:
-        return m, None, None, None, f"not graded: {len(S1)} and {len(S2)} answers (at most {SET_LIMIT} a board)"
-    played = search.evaluate(S1, S2, ident, d, g, DINF)
-    value, best = search.solve(S1, S2, ident, d)
-    return m, _mean(played, m), None if best < 0 else game.guesses[best], _mean(value, m), None
+        told = "" if best_total is None else f"; the tree's {game.guesses[best]}: {_mean(best_total, m):g}"
+        return dict(pairs=m, expected=None, best=None, best_expected=None,
+                    note=f"not graded: {len(S1)} and {len(S2)} answers (at most {SET_LIMIT} a board){told}")
+    search.deadline = None if position.seconds is None else time.perf_counter() + position.seconds
+    played_exact = best_exact = True
+    ran_out = False
+    if played is None:
+        try:
+            played = search.evaluate(S1, S2, ident, d, g, DINF)
+        except OutOfTime:
+            ran_out, played_exact = True, False
+            played = int(search.bounds_of(S1, S2, ident, d, np.asarray([g], dtype=search.all_guesses.dtype))[0][0])
+    if best_total is None:
+        try:
+            if ran_out:
+                raise OutOfTime
+            best_total, best = search.solve(S1, S2, ident, d)
+        except OutOfTime:
+            ran_out, best_exact, best = True, False, -1
+            best_total = int(search.bounds_of(S1, S2, ident, d)[0].min())
+    search.deadline = None
+    if played_exact and best_exact and best_total >= played and played < DINF:
+        best = g  # the guess played is a best one
+    if not played_exact and best_exact:
+        played = max(played, best_total)  # no guess does better than the best one
+    if not best_exact and played_exact:
+        best_total = min(best_total, played)
+    which = "proven lower bounds" if not (played_exact or best_exact) else \
+        f"a proven lower bound on the {'best guess' if played_exact else 'guess played'}"
+    note = f"not solved exactly within {position.seconds:g} s: {which}" if ran_out else None
+    return dict(pairs=m, expected=_mean(min(played, DINF), m), best=None if best < 0 else game.guesses[best],
+                best_expected=_mean(min(best_total, DINF), m), note=note, expected_exact=played_exact,
+                best_exact=best_exact, source=source)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -539,20 +659,33 @@ def suggestion_lines(s: DordleSuggestion, every: bool = False) -> list[str]:
     return lines if s.source == "solved" else lines + candidate_lines(s, every)
 
 
+def move_line(mv: GradedMove) -> str:
+    """One graded move: its values, a bound marked \u2265 (the loss \u2264 or \u2265, ~ both)."""
+    head = f"{mv.number}. {mv.guess} {mv.feedback}  ({mv.pairs} left)"
+    if mv.expected is None and mv.best_expected is None and mv.note:
+        return f"{head}  {mv.note}"
+    played = "no finish within the cap" if mv.expected is None else \
+        f"{'' if mv.expected_exact else chr(0x2265)}{mv.expected:g}"
+    best = "none" if mv.best_expected is None else \
+        f"{mv.best or '?'} {'' if mv.best_exact else chr(0x2265)}{mv.best_expected:g}"
+    mark = {None: "", "lower": "\u2265", "upper": "\u2264", "both": "~"}[mv.loss_bound]
+    loss = "" if mv.loss is None else f"  loss {mark}{mv.loss:g}"
+    source = "" if mv.source != "tree" else "  (from the tree)" if mv.best == mv.guess else "  (best from the tree)"
+    note = f"  ({mv.note})" if mv.note else ""
+    return f"{head}  expected {played}  best {best}{loss}{source}{note}"
+
+
+def total_line(moves: list[GradedMove]) -> str:
+    """The sum of the losses of the moves graded (a bound where one of them is)."""
+    graded = [mv for mv in moves if mv.loss is not None]
+    sides = {mv.loss_bound for mv in graded} - {None}
+    sides = {side for s in sides for side in (("lower", "upper") if s == "both" else (s,))}
+    mark = "" if not sides else "\u2265" if sides == {"lower"} else "\u2264" if sides == {"upper"} else "~"
+    return f"total loss {mark}{round(sum(mv.loss for mv in graded), 4):g} guesses over {len(graded)} graded move(s)"
+
+
 def grade_lines(moves: list[GradedMove]) -> list[str]:
-    lines = []
-    for mv in moves:
-        head = f"{mv.number}. {mv.guess} {mv.feedback}  ({mv.pairs} left)"
-        if mv.note:
-            lines.append(f"{head}  {mv.note}")
-            continue
-        played = "no finish within the cap" if mv.expected is None else f"{mv.expected:g}"
-        best = "none" if mv.best_expected is None else f"{mv.best} {mv.best_expected:g}"
-        loss = "" if mv.loss is None else f"  loss {mv.loss:g}"
-        lines.append(f"{head}  expected {played}  best {best}{loss}")
-    known = [mv.loss for mv in moves if mv.loss is not None]
-    lines.append(f"total loss {round(sum(known), 4):g} guesses over {len(known)} graded move(s)")
-    return lines
+    return [move_line(mv) for mv in moves] + [total_line(moves)]
 
 
 class DordlePlay:

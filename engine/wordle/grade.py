@@ -103,6 +103,8 @@ class Grade:
     tree: str | None  # the tree file whose values were used, if any
     moves: list[Move] = field(default_factory=list)
     won: bool = False  # the last move got the winning pattern
+    seconds: float | None = None  # the time each searched move had (None: no limit)
+    searched: list[int] = field(default_factory=list)  # the moves the engine searched (the others: from the tree)
 
     def totals(self) -> dict:
         """The sum of the losses; the expected length of the game as played (the moves before the
@@ -131,6 +133,8 @@ class Grade:
             "mode": self.mode,
             "max_guesses": self.cap,
             "tree": self.tree,
+            "seconds": self.seconds,
+            "searched": self.searched,
             "moves": [m.as_json() for m in self.moves],
             "total": {**totals, **{key: number(totals[key]) for key in ("loss", "expected", "best_expected")}},
         }
@@ -327,71 +331,116 @@ class _Step:
 
 
 def grade(game, steps: list[tuple[str, str]], *, mode: str = "normal", max_guesses: int | None = 6,
-          tree: dict | None = None, seconds: float | None = DEFAULT_SECONDS, cache=None) -> Grade:
+          tree: dict | None = None, seconds: float | None = DEFAULT_SECONDS, cache=None, on_move=None,
+          watch=None) -> Grade:
     """Grade the moves `steps` (guess, pattern as typed) of `game` in `mode` with at most
     `max_guesses` guesses per answer (None: no cap). `tree`: a wordtree/1 document for this
     game, whose values are used while the game follows it, where they apply. `seconds`: the
-    time each move's values may take before they are left as proven bounds (None: no limit)."""
-    if not steps:
-        raise UserError("no moves to grade: give GUESS:PATTERN steps")
-    use_tree = tree is not None and tree_values_apply(tree, mode, max_guesses)
-    root_ok = use_tree and tree["stats"].get("first_guess") != "given"
-    positions: list[_Step] = []
-    engine: _Engine | None = None
+    time each move's search may take before its values are left as proven bounds (None: no
+    limit); a move valued from the tree is exact whatever it is. `on_move(move)` is told each
+    move as soon as it is graded, `watch(text)` what is being done (see Grading.run)."""
+    return prepare(game, steps, mode=mode, max_guesses=max_guesses, tree=tree, seconds=seconds,
+                   cache=cache).run(on_move, watch)
 
-    def need_engine() -> _Engine:
+
+def prepare(game, steps: list[tuple[str, str]], *, mode: str = "normal", max_guesses: int | None = 6,
+            tree: dict | None = None, seconds: float | None = DEFAULT_SECONDS, cache=None) -> Grading:
+    """Every move of `steps` checked (an error comes before any long search), as a Grading whose
+    run() grades them; its `searched` says beforehand which moves the engine will search."""
+    return Grading(game, steps, mode, max_guesses, tree, seconds, cache)
+
+
+class Grading:
+    """The moves of one game, checked, and what grading them takes: `searched`, the numbers of
+    the moves whose values the exact engine searches (within `seconds` each); every other move
+    is valued from the tree (or is the last answer left), exactly and at once."""
+
+    def __init__(self, game, steps, mode: str, max_guesses: int | None, tree: dict | None,
+                 seconds: float | None, cache):
+        if not steps:
+            raise UserError("no moves to grade: give GUESS:PATTERN steps")
+        self.game, self.mode, self.cap, self.seconds, self.cache = game, mode, max_guesses, seconds, cache
+        use_tree = tree is not None and tree_values_apply(tree, mode, max_guesses)
+        self.tree_path = tree.get("_path") if use_tree else None
+        root_ok = use_tree and tree["stats"].get("first_guess") != "given"
+        self.positions: list[_Step] = []
+        self.engine: _Engine | None = None
+        S = list(range(len(game.answers)))
+        node = tree["root"] if use_tree else None
+        won = False
+        for i, (word, typed) in enumerate(steps):
+            where = f"move {i + 1} ({word}:{typed})"
+            if won:
+                raise UserError(f"{where}: the game was already solved")
+            if max_guesses is not None and i >= max_guesses:
+                raise UserError(f"{where}: the game allows only {max_guesses} guesses")
+            try:
+                code = game.parse_pattern(typed)
+                guess = game.parse_guess(word)
+            except UserError as exc:
+                raise UserError(f"{where}: {exc}") from None
+            g, text = game.guess_index[guess], game.pattern_text(code)
+            on_tree = node is not None and guess == node["guess"]
+            if mode != "normal" and not on_tree and not self.need_engine().legal(i, g):
+                raise UserError(f"{where}: {guess!r} breaks the {mode}-mode rule here")
+            left = [a for a in S if game.feedback(guess, game.answers[a]) == code]
+            if not left:
+                raise UserError(f"{where}: {text} cannot occur here: no answer left would give it")
+            known = i > 0 or root_ok
+            self.positions.append(_Step(guess, g, code, text, S, node if known else None, None if known else node))
+            if self.engine is not None:
+                self.engine.advance(g, code)
+            won = code == game.win_code
+            node = node.get("next", {}).get(text) if on_tree and not won else None
+            S = left
+        self.won = won
+        self.searched: list[int] = []
+        history: list[int] = []
+        for i, step in enumerate(self.positions):
+            if not _known(game, step, i, self._left(i), history)[1]:
+                self.searched.append(i + 1)
+            history.append(step.g)
+
+    def _left(self, i: int) -> int | None:
+        return None if self.cap is None else self.cap - i
+
+    def need_engine(self) -> _Engine:
         """The engine, made on first need, at the position after the moves checked so far."""
-        nonlocal engine
-        if engine is None:
-            engine = _Engine(game, mode, max_guesses, cache)
-            for step in positions:
-                engine.advance(step.g, step.code)
-        return engine
+        if self.engine is None:
+            self.engine = _Engine(self.game, self.mode, self.cap, self.cache)
+            for step in self.positions:
+                self.engine.advance(step.g, step.code)
+        return self.engine
 
-    # first every move is checked (an error comes before any long search), then graded
-    S = list(range(len(game.answers)))
-    node = tree["root"] if use_tree else None
-    won = False
-    for i, (word, typed) in enumerate(steps):
-        where = f"move {i + 1} ({word}:{typed})"
-        if won:
-            raise UserError(f"{where}: the game was already solved")
-        if max_guesses is not None and i >= max_guesses:
-            raise UserError(f"{where}: the game allows only {max_guesses} guesses")
-        try:
-            code = game.parse_pattern(typed)
-            guess = game.parse_guess(word)
-        except UserError as exc:
-            raise UserError(f"{where}: {exc}") from None
-        g, text = game.guess_index[guess], game.pattern_text(code)
-        on_tree = node is not None and guess == node["guess"]
-        if mode != "normal" and not on_tree and not need_engine().legal(i, g):
-            raise UserError(f"{where}: {guess!r} breaks the {mode}-mode rule here")
-        left = [a for a in S if game.feedback(guess, game.answers[a]) == code]
-        if not left:
-            raise UserError(f"{where}: {text} cannot occur here: no answer left would give it")
-        known = i > 0 or root_ok
-        positions.append(_Step(guess, g, code, text, S, node if known else None, None if known else node))
-        if engine is not None:
-            engine.advance(g, code)
-        won = code == game.win_code
-        node = node.get("next", {}).get(text) if on_tree and not won else None
-        S = left
-
-    result = Grade(game.name, mode, max_guesses, tree.get("_path") if use_tree else None, won=won)
-    history: list[int] = []
-    for i, step in enumerate(positions):
-        d_left = None if max_guesses is None else max_guesses - i
-        result.moves.append(_grade_move(game, step, i, d_left, history, seconds, need_engine))
-        history.append(step.g)
-    return result
+    def run(self, on_move=None, watch=None) -> Grade:
+        """Grade the moves in order, telling `on_move(move)` each one as soon as it is graded and
+        `watch(text)` each search before it starts (the engine's loading too)."""
+        result = Grade(self.game.name, self.mode, self.cap, self.tree_path, won=self.won, seconds=self.seconds,
+                       searched=list(self.searched))
+        history: list[int] = []
+        for i, step in enumerate(self.positions):
+            move, done = _known(self.game, step, i, self._left(i), history)
+            if not done:
+                where = f"move {i + 1} ({step.guess})"
+                if self.engine is None and watch is not None:
+                    watch(f"{where}: loading the exact engine")
+                engine = self.need_engine()
+                if watch is not None:
+                    limit = "" if self.seconds is None else f", up to {self.seconds:g} s"
+                    watch(f"{where}: the exact engine searching {len(step.S)} candidates{limit}")
+                move = _search_move(self.game, step, i, history, self.seconds, engine, move)
+            result.moves.append(move)
+            if on_move is not None:
+                on_move(move)
+            history.append(step.g)
+        return result
 
 
-def _grade_move(game, step: _Step, i: int, d_left: int | None, history: list[int], seconds: float | None,
-                need_engine) -> Move:
-    """The grade of the move at `step`, the i-th (from 0), with `d_left` guesses left before it
-    (None: no cap) and the guess ids played before it in `history`: from the tree where its values
-    apply, else (or for a guess other than the tree's) from the engine that need_engine() gives."""
+def _known(game, step: _Step, i: int, d_left: int | None, history: list[int]) -> tuple[Move, bool]:
+    """The move at `step`, the i-th (from 0), with `d_left` guesses left before it (None: no cap)
+    and the guess ids played before it in `history`, with what is known without a search: from
+    the tree where its values apply, the last answer left. True when that is the whole grade;
+    else the engine (_search_move) finds the rest."""
     n, S = len(step.S), step.S
     move = Move(i + 1, step.guess, step.text, n, INFINITE, None, INFINITE)
     if step.node is not None:
@@ -399,7 +448,7 @@ def _grade_move(game, step: _Step, i: int, d_left: int | None, history: list[int
         move.best_total = subtree_total(game, step.node, [game.answers[a] for a in S])
         if step.guess == move.best or _same_orbit(game, history, step.g, game.guess_index[move.best]):
             move.best, move.total = step.guess, move.best_total
-            return move
+            return move, True
     elif step.own is not None and (step.guess == step.own["guess"]
                                    or _same_orbit(game, history, step.g, game.guess_index[step.own["guess"]])):
         move.total = subtree_total(game, step.own, [game.answers[a] for a in S])  # exact: the opener's optimal tree
@@ -407,11 +456,19 @@ def _grade_move(game, step: _Step, i: int, d_left: int | None, history: list[int
         move.best, move.best_total, move.source = game.answers[S[0]], 1, "engine"
         if step.guess == move.best:
             move.total = 1
-            return move
-    engine = need_engine()
+            return move, True
+    return move, False
+
+
+def _search_move(game, step: _Step, i: int, history: list[int], seconds: float | None, engine: _Engine,
+                 move: Move) -> Move:
+    """`move` (what _known found) completed by the engine: the played guess's total unless the
+    tree gave it, the best guess's value unless the tree gave it, each searched within `seconds`
+    (None: no limit) and left as a proven bound where the time ran out."""
     deadline = None if seconds is None else time.monotonic() + seconds  # from here: not the compilation
     import numpy as np
 
+    S = step.S
     S_ids = np.asarray(S, dtype=np.int32)
     d = engine.solver.cap - i
     want_best = move.best is None
@@ -478,28 +535,65 @@ def _value_text(value: float, exact: bool, mark: str = "\u2265") -> str:
     return f"{'' if exact else mark}{value:.4f}"
 
 
-def grade_lines(result: Grade) -> list[str]:
-    """The grade as a table, one row per move, and the totals."""
-    cap = "no cap" if result.cap is None else f"at most {result.cap} guesses"
-    source = f", values from {Path(result.tree).name} while on it" if result.tree else ""
-    lines = [f"{result.game}, {result.mode} mode, {cap}{source}"]
-    rows = [("move", "guess", "pattern", "left", "expected", "best", "best exp.", "loss")]
-    for m in result.moves:
-        loss_exact = not m.bound
+def header_line(game: str, mode: str, cap: int | None, tree: str | None) -> str:
+    """The grade's first line: the game, its rules and the tree whose values are used."""
+    caps = "no cap" if cap is None else f"at most {cap} guesses"
+    source = f", values from {Path(tree).name} while on it" if tree else ""
+    return f"{game}, {mode} mode, {caps}{source}"
+
+
+class Table:
+    """The moves' table with its widths fixed before any move is graded, so that each row can be
+    printed as soon as its move is: from the moves' guesses and patterns and the candidates at
+    the start (`guesses`, `patterns`: the texts played; `candidates`: the most left at a move;
+    `cap`: the guesses allowed, None for no cap)."""
+
+    HEAD = ("move", "guess", "pattern", "left", "expected", "best", "best exp.", "loss")
+
+    def __init__(self, guesses: list[str], patterns: list[str], candidates: int, cap: int | None):
+        word = max(len(w) for w in guesses)
+        most = candidates if cap is None else cap  # no finite expected value exceeds it
+        value = max(8, len(f"\u2265{most:.4f}"))
+        self.widths = [max(4, len(str(len(guesses)))), max(5, word), max(7, *map(len, patterns)),
+                       max(4, len(str(candidates))), value, max(4, word), max(9, value), 0]
+
+    @classmethod
+    def of(cls, result: Grade) -> Table:
+        moves = result.moves
+        return cls([m.guess for m in moves] + [m.best or "?" for m in moves], [m.pattern for m in moves],
+                   max(m.candidates for m in moves), result.cap)
+
+    def _line(self, cells) -> str:
+        return "  ".join(cell.ljust(w) for cell, w in zip(cells, self.widths)).rstrip()
+
+    def head(self) -> str:
+        return self._line(self.HEAD)
+
+    def row(self, m: Move) -> str:
         loss_mark = "\u2265" if m.best_exact else ("\u2264" if m.total_exact else "~")
-        rows.append((str(m.number), m.guess, m.pattern, str(m.candidates),
-                     _value_text(m.expected, m.total_exact), m.best or "?",
-                     _value_text(m.best_expected, m.best_exact), _value_text(m.loss, loss_exact, loss_mark)))
-    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
-    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+        return self._line((str(m.number), m.guess, m.pattern, str(m.candidates),
+                           _value_text(m.expected, m.total_exact), m.best or "?",
+                           _value_text(m.best_expected, m.best_exact), _value_text(m.loss, not m.bound, loss_mark)))
+
+
+def total_lines(result: Grade) -> list[str]:
+    """The grade's last lines: the total loss and the game against the optimum; a key to the
+    bounds' marks where a value is one."""
     t = result.totals()
     status = "solved" if t["solved"] else "not solved"
     loss_mark = {"lower": "\u2265", "upper": "\u2264", "both": "~"}.get(t["loss_bound"], "")
-    lines.append(f"total loss {_value_text(t['loss'], not loss_mark, loss_mark)} over {t['moves']} "
-                 f"move{'s' * (t['moves'] != 1)} ({status}); expected "
-                 f"{_value_text(t['expected'], not t['expected_bound'])} guesses as played vs "
-                 f"{_value_text(t['best_expected'], not t['best_bound'])} optimal from the start")
+    lines = [f"total loss {_value_text(t['loss'], not loss_mark, loss_mark)} over {t['moves']} "
+             f"move{'s' * (t['moves'] != 1)} ({status}); expected "
+             f"{_value_text(t['expected'], not t['expected_bound'])} guesses as played vs "
+             f"{_value_text(t['best_expected'], not t['best_bound'])} optimal from the start"]
     if t["bound"]:
         lines.append("\u2265 / \u2264: a bound the search proved in the time allowed; "
                      "~: the difference of two such bounds")
     return lines
+
+
+def grade_lines(result: Grade) -> list[str]:
+    """The grade as a table, one row per move, and the totals."""
+    table = Table.of(result)
+    return ([header_line(result.game, result.mode, result.cap, result.tree), table.head()]
+            + [table.row(m) for m in result.moves] + total_lines(result))
