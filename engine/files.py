@@ -38,10 +38,10 @@ _BLOCK = 512  # checksum row length, in 8-byte words
 FIFO_WAIT_SECONDS = 30.0  # how long a write to a FIFO waits for a reader to open it
 LINE_MAX_BYTES = 64 << 10  # the longest line read from a stream (stdin: a reply, a GUESS ANSWER pair)
 GRID_MAX_BYTES = 1 << 20  # the largest crossword grid or structure file read
-CHECKPOINT_MAX_BYTES = 1 << 30  # the largest JSON checkpoint read (a build's or a rank's)
+CHECKPOINT_MAX_BYTES = 256 << 20  # the largest JSON checkpoint read (a build's or a rank's: a few MB)
 
 
-def _output_kind(path) -> str:
+def output_kind(path) -> str:
     """What an output path names, links followed: "file" (a regular file, or nothing yet),
     "stream" (a FIFO or a character device such as /dev/stdout or /dev/null, written through;
     also a link through /proc, such as /dev/stdout when stdout is a file), "folder" or "other"."""
@@ -109,7 +109,7 @@ def atomic_file(path):
     such as /dev/stdout) is written through, once the block has ended without an error; /dev/full
     is then an OSError (no space). Any other file that is not a regular one (a socket, a block
     device) is an OSError, nothing written."""
-    kind = _output_kind(path)
+    kind = output_kind(path)
     if kind == "stream":
         buffer = io.BytesIO()
         yield buffer
@@ -351,7 +351,7 @@ def check_writable(path, what: str, *, streams: bool = True) -> None:
     here (a FIFO's reader would see its end): with `streams` False (a checkpoint, read back and
     replaced) it is refused, as is any other file that is not a regular one. A long run calls this
     before it starts, so that it never finds out at the end."""
-    kind = _output_kind(path)
+    kind = output_kind(path)
     if kind == "folder":
         raise OutputNotWritable(path, what, "that is a folder")
     if kind == "stream":
@@ -386,7 +386,7 @@ def write_or_fallback(path, write) -> tuple[Path | None, str | None]:
     the last step. Returns (where it went, None) or (the fallback, why `path` failed), or (None,
     why) when nothing took it (the caller then prints it)."""
     path = Path(path)
-    stream = _output_kind(path) == "stream"
+    stream = output_kind(path) == "stream"
     try:
         write(path)
         return path, None

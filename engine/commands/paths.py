@@ -48,11 +48,19 @@ def _named_paths(args) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
 def check_paths(args) -> None:
     """Refuse, before any work, a command line whose output (-o, a checkpoint and the files beside
     it) names one of its inputs or another of its outputs: the same file by its inode (links,
-    hard links, other spellings) or, for files not there yet, by where links lead. One line naming
-    both flags, exit status 2."""
-    from ..files import same_file
+    hard links, other spellings) or, for files not there yet, by where links lead; or whose output
+    is neither a regular file (or none yet) nor a stream that can be written through (a FIFO, a
+    character device; not for a checkpoint). One line naming the flag, exit status 2."""
+    from ..files import output_kind, same_file
 
     outputs, inputs = _named_paths(args)
+    for flag, path in outputs:
+        kind = output_kind(path)
+        if kind == "other":
+            raise UsageError(f"{flag} {path}: not a regular file, a FIFO or a character device; give a file")
+        if kind == "stream" and flag == "--checkpoint":
+            raise UsageError(f"{flag} {path}: not a regular file (a FIFO or a device); a checkpoint is read "
+                             "back and replaced: give a file")
     for i, (flag, path) in enumerate(outputs):
         if path.endswith(CHECKPOINT_COMPANIONS) and flag == "--checkpoint":
             continue  # a companion is compared as another output's target only
