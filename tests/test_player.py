@@ -395,3 +395,15 @@ def test_the_shipped_tree_with_a_swapped_guess(tmp_path):
                              "the feedback leaves 221 answers")
     good = rt.run_cli("next", player.DEFAULT_TREE, "salet:BBBBB")
     assert good.returncode == 0 and "221 candidates" in good.stdout
+
+
+def test_play_with_no_tree_is_the_tarse_tree_named():
+    """`play` alone plays today's lists: what it prints after its first line (which says so) is
+    what `play wordle-nyt2023-tarse-normal` prints, for the same colours."""
+    typed = "BBBBB\n"
+    default = rt.run_cli("play", stdin=typed)
+    named = rt.run_cli("play", "wordle-nyt2023-tarse-normal", stdin=typed)
+    assert default.returncode == named.returncode == 0, default.stderr
+    first, *rest = default.stdout.splitlines()
+    assert first.startswith("today's Wordle: the NYT lists of 2023") and rest == named.stdout.splitlines()
+    assert rest[0].startswith("guess 1: tarse ") and "319 candidates left" in default.stdout

@@ -242,3 +242,69 @@ def test_the_preset_and_the_shipped_tree_claim_only_what_the_kept_rank_proves():
     assert normal["stats"]["optimal"] is True and "first_guess" not in normal["stats"]
     hard = orjson.loads((trees_dir() / "wordle-nyt2023-tarse-hard.json").read_bytes())
     assert hard["root"]["guess"] == best[0] and hard["stats"]["first_guess"] == "given"
+
+
+# ------------------------------------------------------------------------------------------------
+# `play` plays today's game by default; `next` keeps the original lists, and says how to pick today's
+# ------------------------------------------------------------------------------------------------
+TODAY_LINE = ("today's Wordle: the NYT lists of 2023 (3158 answers, 14855 guesses), from wordle-nyt2023-tarse-normal; "
+              "the original lists: wordtree play wordle-salet-normal")
+
+
+def test_the_tree_of_todays_game_is_there():
+    """play's default: one missing is a failure, not a skip."""
+    assert player.TODAY_TREE.is_file(), f"{player.TODAY_TREE} is missing: the tree of today's game"
+    assert player.TODAY_TREE.name == "wordle-nyt2023-tarse-normal.json"
+
+
+def test_play_with_no_tree_plays_todays_lists_and_says_so_first():
+    tarse = read_tree(player.TODAY_TREE)
+    out = rt.run_cli("play", stdin="BYYBB\ncrane GYYBB\n")  # the example of play --help, as written there
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == TODAY_LINE
+    assert lines[1] == "guess 1: tarse  (tree: 3158 candidates left, 3.5526 guesses expected)"
+    assert tarse["root"]["guess"] == "tarse" and "BYYBB" in tarse["root"]["next"]
+    assert "2 candidates left: cigar cobra" in lines and lines[-1] == "stopped after 2 guess(es)"
+    assert "BYYBB\\ncrane GYYBB\\n' | wordtree play" in rt.run_cli("play", "--help").stdout
+
+
+def test_play_answer_with_no_tree_walks_the_tarse_tree():
+    out = rt.run_cli("play", "--answer", "emoji")  # an answer of today's lists only (not of the 2315)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == TODAY_LINE and lines[1].startswith("tarse ") and lines[-1].startswith("solved in ")
+    original = rt.run_cli("play", "wordle-salet-normal", "--answer", "crane")
+    assert original.returncode == 0 and original.stdout.splitlines()[0].startswith("salet ")
+    assert "today's" not in original.stdout
+    preset = rt.run_cli("play", "--game", "wordle", "--answer", "crane")  # a preset named: its own tree, no line
+    assert preset.stdout.splitlines()[0].startswith("salet ") and "today's" not in preset.stdout
+
+
+def test_next_keeps_the_original_lists_and_its_help_says_how_to_pick_todays():
+    out = rt.run_cli("next", "salet:BBYBB")  # README: the best next guess after SALET scored BBYBB -> courd
+    assert out.returncode == 0 and out.stdout.split()[0] == "courd", out
+    today = rt.run_cli("next", "--game", "wordle-nyt2023", "tarse:BBYBB")
+    named = rt.run_cli("next", "wordle-nyt2023-tarse-normal", "tarse:BBYBB")
+    assert today.returncode == 0 and today.stdout == named.stdout and "(tree: " in today.stdout
+
+
+@pytest.mark.parametrize("command", ["next", "candidates", "play", "grade"])
+def test_help_says_what_is_shipped_for_todays_game(command):
+    """No help says that today's game has no shipped tree (it has: TARSE's), and each names it."""
+    text = " ".join(rt.run_cli(command, "--help").stdout.split())
+    assert "no tree of it is shipped" not in text and "wordle-nyt2023-tarse-normal" in text.replace("- ", "-")
+    if command == "play":
+        assert "default: today's game" in text
+    else:
+        assert "default: wordle-salet-normal, the original lists" in text.replace("- ", "-")
+
+
+def test_a_missing_tree_of_todays_game_is_one_line(monkeypatch, tmp_path, capsys):
+    from wordtree.commands import main
+
+    monkeypatch.setattr(player, "TODAY_TREE", tmp_path / "wordle-nyt2023-tarse-normal.json")
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("q\n"))
+    assert main(["play"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the tree of today's game" in err[0] and "is missing" in err[0]

@@ -145,6 +145,7 @@ def add_dordle(sub) -> None:
                                            "and the loss"))
     _lookup_options(g)
     g.add_argument("--json", action="store_true", help="print the moves as JSON")
+    quiet_option(g)
     lb = actions.add_parser("bound", help="proven lower bounds on the optimum: over every opener (depth 1), and "
                                           "for given openers (depth 2)")
     _lists(lb)

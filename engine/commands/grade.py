@@ -20,8 +20,10 @@ from .common import (
 def add_grade(sub) -> None:
     p = intermixed(sub.add_parser("grade", help=summary("grade")))
     p.add_argument("items", nargs="*", metavar="[TREE] GUESS:PATTERN",
-                   help="a tree file (default: the shipped Wordle tree, or with --game a shipped tree of that game "
-                        "if one fits), then the moves played; patterns as B/Y/G, 0/1/2 or squares, or 2B1W")
+                   help="a tree file or a shipped tree's name (default: wordle-salet-normal, the original lists; "
+                        "today's game, the NYT lists of 2023: wordle-nyt2023-tarse-normal or --game wordle-nyt2023; "
+                        "with --game, a shipped tree of that game if one fits), then the moves played; patterns as "
+                        "B/Y/G, 0/1/2 or squares, or 2B1W")
     p.add_argument("--game", metavar="G", help="grade a game of this preset without a tree file (wordle, mastermind, "
                    "bulls-cows, ..., dordle)")
     game_options(p, positional=False)

@@ -134,18 +134,23 @@ def tree_family(name) -> str:
     return family.name if family is not None else "wordle"
 
 
+ORIGINAL_DEFAULT = ("wordle-salet-normal, the original lists (2315 answers); today's game, the NYT lists of 2023: "
+                    "wordle-nyt2023-tarse-normal or --game wordle-nyt2023")
+
+
 def position_options(p, steps: bool = True, hangman: str = "") -> None:
     """A position's arguments: the tree (or --game for none), the steps, the tree's lists.
     `hangman`: what --game hangman takes, where the command plays Hangman too (its help)."""
     if steps:
         p.add_argument("items", nargs="*", metavar="[TREE] GUESS:PATTERN",
-                       help="a tree file (default: the shipped Wordle tree), then the steps played; "
-                            "patterns as B/Y/G, 0/1/2 or squares" + (
+                       help=f"a tree file or a shipped tree's name (default: {ORIGINAL_DEFAULT}), then the steps "
+                            "played; patterns as B/Y/G, 0/1/2 or squares" + (
                                 "; for a Hangman tree the word as revealed, e.g. _e___ (a hidden letter as _ "
                                 "or ., not -)" if hangman else ""))
     p.add_argument("--game", metavar="GAME",
-                   help="a preset played with no tree (off a tree from the start), e.g. wordle-nyt2023, "
-                        "today's NYT game" + (f"; hangman: the shipped Hangman tree {hangman}" if hangman else ""))
+                   help="a preset, played from its shipped tree where one is (wordle: SALET's; wordle-nyt2023, "
+                        "today's NYT game: TARSE's), else with no tree (off a tree from the start)"
+                        + (f"; hangman: the shipped Hangman tree {hangman}" if hangman else ""))
     list_options(p)
 
 
@@ -305,10 +310,10 @@ Hangman (a Hangman tree, or --game hangman --length N), one line per letter:
                   (or the letter's places alone, -e---); - or an empty line for a miss
   LETTER PATTERN  a letter of your own and what the game showed, e.g. s ____s, or s -
 examples:
-  wordtree play                        the shipped Wordle tree, interactively
+  wordtree play                        today's game (the NYT lists of 2023, TARSE's tree)
   wordtree play --answer crane         the tree's guesses against one answer
-  wordtree play --game wordle-nyt2023  today's NYT game (no tree of it is shipped yet)
-  printf 'BYBBB\\ncrane GYYBB\\n' | wordtree play   salet's colours, then a guess of your own
+  wordtree play wordle-salet-normal    the original lists (2315 answers, SALET's tree)
+  printf 'BYYBB\\ncrane GYYBB\\n' | wordtree play   tarse's colours, then a guess of your own
   wordtree play --game hangman --length 5   Hangman with the shipped tree of 5-letter words
 """
 
@@ -320,7 +325,9 @@ def add_play(sub) -> None:
                        description="An assistant for a real game: it proposes a guess, you type the colours\n"
                                    "the game showed (for it, or WORD COLOURS for a guess of your own), and so on.",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("tree", nargs="?", help="a tree file (default: the shipped Wordle tree)")
+    p.add_argument("tree", nargs="?", help="a tree file or a shipped tree's name (default: today's game, the NYT "
+                                           "lists of 2023, from wordle-nyt2023-tarse-normal; the original lists: "
+                                           "wordle-salet-normal)")
     p.add_argument("--answer", metavar="WORD", help="play the tree against this answer and show the rows")
     position_options(p, steps=False, hangman="of --length N letters")
     hangman_options(p, length=True)
@@ -340,7 +347,18 @@ def run_play(args) -> int:
         from .hangman import run_play_hangman
 
         return run_play_hangman(args)
-    position = _position(args, args.tree, [])
+    tree = args.tree
+    if tree is None and args.game is None:  # today's game
+        from ..wordle.player import TODAY_TREE
+
+        if not TODAY_TREE.is_file():
+            raise UserError(f"the tree of today's game {TODAY_TREE} is missing; give a tree file")
+        tree = str(TODAY_TREE)
+    position = _position(args, tree, [])
+    if tree is not args.tree:
+        lists = position.doc["game"]
+        print(f"today's Wordle: the NYT lists of 2023 ({lists['answers_count']} answers, {lists['guesses_count']} "
+              f"guesses), from {TODAY_TREE.stem}; the original lists: wordtree play wordle-salet-normal", flush=True)
     if args.answer is not None:
         print("\n".join(play_answer(position, args.answer, colour_wanted(sys.stdout.isatty()))))
         return 0

@@ -58,6 +58,7 @@ class Suggestion:
 
 # the shipped tree a game's lookups start from (normal mode), where one is shipped
 GAME_TREES = {"wordle": "wordle-salet-normal.json", "wordle-nyt2023": "wordle-nyt2023-tarse-normal.json"}
+TODAY_TREE = trees_dir() / GAME_TREES["wordle-nyt2023"]  # today's game (the NYT lists of 2023): play's default
 
 
 def open_tree(path=None) -> dict:
