@@ -30,6 +30,8 @@ from ..errors import UnshippedListError, UserError
 from .tree import FORMAT, WIN_POINTS, _weights, read_document, tree_words
 
 EXACT_NODES = 300_000  # the exact search's node budget off the tree: about 2-4 s here; sets of a few hundred words finish
+PLAIN_WORDS = 600  # words left up to which the plain Python search (plain.py, nothing to compile) is tried first
+PLAIN_NODES = 60_000  # its node budget: a few seconds at most (_e___ with s and a missed: 264 words, 38k nodes)
 EXACT_MEMO = 1 << 20  # its memo's entries
 SAY_ABOVE = 100  # words left above which a search off the tree is announced (it may take seconds)
 HEURISTIC_RULE = "frequency"  # the letter off the tree when the search does not finish (baselines.RULES)
@@ -164,6 +166,8 @@ class HangmanTree:
         advice = Advice(None, "", pattern, missed, words, self.lives, None)
         misses = len(missed)
         if "_" not in pattern:
+            if not words:
+                raise UserError(f"{pattern} is revealed, but it is no word of the tree's list")
             if misses > self.lives:
                 raise UserError(f"{pattern} is revealed, but {misses} wrong guesses lose with {self.lives} lives")
             advice.source, advice.word, advice.expected_score = "won", pattern, float(WIN_POINTS - misses)
@@ -181,9 +185,19 @@ class HangmanTree:
             advice.source, advice.expected_score = "exact", float(WIN_POINTS - misses)
         else:
             budget = EXACT_NODES if max_nodes is None else max_nodes
-            if say is not None and len(words) > SAY_ABOVE:
-                say(f"off the tree: searching the {len(words)} words left exactly (at most {budget} nodes)")
-            advice.letter, advice.source, advice.expected_score = self._search(words, misses, budget)
+            plain = None
+            if len(words) <= PLAIN_WORDS:
+                if say is not None and len(words) > SAY_ABOVE:
+                    say(f"off the tree: searching the {len(words)} words left exactly "
+                        f"(at most {min(budget, PLAIN_NODES)} nodes)")
+                plain = self._plain_search(words, misses, min(budget, PLAIN_NODES))
+            if plain is not None:
+                advice.letter, advice.source, advice.expected_score = plain
+            else:
+                if say is not None and len(words) > SAY_ABOVE:
+                    say(f"off the tree: searching the {len(words)} words left exactly with the compiled "
+                        f"search (at most {budget} nodes)")
+                advice.letter, advice.source, advice.expected_score = self._search(words, misses, budget)
         if len(words) == 1:
             advice.word = words[0]
             advice.to_guess = "".join(dict.fromkeys(ch for p, ch in zip(pattern, words[0]) if p == "_"))
@@ -264,6 +278,22 @@ class HangmanTree:
             if word.translate(_ONLY[letter]) != key:
                 raise UserError(f"tree: {word!r} is under {_path_text(steps)}, but {letter} shows {key} in it")
         return word
+
+    # --- off the tree: plain Python first (plain.py), then numba (imported only there) ---
+    def _plain_search(self, words: list[str], misses: int, max_nodes: int) -> tuple[str, str, float] | None:
+        """(letter, "exact", expected score) by plain.PlainSearch, the kernels' search without
+        numba (the same cost and first letter), or None when it needs more than `max_nodes` nodes."""
+        from .plain import PlainSearch, costs, spelled_masks
+
+        weights = [self.weights[w] for w in words]
+        miss_cost, lost_cost, key = costs(self.lives, sum(weights))
+        search = PlainSearch(spelled_masks(words), weights, miss_cost, lost_cost)
+        found = search.solve((1 << len(words)) - 1, self.lives + 1 - misses, max_nodes)
+        if found is None or found[1] < 0:
+            return None
+        cost, letter = found
+        lost_and_missed = cost // key if key else cost  # 20 per word lost, plus the wrong guesses from here
+        return LETTERS[letter], "exact", round(WIN_POINTS - misses - lost_and_missed / sum(weights), 6)
 
     # --- off the tree (numba, imported only here) ---
     def _search(self, words: list[str], misses: int, max_nodes: int) -> tuple[str, str, float | None]:
