@@ -52,6 +52,8 @@ def read_text(path: str | os.PathLike, what: str = "grid") -> str:
     or non-UTF-8 file (a device, a FIFO) is a UserError naming it."""
     from .. import files
 
+    if not os.path.lexists(path):
+        raise UserError(f"{path}: cannot read {what} (No such file or directory)")
     return files.read_bounded_text(path, files.GRID_MAX_BYTES, what)
 
 
