@@ -1,12 +1,18 @@
 """The web player: write a static site for some tree files, and serve it on 127.0.0.1.
 
 The site must work opened straight from disk (file://), where a page may not fetch files: so each
-tree is written as `trees/NAME.js`, a script that calls `wordtreeLoaded(NAME, TREE, ANSWERS)` with
-the tree's JSON (compact) and the game's answer list (null when it cannot be had here: the page
-needs it to tell an answer from a probe guess that happens to fit the feedback, see app.js). The
-page adds that script when the tree is chosen; `trees/index.js` lists the trees (game, stats,
-first guess) so the menu shows before any tree loads. `trees/NAME.json` is the same tree, for
-download. Everything the page needs is in the folder: no CDN, no web fonts, no framework.
+tree is written as `trees/NAME.js`, a script that calls `wordtreeLoaded(NAME, TREE, EXTRA)` with
+the tree's JSON (compact) and what the page needs beside it: for a Wordle-family or Dordle tree
+the game's answer list and, where it differs, its guess list (the page tells an answer from a
+probe guess, and widens to the allowed guesses as `next` does, see app.js). The page adds that
+script when the tree is chosen; `trees/index.js` lists the trees (family, game, stats, first
+guess, and which one the page opens on) so the menu shows before any tree loads.
+`trees/NAME.json` is the same tree, for download. Everything the page needs is in the folder: no
+CDN, no web fonts, no framework.
+
+Only verified trees are published: each is replayed by its family's verifier first (the answers
+of a Wordle-family tree, the words of a Hangman tree, the pairs of a Dordle tree), and a tree
+that fails is refused, naming it, before anything is written.
 """
 
 from __future__ import annotations
@@ -23,20 +29,22 @@ from pathlib import Path
 import orjson
 
 from .data import trees_dir, web_assets_dir
-from .errors import ListenError, ListPairError, UserError
+from .errors import ListenError, ListPairError, UnshippedListError, UserError
 from .files import read_bounded_text, write_atomic
-from .wordle.tree import game_for, read_tree
 
 ASSETS = web_assets_dir()
-ASSET_FILES = ("index.html", "app.js", "style.css")
+ASSET_FILES = ("index.html", "solver.js", "app.js", "style.css")
 DEFAULT_TREE_DIR = trees_dir()
+OPENING_TREE = "wordle-nyt2023-tarse-normal"  # today's Wordle: the tree the page opens on, when the site has it
 SITE_MARKER = "trees/index.js"  # a folder holding this is a site we wrote and may overwrite
 SITE_INDEX_MAX_BYTES = 16 << 20  # the largest site index read (it lists the trees by name)
 
 
 def default_trees() -> list[Path]:
-    """The project's shipped trees, used when no tree is named."""
-    return sorted(DEFAULT_TREE_DIR.glob("*.json"))
+    """Every shipped tree, family by family (wordtree trees lists them), used when no tree is named."""
+    from .families import shipped_trees
+
+    return [tree.path for tree in shipped_trees()]
 
 
 def site_name(path: Path) -> str:
@@ -52,29 +60,119 @@ def _js_string(text: str) -> str:
 @dataclass
 class Site:
     files: list[Path]
-    notices: list[str]  # trees whose answer list could not be had (the page then guesses, see app.js)
+    notices: list[str]
 
 
-def tree_answers(doc: dict, answers=None, guesses=None) -> list[str] | None:
-    """The tree's answer list, so the page can tell an answer from a probe guess that merely fits
-    the feedback so far: from the user's list files `answers` and `guesses` when given and they
-    are the tree's (by fingerprint), else from the shipped lists the tree names; None when the
-    game or its lists are not available here."""
-    if answers is not None:
+@dataclass
+class Published:
+    """One verified tree, as the site carries it."""
+
+    family: str
+    tree: dict  # the document without the reader's own keys
+    extra: dict  # what the page needs beside it (lists)
+    entry: dict  # its line in the index (without name and bytes)
+
+
+def _clean(doc: dict) -> dict:
+    return {k: v for k, v in doc.items() if not k.startswith("_")}
+
+
+def _lists(game) -> dict:
+    """A game's answers and, where they differ, its guesses, in the engine's order (the page's
+    searches break ties by it, as the engine does)."""
+    answers, guesses = list(game.answers), list(game.guesses)
+    return {"answers": answers, "guesses": None if guesses == answers else guesses}
+
+
+def _wordle(path: Path, answers, guesses) -> Published:
+    """A Wordle-family tree, replayed by wordle/verify.py on its lists: the user's files where
+    they are the tree's (by fingerprint), else the shipped lists it names."""
+    from .wordle.tree import game_for, generates_codes, read_tree
+    from .wordle.verify import load_lists, verify
+
+    doc = read_tree(path)
+    tries = [(answers, guesses)] if answers is not None else []
+    tries.append((None, None))
+    problem, unshipped = None, None
+    for a, g in tries:
         try:
-            return list(game_for(doc, answers, guesses).answers)
-        except (UserError, ValueError, OSError):  # another tree's lists: perhaps this one's are shipped
-            pass
+            words = load_lists(doc, a, g)
+            report = verify(doc, *words)
+        except UnshippedListError as exc:  # (the command layer says how to give the lists)
+            exc.fact = f"{path}: not published, it cannot be verified here: {exc.fact}"
+            unshipped = exc
+            continue
+        except UserError as exc:
+            problem = str(exc)
+            continue
+        if not report.ok:
+            problem = report.defect
+            if "list is not the one" in report.defect:
+                continue  # another tree's lists: perhaps this one's are shipped
+            break
+        if generates_codes(doc):  # the codes, generated in the engine's order
+            lists = {"answers": list(words[0]), "guesses": None if list(words[1]) == list(words[0]) else list(words[1])}
+        else:
+            lists = _lists(game_for(doc, a, g))
+        tree = _clean(doc)
+        entry = {"game": tree["game"], "stats": tree["stats"], "first": tree["root"]["guess"]}
+        return Published("wordle", tree, lists, entry)
+    if problem is None and unshipped is not None:
+        raise unshipped
+    raise UserError(f"{path}: not published, the tree does not verify: {problem}")
+
+
+def _hangman(path: Path) -> Published:
+    from .hangman.tree import read_document, verify_document
+
+    doc = read_document(path)
     try:
-        return list(game_for(doc).answers)
-    except (UserError, ValueError, OSError):  # a game this engine does not know yet, or lists not here
-        return None
+        verify_document(doc)
+    except UserError as exc:
+        raise UserError(f"{path}: not published, the tree does not verify: {exc}") from None
+    tree = _clean(doc)
+    entry = {"game": tree["game"], "stats": tree.get("result", {}), "first": tree["tree"].get("guess")
+             if isinstance(tree["tree"], dict) else None}
+    return Published("hangman", tree, {}, entry)
+
+
+def _dordle(path: Path, cache=None) -> Published:
+    from .dordle.document import FORMAT, read_document
+    from .dordle.tree import verify_document
+    from .wordle.patterns import pattern_matrix
+    from .wordle.tree import game_for
+
+    doc = read_document(path, (FORMAT,))
+    try:
+        game = game_for(doc)
+        verify_document(doc, game, pattern_matrix(game, cache).matrix)
+    except UserError as exc:
+        raise UserError(f"{path}: not published, the tree does not verify: {exc}") from None
+    tree = _clean(doc)
+    entry = {"game": tree["game"], "stats": tree["result"], "first": tree["tree"].get("guess"),
+             "max_guesses": tree["max_guesses"]}
+    return Published("dordle", tree, _lists(game), entry)
+
+
+def publish(path: Path, answers=None, guesses=None) -> Published:
+    """The tree at `path`, verified by its family's verifier, as the site carries it; a tree that
+    does not verify is a UserError naming it."""
+    from .families import family_of_tree
+
+    family = family_of_tree(path)
+    name = family.name if family is not None else "wordle"
+    if name == "hangman":
+        return _hangman(path)
+    if name == "dordle":
+        return _dordle(path)
+    return _wordle(path, answers, guesses)
 
 
 def build_site(tree_paths, out_dir, answers=None, guesses=None) -> Site:
-    """Write the site for `tree_paths` (default: the project's trees/) into `out_dir`: a new or
-    empty folder, or a site written here before, whose trees the new site does not have are removed.
-    `answers`, `guesses`: list files for the trees of custom lists (used for each tree they fit)."""
+    """Write the site for `tree_paths` (default: every shipped tree) into `out_dir`: a new or
+    empty folder, or a site written here before, whose trees the new site does not have are
+    removed. Each tree is verified first (see the module's docstring). `answers`, `guesses`:
+    list files for the Wordle-family trees of custom lists (used for each tree they fit)."""
     if (answers is None) != (guesses is None):
         raise ListPairError()
     paths = [Path(p) for p in tree_paths] or default_trees()
@@ -93,22 +191,21 @@ def build_site(tree_paths, out_dir, answers=None, guesses=None) -> Site:
     files: dict[Path, bytes] = {}
     entries, seen, site = [], {}, Site([], [])
     for path in paths:
-        doc = read_tree(path)
-        tree = {k: v for k, v in doc.items() if not k.startswith("_")}
-        raw = orjson.dumps(tree)  # compact: about half the size of the indented file
         name = site_name(path)
         if name in seen:
             raise UserError(f"{path}: same site name {name!r} as {seen[name]}; rename one of them")
         seen[name] = path
-        words = tree_answers(doc, answers, guesses)
-        if words is None:
-            site.notices.append(f"notice: {path}: the answer list of game {tree['game']['name']!r} is not available; "
-                                "the page counts every guess that fits the feedback as a possible answer")
-        tree_js = b"".join((f"wordtreeLoaded({_js_string(name)}, ".encode(), raw, b", ", orjson.dumps(words), b");\n"))
+        done = publish(path, answers, guesses)
+        raw = orjson.dumps(done.tree)  # compact: about half the size of the indented file
+        tree_js = b"".join((f"wordtreeLoaded({_js_string(name)}, ".encode(), raw, b", ",
+                            orjson.dumps(done.extra), b");\n"))
         files[out / "trees" / f"{name}.js"] = tree_js
         files[out / "trees" / f"{name}.json"] = raw
-        entries.append({"name": name, "game": tree["game"], "stats": tree["stats"],
-                        "first": tree["root"]["guess"], "bytes": len(raw)})
+        entries.append({"name": name, "family": done.family, **done.entry, "bytes": len(tree_js)})
+    opening = next((e["name"] for e in entries if e["name"] == OPENING_TREE),
+                   next((e["name"] for e in entries if e["family"] == "wordle"), entries[0]["name"]))
+    for e in entries:
+        e["opening"] = e["name"] == opening
 
     index_js = "window.WORDTREE_INDEX = " + json.dumps(entries, indent=1).replace("<", "\\u003c") + ";\n"
     files[out / SITE_MARKER] = index_js.encode()

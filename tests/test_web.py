@@ -142,14 +142,14 @@ def wordle_tree(folder: Path) -> Path:
 def mastermind_tree(folder: Path) -> Path:
     codes = ["".join(c) for c in itertools.product("123", repeat=3)]
     root = greedy_tree(codes, codes, mastermind_feedback)
-    game = _list_game("mastermind", codes, codes, folder, 3)
+    game = {**_list_game("mastermind", codes, codes, folder, 3), "pegs": 3, "colours": 3}  # (the codes it generates)
     return write(folder, "mastermind-small", document(root, codes, game, mastermind_feedback))
 
 
 def bulls_cows_tree(folder: Path) -> Path:
-    codes = ["".join(c) for c in itertools.permutations("01234", 3)]
+    codes = ["".join(c) for c in itertools.permutations("0123456789", 3)]  # every code the game has
     root = greedy_tree(codes, codes, bulls_cows_feedback)
-    game = _list_game("bulls-cows", codes, codes, folder, 3)
+    game = {**_list_game("bulls-cows", codes, codes, folder, 3), "digits": 3, "repeats": False}
     return write(folder, "bulls-cows-small", document(root, codes, game, bulls_cows_feedback))
 
 
@@ -259,7 +259,7 @@ def test_small_trees_are_valid_and_have_every_kind_of_node(trees):
 
 
 def site_call(path: Path):
-    """The arguments of a trees/NAME.js file: (name, tree, answers)."""
+    """The arguments of a trees/NAME.js file: (name, tree, extra: the lists)."""
     text = path.read_text()
     assert text.startswith("wordtreeLoaded(") and text.endswith(");\n")
     return json.loads("[" + text[len("wordtreeLoaded("):-3] + "]")
@@ -274,11 +274,13 @@ def test_site_files(site, trees):
     assert [e["name"] for e in entries] == list(trees)
     for entry in entries:
         doc = load(trees[entry["name"]])
-        name, tree, answers = site_call(site / "trees" / f"{entry['name']}.js")
+        name, tree, extra = site_call(site / "trees" / f"{entry['name']}.js")
         assert name == entry["name"] and tree == doc and entry["first"] == doc["root"]["guess"]
         assert load(site / "trees" / f"{name}.json") == doc
+        assert entry["family"] == "wordle"
         if doc["game"]["name"].startswith("wordle"):
-            assert answers == answers_of(trees[name])  # the page needs it to tell answers from probes
+            assert extra["answers"] == answers_of(trees[name])  # the page needs it to tell answers from probes
+            assert extra["guesses"] is None or set(extra["answers"]) <= set(extra["guesses"])
         assert (site / "trees" / f"{name}.js").stat().st_mode & 0o444 == 0o444
 
 
@@ -290,7 +292,7 @@ def test_site_fetches_nothing_from_elsewhere():
         assert not urls, (asset, urls)
         assert "@import" not in text and "@font-face" not in text and "fetch(" not in text
     html = (ASSETS / "index.html").read_text()
-    assert re.findall(r'(?:src|href)="([^"]+)"', html) == ["data:,", "style.css", "trees/index.js", "app.js"]
+    assert re.findall(r'(?:src|href)="([^"]+)"', html) == ["data:,", "style.css", "trees/index.js", "solver.js", "app.js"]
 
 
 def test_build_refusals(trees, tmp_path):
@@ -298,7 +300,7 @@ def test_build_refusals(trees, tmp_path):
     foreign.mkdir()
     (foreign / "notes.txt").write_text("mine")
     with pytest.raises(UserError, match="not a wordtree site"):
-        build_site([trees["wordle-small"]], foreign)
+        build_site([trees["wordle-small"]], foreign, *lists_of(trees["wordle-small"]))
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "other"}')
     with pytest.raises(UserError, match="bad.json"):
@@ -307,9 +309,9 @@ def test_build_refusals(trees, tmp_path):
     twin.mkdir()
     shutil.copy(trees["wordle-small"], twin / "wordle-small.json")
     with pytest.raises(UserError, match="same site name"):
-        build_site([trees["wordle-small"], twin / "wordle-small.json"], tmp_path / "out2")
+        build_site([trees["wordle-small"], twin / "wordle-small.json"], tmp_path / "out2", *lists_of(trees["wordle-small"]))
     out = tmp_path / "site"
-    build_site([trees["wordle-small"]], out)
+    build_site([trees["wordle-small"]], out, *lists_of(trees["wordle-small"]))
     build_site([trees["mastermind-small"]], out)  # a site written before may be rewritten
     assert "mastermind-small" in (out / "trees" / "index.js").read_text()
 
@@ -320,7 +322,8 @@ def run_cli(*args, **kw):
 
 
 def test_cli_web(trees, tmp_path):
-    r = run_cli("web", trees["wordle-small"], trees["bulls-cows-small"], "-o", tmp_path / "s")
+    r = run_cli("web", trees["wordle-small"], trees["bulls-cows-small"], *list_flags(trees["wordle-small"]),
+                "-o", tmp_path / "s")
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "s" / "index.html").as_uri() in r.stdout
     assert (tmp_path / "s" / "trees" / "bulls-cows-small.js").is_file()
@@ -331,15 +334,16 @@ def test_cli_web(trees, tmp_path):
 
 
 def test_cli_web_gets_the_lists_of_a_custom_tree_from_the_command(trees, tmp_path):
-    """The lists written beside a tree are not looked for: without --answers/--guesses the page
-    gets no answer list (and a notice says how to give it); with them it does."""
+    """The lists written beside a tree are not looked for: without --answers/--guesses the tree
+    cannot be verified, so it is not published (one line says how to give the lists); with them
+    it is."""
     r = run_cli("web", trees["wordle-small"], "-o", tmp_path / "a")
-    assert r.returncode == 0, r.stderr
-    assert "is not available" in r.stderr and "--answers FILE and --guesses FILE" in r.stderr
-    assert site_call(tmp_path / "a" / "trees" / "wordle-small.js")[2] is None
+    assert r.returncode == 1 and r.stderr.count("\n") == 1, r.stderr
+    assert "not published" in r.stderr and "--answers FILE and --guesses FILE" in r.stderr
+    assert not (tmp_path / "a").exists()
     r = run_cli("web", trees["wordle-small"], *list_flags(trees["wordle-small"]), "-o", tmp_path / "b")
     assert r.returncode == 0 and "notice" not in r.stderr, r.stderr
-    assert site_call(tmp_path / "b" / "trees" / "wordle-small.js")[2] == answers_of(trees["wordle-small"])
+    assert site_call(tmp_path / "b" / "trees" / "wordle-small.js")[2]["answers"] == answers_of(trees["wordle-small"])
     r = run_cli("web", trees["wordle-small"], "--answers", lists_of(trees["wordle-small"])[0], "-o", tmp_path / "c")
     assert r.returncode == 1 and "--answers FILE and --guesses FILE" in r.stderr
 
@@ -369,7 +373,7 @@ def test_server(site):
 
 def test_cli_serve(trees):
     proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "serve", str(trees["wordle-small"]),
-                             "--port", "0", "--seconds", "20"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             *list_flags(trees["wordle-small"]), "--port", "0", "--seconds", "20"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, cwd=ROOT)
     try:
         line = proc.stdout.readline()
@@ -379,8 +383,8 @@ def test_cli_serve(trees):
         proc.terminate()  # stops it like Ctrl-C: cleanly, its temporary site removed
         out, err = proc.communicate(timeout=10)
     assert proc.returncode == 0 and err.strip().endswith("stopped")
-    r = run_cli("serve", trees["wordle-small"], "--port", "0", "--seconds", "0.5")
-    assert r.returncode == 0 and "serving 1 tree(s)" in r.stdout
+    r = run_cli("serve", trees["wordle-small"], *list_flags(trees["wordle-small"]), "--port", "0", "--seconds", "0.5")
+    assert r.returncode == 0 and "serving 1 verified tree(s)" in r.stdout
     r = run_cli("serve", trees["wordle-small"], "--port", "70000")
     assert r.returncode == 2 and "--port" in r.stderr
 
@@ -557,14 +561,21 @@ def test_refusals_and_undo(browser, site, trees):
     open_page(browser, (site / "index.html").as_uri() + "#tree=wordle-small")
     first = page_state(browser)
     assert first["word"] == WORDLE_FIRST and first["check"] == "yes", first["checkText"]
-    seen = {wordle_feedback(WORDLE_FIRST, a) for a in WORDLE_ANSWERS}
+    allowed = WORDLE_ANSWERS + WORDLE_PROBES
+    seen = {wordle_feedback(WORDLE_FIRST, a) for a in allowed}  # (no allowed guess gives it either)
     impossible = next("".join(p) for p in itertools.product("BYG", repeat=5) if "".join(p) not in seen)
-    for bad, says in (("BXGBB", "not a colour"), ("BYG", "needs 5 colours"), (impossible, "No answer still possible"),
-                      ("GGGGG", "cannot be the answer")):
+    for bad, says in (("BXGBB", "not a colour"), ("BYG", "needs 5 colours"), (impossible, "No answer still possible")):
         enter_pattern(browser, "wordle", bad, "type")
         state = page_state(browser)
         assert state["kind"] == "error" and says in state["message"], (bad, state)
         assert state["word"] == WORDLE_FIRST and state["path"] == 0 and state["n"] == len(WORDLE_ANSWERS)
+    # the probe ROATE is no answer of the list, but an allowed guess: all green, it is the answer
+    # outside the list, as `wordtree next` says
+    enter_pattern(browser, "wordle", "GGGGG", "type")
+    state = page_state(browser)
+    assert state["kind"] == "solved" and state["message"] == f"Solved in 1: the answer is {WORDLE_FIRST}."
+    assert "treating the allowed guesses" in browser.find_element(By.ID, "note").text
+    browser.find_element(By.ID, "undo").click()
     # two steps, then undo twice
     answer = "trade"
     p1 = wordle_feedback(WORDLE_FIRST, answer)
@@ -585,7 +596,9 @@ def test_refusals_and_undo(browser, site, trees):
     key, leaf = next((k, c) for k, c in sorted(doc["root"]["next"].items()) if "next" not in c)
     open_page(browser, (site / "index.html").as_uri() + f"#tree=wordle-small&p={key}")
     assert page_state(browser)["n"] == 1
-    enter_pattern(browser, "wordle", "BBBBB", "type")
+    fits = {wordle_feedback(leaf["guess"], w) for w in allowed if wordle_feedback(WORDLE_FIRST, w) == key}
+    nothing = next("".join(p) for p in itertools.product("BYG", repeat=5) if "".join(p) not in fits)
+    enter_pattern(browser, "wordle", nothing, "type")
     state = page_state(browser)
     assert state["kind"] == "error" and f"Only {leaf['guess']} is left" in state["message"]
     # Mastermind: more pegs than places

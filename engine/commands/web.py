@@ -13,17 +13,11 @@ def _list_options(p) -> None:
     p.add_argument("--guesses", metavar="FILE", help="the guess list of trees made for custom lists (with --answers)")
 
 
-def _say_notices(notices, args) -> None:
-    for notice in notices:
-        print(notice, file=sys.stderr)
-    if notices and args.answers is None:
-        print("notice: a tree made for lists that are not shipped gets them with --answers FILE and --guesses FILE",
-              file=sys.stderr)
-
-
 def add_web(sub) -> None:
     p = sub.add_parser("web", help=summary("web"))
-    p.add_argument("trees", nargs="*", metavar="TREE", help="tree files or shipped trees' names (default: every shipped Wordle-family tree)")
+    p.add_argument("trees", nargs="*", metavar="TREE",
+                   help="tree files or shipped trees' names of any family (default: every shipped tree); "
+                        "each is verified before it is published")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="folder to write: new, empty, or a site written here before")
     _list_options(p)
@@ -37,15 +31,16 @@ def run_web(args) -> int:
     from ..families import tree_path
 
     site = build_site([str(tree_path(tree)) for tree in args.trees], args.output, args.answers, args.guesses)
-    _say_notices(site.notices, args)
     index = (Path(args.output) / "index.html").resolve()
-    print(f"wrote {len(site.files)} files to {args.output}; open {index.as_uri()}")
+    count = sum(p.suffix == ".json" for p in site.files)
+    print(f"verified {count} tree(s); wrote {len(site.files)} files to {args.output}; open {index.as_uri()}")
     return 0
 
 
 def add_serve(sub) -> None:
     p = sub.add_parser("serve", help=summary("serve"))
-    p.add_argument("trees", nargs="*", metavar="TREE", help="tree files or shipped trees' names (default: every shipped Wordle-family tree)")
+    p.add_argument("trees", nargs="*", metavar="TREE", help="tree files or shipped trees' names of any family (default: every shipped tree); "
+                        "each is verified before it is served")
     p.add_argument("--port", type=int_option("--port", 0, 65535), default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     p.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: run until Ctrl-C)")
     _list_options(p)
@@ -62,10 +57,9 @@ def run_serve(args) -> int:
         from ..families import tree_path
 
         built = build_site([str(tree_path(tree)) for tree in args.trees], site, args.answers, args.guesses)
-        _say_notices(built.notices, args)
         count = sum(p.suffix == ".json" for p in built.files)
         server = SiteServer(site, args.port)
-        print(f"serving {count} tree(s) at {server.url} (Ctrl-C stops)", flush=True)
+        print(f"serving {count} verified tree(s) at {server.url} (Ctrl-C stops)", flush=True)
         try:
             server.serve(args.seconds)
         except KeyboardInterrupt:

@@ -1,23 +1,35 @@
-/* wordtree web player: walks a wordtree/1 decision tree, one feedback at a time.
+/* wordtree web player: plays a shipped tree of any family, one feedback at a time, and reviews
+ * a finished game from the tree.
  *
- * A tree node is {guess, next: {PATTERN: node}}; the win pattern is never in `next`.
- * Which answers are still possible at a node: an answer is the guess of the one node where it
- * wins. A node's guess wins there exactly when it is one of the game's answers (the site ships the
- * list beside the tree) and it fits every (guess, pattern) on the path from the root, which the
- * page checks with the game's own feedback rule, once, when the tree loads. A node with no `next`
- * always wins: its guess is the last answer left. (Without the list, every guess that fits counts
- * as an answer, which overcounts where a probe word happens to fit; the check below shows it.) The answers
- * possible at a node are then the winning guesses in its subtree: mark() stores their count (`n`),
- * the most guesses still needed (`d`) and the win flag (`w`) on each node, and answersBelow()
- * lists them. As a check, the root's count must equal the game's answer count and the guesses
- * summed over the answers must equal stats.total; the explorer reports any difference.
+ * Wordle family (Wordle, Mastermind, Bulls and Cows): a tree node is {guess, next: {PATTERN:
+ * node}}; the win pattern is never in `next`. An answer is the guess of the one node where it
+ * wins: a node's guess wins there exactly when it is one of the game's answers (the site ships
+ * the list beside the tree) and it fits every (guess, pattern) on the path from the root, which
+ * the page checks with the game's own feedback rule, once, when the tree loads. mark() stores on
+ * each node the answers possible there (`n`), the guesses they take from there (`t`), the most
+ * guesses still needed (`d`) and the win flag (`w`); the root's count must equal the game's
+ * answer count and its guesses stats.total, and the explorer reports any difference.
+ *
+ * A position follows `wordtree next` (engine/wordle/player.py): while the guesses are the
+ * tree's, the next guess is the node's; a guess of one's own leaves the tree, and the candidates
+ * are the answers that fit. When the feedback rules out every answer of the list (the real game
+ * added answers), the allowed guesses that fit become the candidates, once, as `next` does. Off
+ * the tree the next guess is the exact engine's for up to 60 candidates (solver.js, the
+ * kernel's own choice among equal guesses), else the same heuristic as `next`.
+ *
+ * Hangman: the tree is walked by the set of letters guessed (engine/hangman/lookup.py); Dordle:
+ * by both boards' patterns, a board solved earlier shown as =====, a remainder played with the
+ * single-board engine's optimal tree (engine/dordle/player.py).
  */
 "use strict";
 
 (function () {
   const LIST_LIMIT = 30; // list the possible answers when at most this many remain
   const BRANCH_ROWS = 24; // branches shown before "show all" (a long table is slow to lay out)
+  const EXACT_LIMIT = 60; // player.py: candidates the exact engine solves off the tree
+  const WIDENED_NOTE = "no answer of the list fits: treating the allowed guesses as possible answers";
   const INDEX = window.WORDTREE_INDEX || [];
+  const SOLVER = window.wordtreeSolver;
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs, ...kids) => {
     const e = document.createElement(tag);
@@ -30,6 +42,8 @@
     for (const kid of kids) e.append(kid);
     return e;
   };
+  const round = (x, places) => Math.round(x * 10 ** places) / 10 ** places;
+  const fixed = (x) => (x === null || x === undefined ? "–" : x.toFixed(4));
 
   // ---------------------------------------------------------------------------------------------
   // games: how feedback is computed, read, written and entered
@@ -37,6 +51,7 @@
   const COLOURS = "BYG";
   const COLOUR_NAMES = { B: "grey", Y: "yellow", G: "green" };
   const COLOUR_KEYS = { b: "B", y: "Y", g: "G", 0: "B", 1: "Y", 2: "G" };
+  const SQUARES = { "\u2B1B": "B", "\u2B1C": "B", "\u{1F7E8}": "Y", "\u{1F7E9}": "G", "\u{1F7E6}": "Y", "\u{1F7E7}": "G" };
 
   const WORDLE = {
     kind: "wordle",
@@ -56,12 +71,31 @@
       }
       return out.join("");
     },
+    code(guess, answer) {
+      // the pattern as a whole number (base 3, G = 2): the searches' form
+      const n = guess.length;
+      const out = new Array(n).fill(0);
+      const left = new Int8Array(128);
+      for (let i = 0; i < n; i++) {
+        if (guess.charCodeAt(i) === answer.charCodeAt(i)) out[i] = 2;
+        else left[answer.charCodeAt(i)]++;
+      }
+      let c = 0;
+      for (let i = 0; i < n; i++) {
+        let v = out[i];
+        if (v === 0 && left[guess.charCodeAt(i)] > 0) { v = 1; left[guess.charCodeAt(i)]--; }
+        c = c * 3 + v;
+      }
+      return c;
+    },
+    nCodes: (length) => 3 ** length,
+    winCode: (length) => 3 ** length - 1,
     parse(text, length) {
       if (text.length === length && /^[BYG]+$/.test(text)) return { key: text }; // the tree's own keys
       const chars = [...text.replace(/[\s\uFE0F]/g, "")];
       const out = [];
       for (const ch of chars) {
-        const c = COLOUR_KEYS[ch.toLowerCase()] || { "\u2B1B": "B", "\u2B1C": "B", "\u{1F7E8}": "Y", "\u{1F7E6}": "Y", "\u{1F7E9}": "G", "\u{1F7E7}": "G" }[ch];
+        const c = COLOUR_KEYS[ch.toLowerCase()] || SQUARES[ch];
         if (!c) return { error: `"${ch}" is not a colour: use B (grey), Y (yellow) or G (green)` };
         out.push(c);
       }
@@ -71,15 +105,34 @@
     win: (length) => "G".repeat(length),
   };
 
-  function countsGame(kind, a, b, aName, bName, label, scoreOf) {
+  function exactAndCommon(guess, answer) {
+    let exact = 0;
+    const g = {}, s = {};
+    for (let i = 0; i < guess.length; i++) {
+      if (guess[i] === answer[i]) exact++;
+      g[guess[i]] = (g[guess[i]] || 0) + 1;
+      s[answer[i]] = (s[answer[i]] || 0) + 1;
+    }
+    let common = 0;
+    for (const k in g) common += Math.min(g[k], s[k] || 0);
+    return [exact, common - exact];
+  }
+
+  function countsGame(kind, a, b, aName, bName, label) {
     // Mastermind (2B1W) and Bulls and Cows (1A2B): a pair of counts.
     const re = new RegExp(`^(?:(\\d+)\\s*${a})?\\s*(?:(\\d+)\\s*${b})?$`, "i");
     return {
       kind, label, aName, bName, a, b,
       feedback(guess, answer) {
-        const [x, y] = scoreOf(guess, answer);
+        const [x, y] = exactAndCommon(guess, answer);
         return `${x}${a}${y}${b}`;
       },
+      code(guess, answer) {
+        const [x, y] = exactAndCommon(guess, answer);
+        return x * (guess.length + 1) + y;
+      },
+      nCodes: (length) => (length + 1) ** 2,
+      winCode: (length) => length * (length + 1),
       parse(text, length) {
         const t = text.trim();
         let m = t.match(re);
@@ -99,26 +152,14 @@
       win: (length) => `${length}${a}0${b}`,
     };
   }
-  function exactAndCommon(guess, answer) {
-    let exact = 0;
-    const g = {}, s = {};
-    for (let i = 0; i < guess.length; i++) {
-      if (guess[i] === answer[i]) exact++;
-      g[guess[i]] = (g[guess[i]] || 0) + 1;
-      s[answer[i]] = (s[answer[i]] || 0) + 1;
-    }
-    let common = 0;
-    for (const k in g) common += Math.min(g[k], s[k] || 0);
-    return [exact, common - exact];
-  }
-  const MASTERMIND = countsGame("mastermind", "B", "W", "black", "white", "Pegs (like 2B1W)", exactAndCommon);
-  const BULLS = countsGame("bulls-cows", "A", "B", "bulls (A)", "cows (B)", "Counts (like 1A2B)", exactAndCommon);
+  const MASTERMIND = countsGame("mastermind", "B", "W", "black", "white", "Pegs (like 2B1W)");
+  const BULLS = countsGame("bulls-cows", "A", "B", "bulls (A)", "cows (B)", "Counts (like 1A2B)");
 
   // The feedback rules, for the tests and the browser console.
   window.wordtreeGames = { wordle: WORDLE, mastermind: MASTERMIND, "bulls-cows": BULLS };
 
   function gameOf(entry) {
-    const name = String(entry.game.name || "").toLowerCase();
+    const name = String((entry.game || {}).name || "").toLowerCase();
     if (name.startsWith("mastermind")) return MASTERMIND;
     if (name.startsWith("bulls")) return BULLS;
     return WORDLE;
@@ -131,10 +172,11 @@
 
   function mark(root, game, answers) {
     // Recursive (a tree is only as deep as its worst game). Each node gets w (its guess wins
-    // here), n (answers possible here), d (most guesses still needed, this one included) and
-    // keys (canonical pattern -> key in next); returns totals for the check and any problems.
-    // A node with no `next` wins without a check: its guess is the last answer left (checking
-    // every answer's path is `wordtree verify`'s job; the totals below catch a miscount).
+    // here), n (answers possible here), t (their guesses from here), d (most guesses still
+    // needed, this one included) and keys (canonical pattern -> key in next); returns totals for
+    // the check and any problems. A node with no `next` wins without a check: its guess is the
+    // last answer left (checking every answer's path is `wordtree verify`'s job, which `web` ran
+    // before it published the tree; the totals below catch a miscount).
     const problems = [];
     const path = []; // [guess, canonical pattern] from the root
     let winsTotal = 0, guessesTotal = 0;
@@ -148,7 +190,7 @@
         if (wins) for (const [g, p] of path) if (game.feedback(g, node.guess) !== p) { wins = false; break; }
       } else if (!isAnswer(node.guess)) problems.push(`${node.guess} is a last guess but not an answer`);
       node.w = wins;
-      node.n = node.d = wins ? 1 : 0;
+      node.n = node.d = node.t = wins ? 1 : 0;
       node.keys = keys.length ? new Map() : NO_KEYS;
       if (wins) { winsTotal++; guessesTotal += depth; }
       for (const k of keys) {
@@ -159,6 +201,7 @@
         const child = visit(next[k], depth + 1);
         path.pop();
         node.n += child.n;
+        node.t += child.t + child.n;
         if (child.d + 1 > node.d) node.d = child.d + 1;
       }
       return node;
@@ -174,30 +217,70 @@
     return out;
   }
 
+  function childOf(node, key) {
+    const k = node && node.keys && node.keys.get(key);
+    return k === undefined ? null : node.next[k];
+  }
+
+  // the guesses `replay` counts from `node` to each answer of `answers` (grade.py subtree_total)
+  function subtreeTotal(game, node, answers) {
+    let total = 0;
+    for (const a of answers) {
+      let at = node, n = 1;
+      while (at && at.guess !== a) {
+        at = childOf(at, game.feedback(at.guess, a));
+        n++;
+      }
+      if (!at) return null; // (a verified tree holds every answer)
+      total += n;
+    }
+    return total;
+  }
+
   // ---------------------------------------------------------------------------------------------
-  // state
+  // loading: one tree at a time, as a script (a file:// page may not fetch files)
   // ---------------------------------------------------------------------------------------------
-  const loaded = {}; // name -> {entry, root, game, check}
+  const loaded = {}; // name -> the loaded tree
   const waiting = {}; // name -> resolve
   let cur = null; // the loaded tree in use
-  let steps = []; // [{node, key}] the path so far
-  let node = null; // the current node
-  let solved = false;
-  let tiles = []; // wordle: the colour of each tile
-  let showAllBranches = false;
 
-  window.wordtreeLoaded = function (name, data, answers) {
-    if (waiting[name]) waiting[name](data, answers);
+  window.wordtreeLoaded = function (name, data, extra) {
+    if (waiting[name]) waiting[name](data, extra);
   };
+
+  function prepare(entry, data, extra) {
+    const family = entry.family || "wordle";
+    const out = { entry, data, family, extra: extra || {} };
+    if (family === "wordle") {
+      const game = gameOf(entry);
+      const answers = out.extra.answers || null;
+      out.game = game;
+      out.root = data.root;
+      out.length = data.root.guess.length;
+      out.answers = answers;
+      out.answerIndex = answers ? new Map(answers.map((w, i) => [w, i])) : null;
+      out.guesses = out.extra.guesses || answers;
+      out.guessSet = out.guesses ? new Set(out.guesses) : null;
+      out.check = mark(data.root, game, answers ? new Set(answers) : null);
+      out.mode = data.game.mode || "normal";
+      out.cap = data.game.max_guesses === undefined ? 6 : data.game.max_guesses;
+    } else if (family === "hangman") {
+      out.words = hangmanWords(data.tree, []).sort();
+    } else if (family === "dordle") {
+      out.answers = out.extra.answers;
+      out.guesses = out.extra.guesses || out.answers;
+      out.cap = data.max_guesses;
+      out.length = data.game.word_length || 5;
+    }
+    return out;
+  }
 
   function loadTree(entry) {
     if (loaded[entry.name]) return Promise.resolve(loaded[entry.name]);
     return new Promise((resolve, reject) => {
-      waiting[entry.name] = (data, answers) => {
+      waiting[entry.name] = (data, extra) => {
         delete waiting[entry.name];
-        const game = gameOf(entry);
-        const check = mark(data.root, game, answers ? new Set(answers) : null);
-        loaded[entry.name] = { entry, data, root: data.root, game, check };
+        loaded[entry.name] = prepare(entry, data, extra);
         resolve(loaded[entry.name]);
       };
       const s = el("script", { src: `trees/${encodeURIComponent(entry.name)}.js` });
@@ -207,8 +290,116 @@
   }
 
   // ---------------------------------------------------------------------------------------------
-  // rendering
+  // a Wordle-family position, as `wordtree next` keeps it (player.py Position)
   // ---------------------------------------------------------------------------------------------
+  function newPosition(t) {
+    return { t, steps: [], node: t.root, cands: t.answers ? t.answers.slice() : answersBelow(t.root, []),
+             widened: false, solved: false };
+  }
+
+  function allowedLeft(pos, guess, key) {
+    const t = pos.t, game = t.game;
+    let left = t.guesses.slice();
+    for (const [g, p] of pos.steps.map((s) => [s.guess, s.key]).concat([[guess, key]]))
+      left = left.filter((w) => game.feedback(g, w) === p);
+    return left;
+  }
+
+  // Apply one step (`guess` got the pattern `text`); returns an error message, or null.
+  function playStep(pos, guess, text) {
+    const t = pos.t, game = t.game;
+    const n = pos.steps.length + 1;
+    guess = String(guess || "").trim().toLowerCase();
+    const where = `step ${n} (${guess}:${text})`;
+    if (pos.solved) return `${where}: the game is already solved`;
+    if (t.cap !== null && n > t.cap) return `${where}: the game allows only ${t.cap} guesses`;
+    const parsed = game.parse(text, t.length);
+    if (parsed.error) return `Not a pattern: ${parsed.error}.`;
+    const onTree = pos.node !== null && guess === pos.node.guess;
+    if (!onTree && !(t.guessSet ? t.guessSet.has(guess) : guess.length === t.length))
+      return `${where}: "${guess}" is not an allowed guess in ${t.data.game.name}`;
+    const key = parsed.key, win = game.win(t.length);
+    let left = pos.cands.filter((a) => game.feedback(guess, a) === key);
+    let node = null;
+    if (onTree && key !== win) node = childOf(pos.node, key);
+    if (!left.length && !pos.widened) { // beyond the list: off the tree too
+      left = allowedLeft(pos, guess, key);
+      node = null;
+      pos.widened = left.length > 0;
+    }
+    if (!left.length) {
+      const only = pos.node && pos.node.n === 1 && pos.node.w && onTree
+        ? ` Only ${pos.node.guess} is left of the list, so it can only be all correct.` : "";
+      return `No answer still possible gives ${key} to ${guess}, nor any allowed guess: check the feedback.${only}`;
+    }
+    pos.steps.push({ guess, key });
+    pos.cands = left;
+    pos.node = node;
+    pos.solved = key === win;
+    return null;
+  }
+
+  // The next guess (player.py Position.suggest): {guess, source, candidates, expected, note} or {error}.
+  function suggest(pos) {
+    const t = pos.t, n = pos.steps.length, note = pos.widened ? WIDENED_NOTE : null;
+    const cands = pos.cands;
+    const out = (guess, source, expected) => ({ guess, source, candidates: cands, expected, note, step: n });
+    if (pos.solved) return out(null, "solved", 0);
+    if (pos.node !== null) {
+      const node = pos.node;
+      return out(node.guess, "tree", n === 0 ? t.data.stats.mean : round(node.t / node.n, 4));
+    }
+    const left = t.cap === null ? null : t.cap - n;
+    if (left !== null && left < 1) return { error: `no guesses left after ${n} steps: the game allows ${t.cap}` };
+    if (cands.length === 1) return out(cands[0], "exact", 1);
+    if (cands.length <= EXACT_LIMIT && (!pos.widened || t.game.kind === "wordle")) {
+      const candidatesOnly = t.mode === "ultra" && t.game.kind !== "wordle";
+      if (t.mode === "normal") {
+        const found = SOLVER.exactBest({
+          guesses: t.guesses, cands, code: t.game.code, win: t.game.winCode(t.length),
+          nCodes: t.game.nCodes(t.length), cap: left, matrixAnswers: pos.widened ? cands : t.answers,
+        });
+        if (!found) return { error: `impossible: no tree solves every answer within ${left} guesses (proven)` };
+        return out(found.guess, "exact", round(found.total / cands.length, 4));
+      }
+      if (candidatesOnly)
+        return { ...out(null, "exact", null), error: `the exact search of ${t.mode} mode off the tree is not in this page: ` +
+                 `wordtree next gives it` };
+    }
+    return out(SOLVER.heuristicGuess(t.guesses, cands, t.game.code, t.mode, left), "heuristic", null);
+  }
+
+  // For the tests and the console: the position and advice after GUESS:PATTERN steps on a tree.
+  window.wordtreeAdvice = function (name, steps) {
+    const t = loaded[name];
+    if (!t) return { error: `tree ${name} is not loaded` };
+    if (t.family === "hangman") return hangmanAdvice(t, steps[0], steps[1] || "");
+    if (t.family === "dordle") {
+      const pos = dordlePosition(t);
+      for (const s of steps) {
+        const i = s.indexOf(":");
+        const err = dordleStep(pos, s.slice(0, i), s.slice(i + 1));
+        if (err) return { error: err };
+      }
+      return dordleSuggest(pos);
+    }
+    const pos = newPosition(t);
+    for (const s of steps) {
+      const i = s.indexOf(":");
+      const err = playStep(pos, s.slice(0, i), s.slice(i + 1));
+      if (err) return { error: err };
+    }
+    return suggest(pos);
+  };
+
+  // ---------------------------------------------------------------------------------------------
+  // the Wordle-family player: rendering
+  // ---------------------------------------------------------------------------------------------
+  let pos = null; // the position played
+  let advice = null; // suggest(pos)
+  let tiles = []; // wordle: the colour of each tile
+  let showAllBranches = false;
+
   function say(text, kind) {
     const m = $("message");
     m.textContent = text;
@@ -223,14 +414,20 @@
     return span;
   }
 
+  function playedWord() {
+    // the word played now: one's own (typed in "Played instead"), else the suggestion
+    const own = $("own").value.trim().toLowerCase();
+    return own || (advice && advice.guess) || "";
+  }
+
   function renderGuess() {
     const box = $("guess");
     box.replaceChildren();
-    box.dataset.word = node ? node.guess : "";
-    if (!node) return;
-    const word = node.guess;
+    const word = playedWord();
+    box.dataset.word = advice && advice.guess ? advice.guess : "";
+    if (!word || pos.solved) return;
     if (cur.game.kind === "wordle") {
-      tiles = Array(word.length).fill("B");
+      if (tiles.length !== word.length) tiles = Array(word.length).fill("B");
       [...word].forEach((ch, i) => {
         const b = el("button", { type: "button", class: "tile B", "data-i": i, text: ch.toUpperCase() });
         b.addEventListener("click", () => { setTile(i, COLOURS[(COLOURS.indexOf(tiles[i]) + 1) % 3]); syncText(); });
@@ -248,9 +445,10 @@
     paintTiles();
   }
   function paintTiles() {
+    const word = playedWord();
     $("guess").querySelectorAll(".tile").forEach((b, i) => {
       b.className = `tile ${tiles[i]}`;
-      b.setAttribute("aria-label", `${node.guess[i].toUpperCase()}: ${COLOUR_NAMES[tiles[i]]} (B, Y, G or click to change)`);
+      b.setAttribute("aria-label", `${(word[i] || "").toUpperCase()}: ${COLOUR_NAMES[tiles[i]]} (B, Y, G or click to change)`);
     });
   }
   function syncText() {
@@ -277,15 +475,15 @@
     const game = cur.game;
     $("pattern-label").textContent = game.label;
     $("pattern").value = "";
+    tiles = Array(cur.length).fill("B");
     if (game.kind === "wordle") {
-      $("pattern").placeholder = "BYGBB".padEnd(node ? node.guess.length : 5, "B").slice(0, node ? node.guess.length : 5);
+      $("pattern").placeholder = "BYGBB".padEnd(cur.length, "B").slice(0, cur.length);
       $("hint").textContent = "Click a tile (or focus it and press B, Y or G) to set its colour, or type the pattern; then Enter.";
       return;
     }
-    const length = node ? node.guess.length : 4;
     $("pattern").placeholder = `1${game.a}2${game.b}`;
     for (const [id, name] of [["count-a", game.aName], ["count-b", game.bName]]) {
-      const input = el("input", { id, type: "number", min: "0", max: String(length), value: "0", inputmode: "numeric" });
+      const input = el("input", { id, type: "number", min: "0", max: String(cur.length), value: "0", inputmode: "numeric" });
       input.addEventListener("input", () => {
         $("pattern").value = `${+$("count-a").value || 0}${game.a}${+$("count-b").value || 0}${game.b}`;
         say("");
@@ -298,16 +496,16 @@
   function onPatternInput() {
     // Typing in the text box updates the tiles/counts where it can; Enter checks it in full.
     const text = $("pattern").value;
-    if (!node) return;
+    if (!advice || !advice.guess) return;
     if (cur.game.kind === "wordle") {
       const chars = [...text.replace(/[\s\uFE0F]/g, "")];
       chars.slice(0, tiles.length).forEach((ch, i) => {
-        const c = COLOUR_KEYS[ch.toLowerCase()];
+        const c = COLOUR_KEYS[ch.toLowerCase()] || SQUARES[ch];
         if (c) tiles[i] = c;
       });
       paintTiles();
     } else {
-      const parsed = cur.game.parse(text, node.guess.length);
+      const parsed = cur.game.parse(text, cur.length);
       if (!parsed.error) {
         const m = parsed.key.match(/^(\d+)\D(\d+)\D$/);
         $("count-a").value = m[1];
@@ -320,11 +518,12 @@
   function renderCandidates() {
     const box = $("candidates");
     box.replaceChildren();
-    if (!node) return;
-    const n = node.n;
-    box.append(el("p", { id: "count", "data-n": n, text: `${n} answer${n === 1 ? "" : "s"} still possible` }));
-    const here = node;
-    const list = () => el("p", { id: "answers", class: "words", text: answersBelow(here, []).sort().join(" ") });
+    const cands = pos.cands;
+    const n = cands.length;
+    if (advice && advice.note) box.append(el("p", { id: "note", class: "note", text: advice.note }));
+    if (pos.solved) return;
+    box.append(el("p", { id: "count", "data-n": n, text: `${n} ${pos.widened ? "allowed guess" : "answer"}${n === 1 ? "" : "s"} still possible` }));
+    const list = () => el("p", { id: "answers", class: "words", text: cands.slice().sort().join(" ") });
     if (n <= LIST_LIMIT) box.append(list());
     else {
       const d = el("details", {}, el("summary", { text: "show them" }));
@@ -342,24 +541,35 @@
   function renderPath() {
     const ol = $("path");
     ol.replaceChildren();
-    steps.forEach((s) => {
-      ol.append(pathItem(s.node.guess, s.key, ""));
-    });
-    if (solved) ol.append(pathItem(node.guess, cur.game.win(node.guess.length), "won"));
-    $("undo").disabled = !steps.length && !solved;
+    pos.steps.forEach((s, i) => ol.append(pathItem(s.guess, s.key, pos.solved && i === pos.steps.length - 1 ? "won" : "")));
+    $("undo").disabled = !pos.steps.length;
   }
+
+  const SOURCES = {
+    tree: "from the tree", exact: "exact search, off the tree", heuristic: "heuristic, off the tree (not proven best)",
+  };
 
   function renderStep() {
     const form = $("feedback");
-    const n = steps.length + 1;
-    if (solved) {
+    const n = pos.steps.length;
+    $("source").textContent = "";
+    $("source").dataset.source = advice.source || "";
+    if (pos.solved) {
       $("step").textContent = "";
       form.hidden = true;
-      say(`Solved in ${n}: the answer is ${node.guess}.`, "solved");
-    } else {
-      form.hidden = false;
-      $("step").textContent = `Guess ${n}: play ${node.guess}, then enter the feedback.`;
+      say(`Solved in ${n}: the answer is ${pos.steps[n - 1].guess}.`, "solved");
+      return;
     }
+    if (advice.error) {
+      form.hidden = false;
+      $("step").textContent = `Guess ${n + 1}: no advice here.`;
+      say(advice.error, "error");
+      return;
+    }
+    form.hidden = false;
+    $("step").textContent = `Guess ${n + 1}: play ${advice.guess}, then enter the feedback.`;
+    const expected = advice.expected === null ? "" : `; ${advice.expected} guesses expected from here`;
+    $("source").textContent = `${advice.guess}: ${SOURCES[advice.source]}${expected}`;
   }
 
   function renderSummary() {
@@ -419,10 +629,15 @@
     return svg;
   }
 
+
   function renderBranches() {
     const body = $("branches").tBodies[0];
     body.replaceChildren();
-    if (!node || solved) { $("branches-title").textContent = "Branches here"; return; }
+    const node = pos.node;
+    if (!node || pos.solved) {
+      $("branches-title").textContent = pos.solved ? "Branches here" : "Off the tree: no branches here";
+      return;
+    }
     const rows = [];
     for (const [key, k] of node.keys) rows.push({ key, child: node.next[k] });
     rows.sort((a, b) => b.child.n - a.child.n || (a.key < b.key ? -1 : 1));
@@ -430,14 +645,15 @@
     $("branches-title").textContent = `Branches after ${node.guess} (${rows.length})`;
     const frag = document.createDocumentFragment();
     const shown = showAllBranches ? rows : rows.slice(0, BRANCH_ROWS);
+    const steps = pos.steps.length;
     for (const r of shown) {
       const go = el("button", { type: "button", class: "go", title: `enter ${r.key}` }, patternView(r.key, node.guess));
-      go.addEventListener("click", () => enter(r.key));
+      go.addEventListener("click", () => enter(r.key, node.guess));
       frag.append(el("tr", { "data-key": r.key },
         el("td", {}, go),
         el("td", { class: "num", text: String(r.child ? r.child.n : 1) }),
         el("td", { class: "word", text: r.child ? r.child.guess : "solved" }),
-        el("td", { class: "num", text: r.child ? String(steps.length + 1 + r.child.d) : String(steps.length + 1) })));
+        el("td", { class: "num", text: r.child ? String(steps + 1 + r.child.d) : String(steps + 1) })));
     }
     if (shown.length < rows.length) {
       const more = el("button", { type: "button", id: "more-branches", text: `Show all ${rows.length} branches` });
@@ -449,8 +665,10 @@
 
   function render() {
     showAllBranches = false;
-    renderGuess();
+    advice = suggest(pos);
+    $("own").value = "";
     renderControls();
+    renderGuess();
     renderStep();
     renderCandidates();
     renderPath();
@@ -461,23 +679,14 @@
   // ---------------------------------------------------------------------------------------------
   // actions
   // ---------------------------------------------------------------------------------------------
-  function enter(text) {
-    // Apply one feedback; returns false (with a message) when the tree cannot meet it.
-    if (!node || solved) return false;
-    const game = cur.game;
-    const parsed = game.parse(text, node.guess.length);
-    if (parsed.error) { say(`Not a pattern: ${parsed.error}.`, "error"); return false; }
-    if (parsed.key === game.win(node.guess.length)) {
-      if (!node.w) { say(`${node.guess} cannot be the answer here: no answer left fits the feedback so far.`, "error"); return false; }
-      solved = true;
-    } else if (node.keys.has(parsed.key)) {
-      steps.push({ node, key: parsed.key });
-      node = node.next[node.keys.get(parsed.key)];
-    } else {
-      const none = node.n === 1 && node.w ? ` Only ${node.guess} is left, so it can only be all correct.` : "";
-      say(`No answer still possible gives ${parsed.key} to ${node.guess}: check the feedback.${none}`, "error");
-      return false;
-    }
+  function enter(text, word) {
+    // Apply one feedback to the word played; returns false (with a message) when it cannot be.
+    if (pos.solved) return false;
+    const guess = word || playedWord();
+    if (!guess) { say("Type the word you played.", "error"); return false; }
+    const error = playStep(pos, guess, text);
+    if (error) { say(error, "error"); return false; }
+    pos.steps[pos.steps.length - 1].advised = !!advice && guess === advice.guess;
     say("");
     render();
     return true;
@@ -489,44 +698,455 @@
     if (!typed) text = cur.game.kind === "wordle" ? tiles.join("") : `${+$("count-a").value || 0}${cur.game.a}${+$("count-b").value || 0}${cur.game.b}`;
     const fromTile = document.activeElement && document.activeElement.classList.contains("tile");
     if (enter(text)) {
-      if (solved) $("undo").focus();
+      if (pos.solved) $("undo").focus();
       else if (fromTile) { const t = $("guess").querySelector(".tile"); if (t) t.focus(); }
       else $("pattern").focus();
     }
   }
 
+  function replayTo(steps) {
+    pos = newPosition(cur);
+    for (const s of steps) {
+      playStep(pos, s.guess, s.key);
+      pos.steps[pos.steps.length - 1].advised = s.advised;
+    }
+  }
+
   function undo() {
-    if (solved) solved = false;
-    else if (steps.length) node = steps.pop().node;
-    else return;
+    if (!pos.steps.length) return;
+    replayTo(pos.steps.slice(0, -1));
     say("");
     render();
     $("pattern").focus();
   }
 
   function restart() {
-    steps = [];
-    solved = false;
-    node = cur ? cur.root : null;
+    pos = newPosition(cur);
     say("");
     render();
     $("pattern").focus();
   }
 
-  // The position is kept in the address (#tree=NAME&p=PATTERN.PATTERN) so it can be shared or reloaded.
+  // ---------------------------------------------------------------------------------------------
+  // the review of a finished game: each move valued from the tree, as `wordtree grade` does
+  // (engine/wordle/grade.py): with S the answers left before the move, a move on the tree is
+  // worth the subtree's guesses over S, and so is the best move there (the tree's, optimal); the
+  // only answer left is worth 1. Any other move needs the exact engine: the page says so.
+  // ---------------------------------------------------------------------------------------------
+  function treeValuesApply(data) {
+    const g = data.game, s = data.stats;
+    return s.optimal === true && s.proof === "exhaustive" && (s.objective || "total") === "total";
+  }
+
+  function parseReview(t, text) {
+    // GUESS:PATTERN steps; or a shared grid's rows with the guesses (words, in order) or the
+    // answer (`answer WORD`); or the guesses and the answer. Returns {steps} or {error}.
+    const game = t.game, steps = [], grid = [], words = [];
+    let answer = null;
+    for (const raw of text.split(/\n/)) {
+      const line = raw.trim();
+      if (!line) continue;
+      const a = line.match(/^answer\s*[:=]?\s*(\S+)$/i);
+      if (a) { answer = a[1].toLowerCase(); continue; }
+      const squares = [...line.replace(/[\s\uFE0F]/g, "")];
+      if (squares.length && squares.every((ch) => SQUARES[ch])) { grid.push(squares.map((ch) => SQUARES[ch]).join("")); continue; }
+      if (/^wordle\b/i.test(line)) continue; // the shared grid's header (Wordle 1,234 3/6)
+      for (const token of line.split(/[\s,]+/).filter(Boolean)) {
+        const i = token.indexOf(":");
+        if (i > 0) steps.push([token.slice(0, i).toLowerCase(), token.slice(i + 1)]);
+        else words.push(token.toLowerCase());
+      }
+    }
+    if (steps.length) return { steps };
+    if (grid.length && words.length) {
+      if (grid.length !== words.length) return { error: `the grid has ${grid.length} rows and ${words.length} guesses are given: give one guess per row` };
+      return { steps: words.map((w, i) => [w, grid[i]]) };
+    }
+    if (words.length && answer) return { steps: words.map((w) => [w, game.feedback(w, answer)]) };
+    if (grid.length && answer) {
+      // the grid alone does not say which words were played: the tree's own game against the
+      // answer is taken where its colours are the grid's, row by row
+      const played = [];
+      let node = t.root;
+      for (const row of grid) {
+        if (!node) break;
+        const key = game.feedback(node.guess, answer);
+        if (key !== row) break;
+        played.push([node.guess, key]);
+        node = childOf(node, key);
+      }
+      if (played.length === grid.length) return { steps: played, assumed: true };
+      return { error: "the grid does not say which words were played, and its colours are not the tree's game against " +
+               `${answer}: give the guesses too (one per row)` };
+    }
+    return { error: "give the moves as GUESS:PATTERN (crane:GYYBB sonic:BBBYY cigar:GGGGG), or the shared grid with the guesses or the answer" };
+  }
+
+  function reviewGame(t, steps) {
+    // {moves: [...], total} or {error}; the numbers as `wordtree grade --json` gives them
+    const game = t.game, data = t.data, cap = t.cap;
+    const useTree = treeValuesApply(data);
+    const rootOk = useTree && data.stats.first_guess !== "given";
+    const win = game.win(t.length);
+    let S = t.answers.slice();
+    let node = useTree ? t.root : null;
+    let won = false;
+    const positions = [];
+    for (let i = 0; i < steps.length; i++) {
+      const [word, typed] = steps[i];
+      const where = `move ${i + 1} (${word}:${typed})`;
+      if (won) return { error: `${where}: the game was already solved` };
+      if (cap !== null && i >= cap) return { error: `${where}: the game allows only ${cap} guesses` };
+      const parsed = game.parse(typed, t.length);
+      if (parsed.error) return { error: `${where}: ${parsed.error}` };
+      const guess = word.trim().toLowerCase();
+      if (!t.guessSet.has(guess)) return { error: `${where}: "${word}" is not an allowed guess in ${data.game.name}` };
+      const key = parsed.key;
+      const onTree = node !== null && guess === node.guess;
+      const left = S.filter((a) => game.feedback(guess, a) === key);
+      if (!left.length) return { error: `${where}: ${key} cannot occur here: no answer left would give it` };
+      const known = i > 0 || rootOk;
+      positions.push({ guess, key, S, node: known ? node : null, own: known ? null : node });
+      won = key === win;
+      node = onTree && !won ? childOf(node, key) : null;
+      S = left;
+    }
+    if (!positions.length) return { error: "no moves to grade: give GUESS:PATTERN steps" };
+    const moves = positions.map((p, i) => {
+      const n = p.S.length, dLeft = cap === null ? null : cap - i;
+      const m = { move: i + 1, guess: p.guess, pattern: p.key, candidates: n, best: null, total: null, best_total: null, source: "tree" };
+      if (p.node !== null) {
+        m.best = p.node.guess;
+        m.best_total = subtreeTotal(game, p.node, p.S);
+        if (p.guess === m.best) m.total = m.best_total;
+      } else if (p.own !== null && p.guess === p.own.guess) {
+        m.total = subtreeTotal(game, p.own, p.S); // the opener's own optimal tree
+      } else if (n === 1 && (dLeft === null || dLeft >= 1)) {
+        m.best = p.S[0]; m.best_total = 1; m.source = "engine";
+        if (p.guess === m.best) m.total = 1;
+      }
+      m.expected = m.total === null ? null : round(m.total / n, 4);
+      m.best_expected = m.best_total === null ? null : round(m.best_total / n, 4);
+      m.loss = m.total === null || m.best_total === null ? null : round((m.total - m.best_total) / n, 4);
+      m.valued = m.loss !== null;
+      return m;
+    });
+    const all = moves.every((m) => m.valued);
+    const last = moves[moves.length - 1], first = moves[0];
+    const total = {
+      moves: moves.length, solved: won,
+      loss: all ? round(positions.reduce((s, p, i) => s + (moves[i].total - moves[i].best_total) / p.S.length, 0), 4) : null,
+      expected: last.total === null ? null : round(moves.length - 1 + last.total / last.candidates, 4),
+      best_expected: first.best_total === null ? null : round(first.best_total / first.candidates, 4),
+    };
+    return { moves, total, tree: useTree };
+  }
+
+  function renderReview() {
+    const out = $("review-out");
+    out.replaceChildren();
+    $("review-message").textContent = "";
+    const parsed = parseReview(cur, $("review-input").value);
+    if (parsed.error) { $("review-message").textContent = parsed.error; $("review-message").dataset.kind = "error"; return; }
+    const result = reviewGame(cur, parsed.steps);
+    if (result.error) { $("review-message").textContent = result.error; $("review-message").dataset.kind = "error"; return; }
+    $("review-message").dataset.kind = "";
+    if (parsed.assumed) $("review-message").textContent = "The grid is the tree's own game against that answer: its guesses are taken.";
+    if (!result.tree) $("review-message").textContent = "This tree's totals are not proven optimal: no move can be valued from it here.";
+    const table = el("table", { id: "review-table", class: "branches" });
+    table.append(el("thead", {}, el("tr", {}, ...["Move", "Guess", "Left", "Expected", "Best", "Best exp.", "Loss"].map((h) => el("th", { scope: "col", text: h })))));
+    const body = el("tbody");
+    for (const m of result.moves) {
+      const offTree = !m.valued;
+      body.append(el("tr", { "data-move": m.move, "data-expected": m.expected ?? "", "data-best": m.best ?? "",
+                              "data-best-expected": m.best_expected ?? "", "data-loss": m.loss ?? "", "data-left": m.candidates },
+        el("td", { class: "num", text: String(m.move) }),
+        el("td", {}, cur.game.kind === "wordle" ? patternView(m.pattern, m.guess) : el("span", { class: "word", text: `${m.guess} ${m.pattern}` })),
+        el("td", { class: "num", text: String(m.candidates) }),
+        el("td", { class: "num", text: fixed(m.expected) }),
+        el("td", { class: "word", text: m.best || "?" }),
+        el("td", { class: "num", text: fixed(m.best_expected) }),
+        el("td", { class: "num", text: offTree ? "off the tree" : fixed(m.loss) })));
+    }
+    table.append(body);
+    out.append(table);
+    const t = result.total;
+    const offs = result.moves.filter((m) => !m.valued).map((m) => m.move);
+    const lines = [];
+    if (t.loss !== null) lines.push(`Total loss ${t.loss.toFixed(4)} over ${t.moves} move${t.moves === 1 ? "" : "s"} (${t.solved ? "solved" : "not solved"}); ` +
+      `expected ${fixed(t.expected)} guesses as played vs ${fixed(t.best_expected)} optimal from the start.`);
+    if (offs.length) lines.push(`Move${offs.length === 1 ? "" : "s"} ${offs.join(", ")}: off the tree. The tree values only its own moves ` +
+      `(and the last answer left); wordtree grade values the others with the exact search.`);
+    out.append(el("p", { id: "review-total", "data-loss": t.loss ?? "", "data-expected": t.expected ?? "",
+                         "data-best-expected": t.best_expected ?? "", text: lines.join(" ") }));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Hangman (engine/hangman/lookup.py): the word as revealed and the letters missed in; the
+  // best letter, the words left and the expected score out, while the position is on the tree
+  // ---------------------------------------------------------------------------------------------
+  const WIN_POINTS = 20;
+  const HIDDEN = "_.-";
+
+  function hangmanWords(node, out) {
+    if (typeof node === "string") out.push(node);
+    else if (node && Array.isArray(node.lost)) out.push(...node.lost);
+    else if (node && node.next) for (const k in node.next) hangmanWords(node.next[k], out);
+    return out;
+  }
+
+  function only(word, letter) {
+    // the word as the feedback of one letter: that letter where it stands, - elsewhere
+    let s = "";
+    for (const ch of word) s += ch === letter ? letter : "-";
+    return s;
+  }
+
+  function hangmanAdvice(t, patternText, missedText) {
+    const game = t.data.game, length = game.word_length, lives = game.lives;
+    const text = String(patternText || "").trim().toLowerCase();
+    const bad = [...text].find((ch) => !/[a-z]/.test(ch) && !HIDDEN.includes(ch));
+    if (bad !== undefined) return { error: `pattern "${patternText}": "${bad}" is neither a letter a-z nor _ for a hidden one` };
+    if (text.length !== length) return { error: `pattern "${patternText}" has ${text.length} letters; the tree is of ${length}-letter words` };
+    const pattern = [...text].map((ch) => (HIDDEN.includes(ch) ? "_" : ch)).join("");
+    const letters = [...String(missedText || "").toLowerCase()].filter((ch) => ch !== " " && ch !== ",");
+    const badMiss = letters.find((ch) => !/[a-z]/.test(ch));
+    if (badMiss !== undefined) return { error: `missed letters "${missedText}": "${badMiss}" is not a letter a-z` };
+    const both = [...new Set(letters)].filter((ch) => pattern.includes(ch)).sort();
+    if (both.length) return { error: `"${both[0]}" is both missed and revealed in ${pattern}` };
+    const missed = [...new Set(letters)].sort().join("");
+    const outSet = new Set([...missed, ...pattern.replace(/_/g, "")]);
+    const words = t.words.filter((w) => [...pattern].every((p, i) => p === w[i] || (p === "_" && !outSet.has(w[i]))));
+    const advice = { letter: null, source: "", pattern, missed, words, lives, expected_score: null, word: null, to_guess: "" };
+    const misses = missed.length;
+    if (!pattern.includes("_")) {
+      if (misses > lives) return { error: `${pattern} is revealed, but ${misses} wrong guesses lose with ${lives} lives` };
+      return { ...advice, source: "won", word: pattern, expected_score: WIN_POINTS - misses };
+    }
+    if (misses > lives) return { ...advice, source: "lost", expected_score: -misses };
+    if (!words.length) return { error: `no word of the tree's list fits ${pattern}` + (missed ? ` with ${[...missed].join(" ")} missed` : "") };
+    const found = hangmanOnTree(t, pattern, missed, words);
+    if (found) { advice.letter = found.letter; advice.expected_score = found.score; advice.source = "tree"; }
+    else if (words.length === 1) { advice.source = "exact"; advice.expected_score = WIN_POINTS - misses; }
+    else advice.source = "off the tree";
+    if (words.length === 1) {
+      advice.word = words[0];
+      advice.to_guess = [...new Set([...pattern].map((p, i) => (p === "_" ? words[0][i] : "")).join(""))].join("");
+      advice.letter = advice.to_guess[0];
+    }
+    return advice;
+  }
+
+  function hangmanOnTree(t, pattern, missed, words) {
+    const guessed = new Set([...missed, ...pattern.replace(/_/g, "")]);
+    let node = t.data.tree, misses = 0;
+    while (node && typeof node === "object" && !("lost" in node)) {
+      const letter = node.guess;
+      if (!guessed.has(letter)) break;
+      const key = only(pattern, letter);
+      if (!(key in node.next)) return null;
+      if (missed.includes(letter)) misses++;
+      node = node.next[key];
+    }
+    if (misses !== missed.length) return null;
+    const found = [];
+    const walk = (at, m) => {
+      if (typeof at === "string") found.push([at, m, false]);
+      else if (Array.isArray(at.lost)) for (const w of at.lost) found.push([w, m, true]);
+      else for (const k in at.next) walk(at.next[k], m + (k.includes(at.guess) ? 0 : 1));
+    };
+    walk(node, misses);
+    const held = found.map((f) => f[0]).sort();
+    if (held.length !== words.length || held.some((w, i) => w !== words[i])) return null;
+    const score = found.reduce((s, [, m, lost]) => s + (lost ? -m : WIN_POINTS - m), 0);
+    const letter = node && typeof node === "object" && !("lost" in node) ? node.guess : null;
+    return { letter, score: round(score / found.length, 6) };
+  }
+
+  function renderHangman() {
+    const a = hangmanAdvice(cur, $("hm-pattern").value, $("hm-missed").value);
+    const m = $("hm-message");
+    m.textContent = "";
+    m.dataset.kind = "";
+    $("hm-out").hidden = !!a.error;
+    if (a.error) { m.textContent = a.error; m.dataset.kind = "error"; return; }
+    $("hm-letter").textContent = a.letter ? a.letter.toUpperCase() : a.source === "won" ? "won" : a.source === "lost" ? "lost" : "?";
+    $("hm-letter").dataset.letter = a.letter || "";
+    $("hm-source").dataset.source = a.source;
+    const sources = { tree: "from the tree", exact: "the one word left", won: "the word is revealed", lost: "no lives left",
+                      "off the tree": "off the tree: the letters guessed are not the tree's, so it gives no advice here; " +
+                      "wordtree next searches the words left exactly" };
+    const score = a.expected_score === null ? "" : `; expected score ${a.expected_score} (20 a word solved, less 1 a wrong guess)`;
+    $("hm-source").textContent = `${sources[a.source]}${score}; ${Math.max(0, a.lives - a.missed.length)} wrong guesses left`;
+    $("hm-count").textContent = `${a.words.length} word${a.words.length === 1 ? "" : "s"} left`;
+    $("hm-count").dataset.n = a.words.length;
+    $("hm-words").textContent = a.words.slice(0, 200).join(" ") + (a.words.length > 200 ? " …" : "");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Dordle (engine/dordle/player.py): both boards' patterns in, the next guess out
+  // ---------------------------------------------------------------------------------------------
+  function dordlePosition(t) {
+    return { t, steps: [], sets: [t.answers.slice(), t.answers.slice()], solvedAt: [0, 0], node: t.data.tree, single: null };
+  }
+
+  function dordleStep(pos, guess, feedback) {
+    const t = pos.t, n = pos.steps.length + 1, length = t.length, mark = "=".repeat(length);
+    guess = String(guess || "").trim().toLowerCase();
+    const where = `step ${n} (${guess}:${feedback})`;
+    if (pos.solvedAt[0] && pos.solvedAt[1]) return `${where}: the game is already won`;
+    if (n > t.cap) return `${where}: the game allows only ${t.cap} guesses`;
+    const texts = String(feedback).split("/");
+    if (texts.length !== 2) return `${where}: expected two patterns, board 1's and board 2's, as P1/P2`;
+    if (!t.guesses.includes(guess)) return `${where}: "${guess}" is not an allowed guess`;
+    const keys = [];
+    for (let b = 0; b < 2; b++) {
+      const text = texts[b].trim();
+      const isMark = text.length > 0 && /^=+$/.test(text);
+      if (pos.solvedAt[b]) {
+        if (text !== mark) return `${where}: board ${b + 1} was solved at guess ${pos.solvedAt[b]}: show it as ${mark}`;
+        keys.push(null);
+      } else if (isMark) return `${where}: board ${b + 1} is not solved: give its colours (${mark} is for a solved board)`;
+      else {
+        const parsed = WORDLE.parse(text, length);
+        if (parsed.error) return `${where}: board ${b + 1}: ${parsed.error}`;
+        keys.push(parsed.key);
+      }
+    }
+    const win = WORDLE.win(length);
+    if (keys[0] === win && keys[1] === win) return `${where}: one guess cannot solve both boards: their answers differ`;
+    const sets = pos.sets.map((S, b) => (keys[b] === null ? S : S.filter((a) => WORDLE.feedback(guess, a) === keys[b])));
+    for (let b = 0; b < 2; b++) if (keys[b] !== null && !sets[b].length) return `${where}: board ${b + 1}: ${keys[b]} cannot occur here: no answer left would give it`;
+    const pairs = sets[0].length * sets[1].length - sets[0].filter((a) => sets[1].includes(a)).length;
+    if (!pairs) return `${where}: no pair of different answers gives that feedback`;
+    const key = keys.map((k) => (k === null ? mark : k)).join("/");
+    pos.sets = sets;
+    keys.forEach((k, b) => { if (k === win) pos.solvedAt[b] = n; });
+    pos.steps.push({ guess, key });
+    if (!(pos.solvedAt[0] && pos.solvedAt[1])) dordleFollow(pos, guess, keys, key, t.cap - n);
+    return null;
+  }
+
+  function dordleFollow(pos, guess, keys, key, d) {
+    const t = pos.t, win = WORDLE.win(t.length);
+    const node = pos.node;
+    if (node === null) return;
+    if ("board" in node) { // a remainder: along its single-board tree
+      if (pos.single === null || guess !== pos.single.guess) { pos.node = pos.single = null; return; }
+      const k = keys[node.board - 1];
+      pos.single = k === win ? null : (pos.single.next || {})[k] || null;
+      return;
+    }
+    if (guess !== node.guess) { pos.node = null; return; }
+    const child = (node.next || {})[key];
+    if (!keys.includes(win)) { pos.node = child || null; return; }
+    const open = keys[0] === win ? 1 : 0;
+    pos.node = child || null;
+    if (!child) return;
+    const S = pos.sets[open];
+    pos.single = S.length > 1 ? remainderTree(t, S, d) : { guess: S[0] };
+  }
+
+  function remainderTree(t, S, d) {
+    // the single-board engine's optimal tree of the remainder (Solver.tree), keys as patterns
+    const length = t.length;
+    const search = new SOLVER.Search(t.guesses, S, WORDLE.code, WORDLE.winCode(length), WORDLE.nCodes(length),
+      SOLVER.branching(t.guesses, t.answers, WORDLE.code, WORDLE.winCode(length), Math.max(64, S.length + 2)), t.cap);
+    const tree = search.tree(search.all(), d);
+    const relabel = (node) => {
+      if (!node) return null;
+      const out = { guess: node.guess };
+      if (node.next) {
+        out.next = {};
+        for (const c in node.next) {
+          let x = +c, s = "";
+          for (let i = 0; i < length; i++) { s = "BYG"[x % 3] + s; x = Math.floor(x / 3); }
+          out.next[s] = relabel(node.next[c]);
+        }
+      }
+      return out;
+    };
+    return relabel(tree);
+  }
+
+  function dordleSuggest(pos) {
+    const t = pos.t, n = pos.steps.length;
+    const words = pos.sets.map((S, b) => (pos.solvedAt[b] ? [] : S));
+    const out = (guess, source) => ({ guess, source, candidates: words, step: n });
+    if (pos.solvedAt[0] && pos.solvedAt[1]) return out(null, "solved");
+    if (pos.solvedAt[0] || pos.solvedAt[1]) {
+      const b = pos.solvedAt[0] ? 1 : 0;
+      if (pos.single !== null) return out(pos.single.guess, "tree");
+      if (pos.sets[b].length === 1) return out(pos.sets[b][0], "exact");
+      return { ...out(null, "off the tree"), error: "off the tree: the page follows the tree's own guesses only; wordtree next searches this exactly" };
+    }
+    if (pos.node !== null) return out(pos.node.guess, "tree");
+    return { ...out(null, "off the tree"), error: "off the tree: the page follows the tree's own guesses only; wordtree next searches this exactly" };
+  }
+
+  let dpos = null;
+  function renderDordle() {
+    const a = dordleSuggest(dpos);
+    $("dd-guess").textContent = a.guess ? a.guess.toUpperCase() : a.source === "solved" ? "solved" : "?";
+    $("dd-guess").dataset.word = a.guess || "";
+    $("dd-step").textContent = a.source === "solved" ? `Both boards solved in ${dpos.steps.length}.`
+      : a.guess ? `Guess ${dpos.steps.length + 1}: play ${a.guess} (${a.source === "tree" ? "from the tree" : "the one answer left"}), then enter both boards' colours.` : a.error;
+    $("dd-step").dataset.source = a.source;
+    for (let b = 0; b < 2; b++) {
+      const S = a.candidates[b];
+      $(`dd-words${b + 1}`).textContent = dpos.solvedAt[b] ? `solved at guess ${dpos.solvedAt[b]}` : `${S.length} left: ${S.join(" ")}`;
+      $(`dd-p${b + 1}`).value = dpos.solvedAt[b] ? "=".repeat(cur.length) : "";
+      $(`dd-p${b + 1}`).disabled = !!dpos.solvedAt[b];
+    }
+    $("dd-form").hidden = a.source === "solved" || !a.guess;
+    const ol = $("dd-path");
+    ol.replaceChildren(...dpos.steps.map((s) => el("li", {}, el("span", { class: "word", text: s.guess }), " ", el("span", { class: "counts", text: s.key }))));
+    saveHash();
+  }
+
+  function dordleEnter() {
+    const a = dordleSuggest(dpos);
+    if (!a.guess) return;
+    const err = dordleStep(dpos, a.guess, `${$("dd-p1").value}/${$("dd-p2").value}`);
+    $("dd-message").textContent = err || "";
+    $("dd-message").dataset.kind = err ? "error" : "";
+    if (!err) renderDordle();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // the address: #tree=NAME (or ?tree=NAME) and the position, so it can be shared or reloaded
+  // ---------------------------------------------------------------------------------------------
   function saveHash() {
     if (!cur) return;
-    const ps = steps.map((s) => s.key).concat(solved ? [cur.game.win(node.guess.length)] : []);
-    const h = `#tree=${encodeURIComponent(cur.entry.name)}` + (ps.length ? `&p=${ps.map(encodeURIComponent).join(".")}` : "");
+    let h = `#tree=${encodeURIComponent(cur.entry.name)}`;
+    if (cur.family === "wordle" && pos) {
+      // a step is its pattern where the word was the advice, else WORD:PATTERN
+      const parts = pos.steps.map((st) => (st.advised ? st.key : `${st.guess}:${st.key}`));
+      if (parts.length) h += `&p=${parts.map(encodeURIComponent).join(".")}`;
+    } else if (cur.family === "dordle" && dpos && dpos.steps.length) {
+      h += `&p=${dpos.steps.map((s) => encodeURIComponent(`${s.guess}:${s.key}`)).join(".")}`;
+    } else if (cur.family === "hangman") {
+      const p = $("hm-pattern").value, m = $("hm-missed").value;
+      if (p) h += `&pattern=${encodeURIComponent(p)}`;
+      if (m) h += `&missed=${encodeURIComponent(m)}`;
+    }
     if (location.hash !== h) history.replaceState(null, "", h);
   }
   function readHash() {
     const q = new URLSearchParams(location.hash.slice(1));
-    return { tree: q.get("tree"), patterns: q.get("p") ? q.get("p").split(".").filter(Boolean) : [] };
+    const search = new URLSearchParams(location.search.slice(1));
+    return { tree: q.get("tree") || search.get("tree"), steps: q.get("p") ? q.get("p").split(".").filter(Boolean) : [],
+             pattern: q.get("pattern") || "", missed: q.get("missed") || "" };
   }
 
-  async function choose(name, patterns) {
-    const entry = INDEX.find((e) => e.name === name) || INDEX[0];
+  function show(family) {
+    for (const id of ["play", "explore", "review"]) $(id).hidden = family !== "wordle";
+    $("hangman").hidden = family !== "hangman";
+    $("dordle").hidden = family !== "dordle";
+  }
+
+  async function choose(name, h) {
+    const entry = INDEX.find((e) => e.name === name) || INDEX.find((e) => e.opening) || INDEX[0];
     $("tree").value = entry.name;
     say(`Loading ${entry.name}…`);
     try {
@@ -535,31 +1155,77 @@
       say(String(err.message || err), "error");
       return;
     }
-    steps = [];
-    solved = false;
-    node = cur.root;
     say("");
-    renderSummary();
-    render();
-    for (const p of patterns || []) if (!enter(p)) break;
+    show(cur.family);
+    document.title = `wordtree: ${entry.name}`;
+    const steps = (h && h.steps) || [];
+    if (cur.family === "wordle") {
+      pos = newPosition(cur);
+      renderSummary();
+      $("review-out").replaceChildren();
+      $("review-message").textContent = "";
+      for (const s of steps) {
+        const i = s.indexOf(":");
+        const a = suggest(pos);
+        const err = i > 0 ? playStep(pos, s.slice(0, i), s.slice(i + 1)) : playStep(pos, a.guess, s);
+        if (err) { render(); say(err, "error"); return; }
+        pos.steps[pos.steps.length - 1].advised = i <= 0 || s.slice(0, i).toLowerCase() === a.guess;
+      }
+      render();
+    } else if (cur.family === "hangman") {
+      const g = cur.data.game;
+      $("hm-title").textContent = `Hangman: ${g.word_length}-letter words, ${g.lives} lives`;
+      $("hm-pattern").value = (h && h.pattern) || "_".repeat(g.word_length);
+      $("hm-missed").value = (h && h.missed) || "";
+      renderHangman();
+    } else {
+      dpos = dordlePosition(cur);
+      $("dd-title").textContent = `Dordle: ${cur.data.game.answers_count} answers, at most ${cur.cap} guesses`;
+      for (const s of steps) {
+        const i = s.indexOf(":");
+        const err = dordleStep(dpos, s.slice(0, i), s.slice(i + 1));
+        if (err) { $("dd-message").textContent = err; break; }
+      }
+      renderDordle();
+    }
   }
+
+  const FAMILY_NAMES = { wordle: "Wordle, Mastermind, Bulls and Cows", hangman: "Hangman", dordle: "Dordle" };
 
   function start() {
     if (!INDEX.length) { say("This site has no trees.", "error"); return; }
     const sel = $("tree");
+    const groups = {};
     for (const e of INDEX) {
+      const family = e.family || "wordle";
+      if (!groups[family]) sel.append((groups[family] = el("optgroup", { label: FAMILY_NAMES[family] || family })));
       const g = e.game || {};
-      const label = [g.name, g.mode, e.first].filter(Boolean).join(" · ") + (g.answers_count ? ` (${g.answers_count} answers)` : "");
-      sel.append(el("option", { value: e.name, text: `${e.name}: ${label}` }));
+      const what = family === "hangman" ? [`${g.word_length} letters`, `${g.lives} lives`]
+        : family === "dordle" ? ["dordle", e.first] : [g.name, g.mode, e.first];
+      const count = family === "hangman" ? g.words_count : g.answers_count;
+      const label = what.filter(Boolean).join(" · ") + (count ? ` (${count} ${family === "hangman" ? "words" : "answers"})` : "");
+      groups[family].append(el("option", { value: e.name, text: `${e.name}: ${label}${e.opening ? " — today's Wordle" : ""}` }));
     }
-    sel.addEventListener("change", () => choose(sel.value, []).then(() => $("pattern").focus()));
+    sel.addEventListener("change", () => choose(sel.value, null).then(() => { if (cur.family === "wordle") $("pattern").focus(); }));
     $("feedback").addEventListener("submit", (ev) => { ev.preventDefault(); submit(); });
     $("pattern").addEventListener("input", onPatternInput);
+    $("own").addEventListener("input", () => { tiles = Array(cur.length).fill("B"); renderGuess(); });
     $("undo").addEventListener("click", undo);
     $("restart").addEventListener("click", restart);
+    $("review-form").addEventListener("submit", (ev) => { ev.preventDefault(); renderReview(); });
+    $("hm-form").addEventListener("submit", (ev) => { ev.preventDefault(); renderHangman(); saveHash(); });
+    $("dd-form").addEventListener("submit", (ev) => { ev.preventDefault(); dordleEnter(); });
+    $("dd-restart").addEventListener("click", () => { dpos = dordlePosition(cur); $("dd-message").textContent = ""; renderDordle(); });
+    $("dd-undo").addEventListener("click", () => {
+      const steps = dpos.steps.slice(0, -1);
+      dpos = dordlePosition(cur);
+      for (const s of steps) dordleStep(dpos, s.guess, s.key);
+      $("dd-message").textContent = "";
+      renderDordle();
+    });
     const h = readHash();
-    choose(h.tree, h.patterns).then(() => {
-      if (!solved) $("pattern").focus();
+    choose(h.tree, h).then(() => {
+      if (cur && cur.family === "wordle" && !pos.solved) $("pattern").focus();
       document.body.dataset.ready = "1";
       document.body.dataset.readyMs = String(Math.round(performance.now()));
     });
