@@ -423,11 +423,11 @@ class Grading:
             if not done:
                 where = f"move {i + 1} ({step.guess})"
                 if self.engine is None and watch is not None:
-                    watch(f"{where}: loading the exact engine")
+                    watch(f"{where}: loading the engine")
                 engine = self.need_engine()
                 if watch is not None:
                     limit = "" if self.seconds is None else f", up to {self.seconds:g} s"
-                    watch(f"{where}: the exact engine searching {len(step.S)} candidates{limit}")
+                    watch(f"{where}: searching {len(step.S)} candidates{limit}")
                 move = _search_move(self.game, step, i, history, self.seconds, engine, move)
             result.moves.append(move)
             if on_move is not None:
