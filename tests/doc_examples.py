@@ -72,6 +72,7 @@ CHECKOUT = {
     "wordtree build bulls-cows --repeats --first auto --checkpoint bcr.ck --resume -o bulls-cows-4-repeats.json":
         "the copy of runs/ above",
     "wordtree crossword tests/data/crossword-15x15-1.txt -o fill.json": "tests/data/",
+    "wordtree crossword tests/data/crossword-15x15-1.txt -o fill.png": "tests/data/",
 }
 # The help pages read for examples: every command's, and those of the games and actions with
 # their own options.

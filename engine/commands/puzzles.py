@@ -78,7 +78,8 @@ def run_crossword(args) -> int:
         try:
             import PIL  # noqa: F401
         except ImportError:
-            raise UserError('a .png output needs Pillow: pip install -e ".[images]"') from None
+            raise UserError("a .png output needs Pillow, which wordtree depends on but is missing here: "
+                            "pip install pillow") from None
     if form == "cs50":
         rows = cw.read_structure(args.grid)  # its lone open cells stay open in what is shown
         solved_rows = cw.fill_rows(rows)

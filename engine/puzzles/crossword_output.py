@@ -109,7 +109,8 @@ def write_png(path: str | os.PathLike, rows, slots, words: dict[int, str], cell:
     try:
         from PIL import Image, ImageDraw, ImageFont
     except ImportError:
-        raise UserError('writing a PNG needs Pillow: pip install -e ".[images]"') from None
+        raise UserError("writing a PNG needs Pillow, which wordtree depends on but is missing here: "
+                        "pip install pillow") from None
     grid = filled_rows(rows, slots, words)
     margin = cell // 2
     height, width = len(grid), len(grid[0])
