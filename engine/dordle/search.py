@@ -34,6 +34,12 @@ force of tests/reference_dordle.py):
   USE_DEDUPE      of the guesses outside S1 and S2 that split their union into the same classes,
                   only the first is tried, here and below (kernels.prune_guesses).
   USE_SHORTCUTS   states of one or two pairs are valued directly (DordleSearch.shortcut).
+  USE_SECOND      the counting bound of the best second guess (DordleSearch.second_bound): while a
+                  guess is evaluated against a budget, each child state of three pairs or more
+                  gets, before any child is searched, the least counting bound over the guesses
+                  tried there (and its projection bound), largest child first, so that a guess
+                  the children's bounds together refute is dropped without a deep search. Off by
+                  default (not in ALL_RULES): it saves nodes but costs time (docs/results.md).
 """
 
 from __future__ import annotations
@@ -57,11 +63,14 @@ USE_BUDGETS = 16
 USE_MIRROR = 32
 USE_DEDUPE = 64
 USE_SHORTCUTS = 128
+USE_SECOND = 256
 ALL_RULES = USE_BOUNDS | USE_PROJECTION | USE_MEMO | USE_FILTER | USE_BUDGETS | USE_MIRROR | USE_DEDUPE | USE_SHORTCUTS
 RULE_NAMES = {"bounds": USE_BOUNDS, "projection": USE_PROJECTION, "memo": USE_MEMO, "filter": USE_FILTER,
-              "budgets": USE_BUDGETS, "mirror": USE_MIRROR, "dedupe": USE_DEDUPE, "shortcuts": USE_SHORTCUTS}
+              "budgets": USE_BUDGETS, "mirror": USE_MIRROR, "dedupe": USE_DEDUPE, "shortcuts": USE_SHORTCUTS,
+              "second": USE_SECOND}
 EXACT_REMOVAL = 12  # ident sets up to this size get sum of V1(S minus {b}) exactly; larger: bounds.removal_bound
 MAX_CAP = 16
+PENDING = 4096  # second_bound's candidates kept for solve at most (cleared when full)
 
 
 class SingleBoard(NamedTuple):
@@ -120,6 +129,7 @@ class DordleSearch:
         self.tables = Tables(self.matrix, int(game.n_codes), self.win, self.all_guesses, self.answer_of_guess,
                              np.ascontiguousarray(game.answer_guess_ids, dtype=np.int32), self.cb)
         self.memo: dict = {}
+        self.pending: dict = {}  # (state key, id of its guess list) -> candidates(), from second_bound
         self.v1_cache: dict = {}
         self.nodes = 0
         self.evaluations = 0
@@ -212,7 +222,8 @@ class DordleSearch:
                 if exact or (value >= beta and rules & USE_BUDGETS):
                     return value, best if exact else -1
                 lower = value
-        G, lbs, scores, bound = self.candidates(S1, S2, ident, d, guesses)
+        found = self.pending.pop((self.key(S1, S2, ident, d), id(guesses)), None) if self.pending else None
+        G, lbs, scores, bound = found if found is not None else self.candidates(S1, S2, ident, d, guesses)
         lower = max(lower, bound)
         limit = min(beta, DINF) if rules & USE_BUDGETS else DINF
         if lower >= limit:
@@ -293,6 +304,36 @@ class DordleSearch:
             return 4, g
         return (5, g) if d >= 3 else (DINF, -1)
 
+    def second_bound(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int,
+                     guesses: np.ndarray | None = None) -> int:
+        """A lower bound on W(S1, S2, d) (m >= 3 pairs, d >= 2): the memo's entry if it has one,
+        else the node's own bound from DordleSearch.candidates, the least counting bound over the
+        guesses the pruning rules leave, and the projection bound (as far as the rules use them),
+        stored in the memo as a lower bound (with USE_MEMO).
+
+        Proof: W = min over the guesses h tried at the state of the cost of opening it with h
+        (the recurrence; the pruning rules leave at least one optimal guess), and each such cost
+        is at least h's counting bound (bounds.guess_bound), so W is at least the least of them;
+        the projection bound holds for W itself (bounds.projection_bound). A memo entry is an
+        exact value or a proven lower bound."""
+        key = self.key(S1, S2, ident, d)
+        if self.rules & USE_MEMO:
+            entry = self.memo.get(key)
+            if entry is not None:
+                return entry[0]
+        found = self.candidates(S1, S2, ident, d, guesses)
+        lower = min(int(found[3]), DINF)
+        if self.rules & USE_MEMO:
+            self.memo[key] = (lower, lower >= DINF, -1)
+        if len(self.pending) >= PENDING:
+            self.pending.clear()
+        self.pending[(key, id(guesses))] = found  # for solve, should it search the state next
+        return lower
+    # (solve takes a pending candidates() of its state instead of computing it again. Keyed by the
+    # state and the guess list's id, which a later list may reuse: harmless, since every list a
+    # state is searched with leaves an optimal guess of it (USE_FILTER, USE_DEDUPE), so the state's
+    # value is the same from either list.)
+
     def _store(self, key, value: int, exact: bool, best: int) -> tuple[int, int]:
         if key is not None:
             self.memo[key] = (value, exact, best)
@@ -361,6 +402,17 @@ class DordleSearch:
                 else:
                     better = self.v1(part.answers, d - 1)
                     done[i] = True
+                if better > lb:
+                    running += better - lb
+                    items[i][0] = better
+                if running >= limit:
+                    return min(running, DINF)
+        if rules & USE_SECOND and limit < DINF and d - 1 >= 2:
+            for i in sorted(range(len(items)), key=lambda i: -items[i][1]):
+                lb, pairs, part, child = items[i]
+                if done[i] or not child or pairs <= 2:
+                    continue
+                better = self.second_bound(part.S1, part.S2, part.ident, d - 1, guesses)
                 if better > lb:
                     running += better - lb
                     items[i][0] = better
