@@ -393,3 +393,43 @@ def test_an_off_tree_move_out_of_time_is_a_labelled_bound(capsys):
     code, out, _ = run(["dordle", "grade", SHIPPED, "--seconds", "0.01", "crane:BBBBB/BBBBB"], capsys)
     assert "values not on the tree (move 1): searched by the exact engine up to 0.01 s a move" in out
     assert ("expected \u2265" in out) == move["expected_bound"]
+
+
+def test_tree_values_says_where_a_dordle_tree_is_optimal():
+    from wordtree.dordle.player import tree_values
+
+    assert tree_values(None) is None
+    assert tree_values({"result": {"optimal": True, "objective": "total"}}) == "all"
+    assert tree_values({"result": {"optimal": True, "objective": "worst"}}) == "all"
+    assert tree_values({"result": {"optimal": False, "objective": "total", "first": "x"}}) == "below root"
+    assert tree_values({"result": {"optimal": False, "strategy": "heuristic"}}) is None  # a heuristic's tree
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_grade_on_a_tree_with_its_opener_given_against_the_brute_force(seed):
+    """A tree built with a poor opener given: move 1's played total is the tree's (exact), its
+    best is searched (the brute force's optimum); move 2, below the root, is the tree's."""
+    game, cap = feasible(seed)
+    if game is None:
+        return
+    matrix = game._compute_matrix()
+    pairs = ref.state_pairs(game.answers, game.answers)
+    best = ref.position_value(game, game.guesses, pairs, cap)
+    costs = {g: ref.guess_cost(game, game.guesses, pairs, g, cap) for g in game.guesses}
+    worse = [g for g in game.guesses if best < costs[g] < INF]
+    if not worse:
+        return
+    first = worse[0]
+    doc = build_document(DordleSearch(game, matrix, cap), first=game.guess_index[first])
+    assert doc["result"]["optimal"] is False and doc["result"]["total"] == costs[first]
+    others = [x for x in game.answers if x != first]
+    a, b = others[0], others[-1]
+    steps = [step(game, first, a, b, [False, False])]
+    node = doc["tree"]["next"][steps[0].split(":")[1]]  # neither board solved: a two-board node
+    steps.append(step(game, node["guess"], a, b, [False, False]))
+    moves = grade(DordlePosition(game, matrix, cap, doc, seconds=None), steps)
+    one, two = moves
+    assert (one.expected, one.expected_exact) == (round(costs[first] / len(pairs), 4), True)
+    assert (one.best_expected, one.best_exact, one.source) == (round(best / len(pairs), 4), True, "engine")
+    assert one.loss > 0 and one.best != first
+    assert (two.source, two.best, two.loss, two.bound) == ("tree", node["guess"], 0, False)

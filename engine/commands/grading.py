@@ -79,7 +79,7 @@ def run_dordle_grade(position, steps: list[str], as_json: bool, tree: str | None
         if as_json:
             import orjson
 
-            moves = player.grade(position, steps, progress.advance)
+            moves = player.grade(position, steps, progress.advance, progress.watch)
             sys.stdout.write(orjson.dumps([mv.as_json() for mv in moves]).decode() + "\n")
             return 0
         values = player.tree_values(position.doc)
@@ -92,6 +92,6 @@ def run_dordle_grade(position, steps: list[str], as_json: bool, tree: str | None
             progress.say(player.move_line(move))
             progress.advance(move)
 
-        moves = player.grade(position, steps, on_move)
+        moves = player.grade(position, steps, on_move, progress.watch)
         progress.say(player.total_line(moves))
     return 0

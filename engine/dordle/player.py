@@ -513,14 +513,15 @@ def plan(position: DordlePosition, steps: list[str]) -> list[_Planned]:
     return out
 
 
-def grade(position: DordlePosition, steps: list[str], on_move=None) -> list[GradedMove]:
+def grade(position: DordlePosition, steps: list[str], on_move=None, watch=None) -> list[GradedMove]:
     """Each move's exact expected guesses left (counting itself, averaged over the pairs left
     before it, or over the answers left once a board is solved), a best guess's, and the loss;
     every move checked first. Where the game follows a tree whose values apply (tree_values), a
     best guess and its value are the tree's, exact whatever the time limit; the played guess is
     the tree's or is searched. A search that runs out of time leaves proven lower bounds
     (expected_exact, best_exact false); a position past the size caps is not graded, and says
-    so. `on_move(move)` is told each move as soon as it is graded."""
+    so. `on_move(move)` is told each move as soon as it is graded, `watch(text)` each search
+    before it starts."""
     planned = plan(position, steps)
     applies = tree_values(position.doc)
     moves = []
@@ -528,6 +529,9 @@ def grade(position: DordlePosition, steps: list[str], on_move=None) -> list[Grad
         g = position.game.guess_index[position.game.parse_guess(step.guess)]
         d = position.cap - len(position.steps)
         tree_ok = applies == "all" or (applies == "below root" and number > 1)
+        if watch is not None and not step.from_tree:
+            limit = "" if position.seconds is None else f", up to {position.seconds:g} s"
+            watch(f"move {number} ({step.guess}): searching{limit}")
         try:
             fields = _grade_move(position, g, d, tree_ok, own_root=applies == "below root" and number == 1)
         finally:
