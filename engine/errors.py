@@ -213,3 +213,12 @@ class CheckpointNotSaved(UserError):
         self.path, self.reason = path, reason
         super().__init__(f"cannot save the checkpoint {path} ({reason}); the results above are complete, "
                          "but the checkpoint holds only what was saved before")
+
+
+class CheckpointDamaged(UserError):
+    """A checkpoint whose contents its checksum does not vouch for (`reason`, words after the file's
+    name): damaged, edited, or (`unchecksummed`) written before checkpoints carried one. Never used."""
+
+    def __init__(self, path, what: str, reason: str, unchecksummed: bool = False):
+        self.path, self.what, self.reason, self.unchecksummed = path, what, reason, unchecksummed
+        super().__init__(f"{path}: the {what} checkpoint {reason}; it is not used")

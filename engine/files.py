@@ -465,7 +465,8 @@ def open_checkpoint(path, *, resume: bool, overwrite: bool, companions: tuple = 
     against a second run (CheckpointBusy), and, unless the run continues it (`resume`) or starts it
     over (`overwrite`), refused if it or one of its `companions` (files the same run writes beside
     it, e.g. PATH.rank) already exists (CheckpointExists), so that a run never replaces one by
-    accident. A Ctrl-C or TERM (KeyboardInterrupt) that ends the block, once the run inside has
+    accident. A resume of a checkpoint not there yet says so in one line on stderr, then starts
+    afresh (a loop that always resumes works from its first run, and a mistyped name is seen). A Ctrl-C or TERM (KeyboardInterrupt) that ends the block, once the run inside has
     saved what it had, leaves it as Stopped: one way for every family to say where the work is."""
     try:
         if path is None:
@@ -479,6 +480,9 @@ def open_checkpoint(path, *, resume: bool, overwrite: bool, companions: tuple = 
                 for file in files:
                     if file.exists():
                         raise CheckpointExists(file)
+            if resume and not os.path.lexists(path):
+                print(f"notice: {path}: no checkpoint there yet to resume; starting a fresh one", file=sys.stderr,
+                      flush=True)
             yield
     except Stopped:
         raise
@@ -506,13 +510,14 @@ class Checkpoint:
 
     `load(path, header, resuming)`: the format's reader, returning its payload or None; by
     default a JSON document whose top-level fields hold the header (read_checkpoint, with
-    `defaults` for the fields older files lack)."""
+    `defaults` for the fields older files lack) and its checksum (written by `sealed`, checked by
+    `unsealed`: a damaged, edited or unchecksummed file is refused, never used)."""
 
     def __init__(self, path, what: str, header: dict, *, load=None, defaults: dict | None = None,
                  companions: tuple = ()):
         self.path, self.what, self.header, self.companions = path, what, header, tuple(companions)
-        self._load = load or (lambda path, header, resuming: read_checkpoint(
-            path, header, what, resuming=resuming, defaults=defaults))
+        self._load = load or (lambda path, header, resuming: unsealed(path, read_checkpoint(
+            path, header, what, resuming=resuming, defaults=defaults), what))
         self.payload = None
 
     def read(self, resuming: bool = True):
@@ -532,6 +537,76 @@ class Checkpoint:
 
     def saver(self, make) -> ThrottledSave:
         return ThrottledSave(self.path, make)
+
+
+# --- checkpoints carry their own integrity ---
+CHECKSUM_FIELD = "checksum"  # a checkpoint's "sha256:HEX" over its payload (payload_sha256)
+
+# The checkpoints written before checkpoints carried a checksum that are kept as finished proofs
+# (runs/README.md): each one's payload_sha256 (members_sha256 for an .npz), so that they are read
+# as they are; any other checkpoint without a checksum is refused.
+PROVEN_PAYLOADS = {
+    "c045f54aaec429fb20cb98120a8e818ec151ba0bae819e3c202d9d8fc3c72875": "runs/bulls-cows-repeats.ck",
+    "a756575bad4c60f8ee45ecd0c89c051c2460ab1828920838c24aef16ea8e6300": "runs/bulls-cows-repeats.ck.rank",
+    "af7254165a3b101e923e0332a8b0501e6a2e81af95331db4650d0a28cc4be0e3": "runs/hangman-3.npz",
+    "d57dd15d539903632e12762f3713356fc6ab4613347f1fb58a490974e6f90f6c": "runs/hangman-4.npz",
+    "093e1e01e553a0f82a41d52652e9e3eff5422c22f116e890cbbb92e9b766dc3e": "runs/hangman-5.npz",
+    "adcbf31c75d48a4e63e76f00178fb6e62fa62fd444b3581e99daaa827ccb86af": "runs/hangman-6.npz",
+}
+
+
+def payload_sha256(doc: dict) -> str:
+    """The sha256 (hex) of a JSON checkpoint's payload: every field but CHECKSUM_FIELD, serialized
+    canonically (keys sorted at every level, orjson's own numbers), so that a file read back and
+    serialized again gives the same bytes."""
+    payload = {key: value for key, value in doc.items() if key != CHECKSUM_FIELD}
+    return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def sealed(doc: dict) -> bytes:
+    """The bytes of the JSON checkpoint `doc` with its checksum (CHECKSUM_FIELD), as every JSON
+    checkpoint is written."""
+    return orjson.dumps({**doc, CHECKSUM_FIELD: "sha256:" + payload_sha256(doc)})
+
+
+def unsealed(path, doc: dict | None, what: str) -> dict | None:
+    """`doc` (a JSON checkpoint read from `path`, its header already checked) without its checksum,
+    once the checksum is found to match its payload; None stays None. A checksum that does not
+    match (the file damaged or edited) and a file without one (an older wordtree's, unless it is
+    one of PROVEN_PAYLOADS) are each a CheckpointDamaged naming the file: never used."""
+    if doc is None:
+        return None
+    claimed = doc.pop(CHECKSUM_FIELD, None)
+    check_checksum(path, what, claimed, payload_sha256(doc))
+    return doc
+
+
+def check_checksum(path, what: str, claimed, actual: str) -> None:
+    """Raise CheckpointDamaged unless `claimed` (what the file at `path` says, None: nothing) is
+    "sha256:" + `actual`, the payload's sha256 recomputed; a file that claims nothing passes only
+    if `actual` is one of PROVEN_PAYLOADS."""
+    from .errors import CheckpointDamaged
+
+    if claimed is None:
+        if actual in PROVEN_PAYLOADS:
+            return
+        raise CheckpointDamaged(path, what, "has no checksum (an older wordtree wrote it, or it was edited)",
+                                unchecksummed=True)
+    if claimed != "sha256:" + actual:
+        raise CheckpointDamaged(path, what, "does not match its checksum (damaged or edited)")
+
+
+def members_sha256(members: dict) -> str:
+    """The sha256 (hex) of an .npz checkpoint's members (name -> array, the checksum's own left
+    out): for each, in name order, its name, dtype, shape and bytes."""
+    digest = hashlib.sha256()
+    for name in sorted(members):
+        if name == CHECKSUM_FIELD:
+            continue
+        array = members[name]
+        digest.update(orjson.dumps([name, array.dtype.str, list(array.shape)]))
+        digest.update(array.tobytes())
+    return digest.hexdigest()
 
 
 def cache_dir(override: str | os.PathLike | None = None) -> Path:

@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from reference_trees import ROOT, write_lists
+from wordtree.files import sealed
 
 
 def run(*args, cwd=ROOT):
@@ -98,11 +99,11 @@ def test_build_resumes_from_its_checkpoint(lists, tmp_path):
         del subtrees[code]
     assert 0 < doc["seconds"] <= wall
     doc["seconds"] = 1000.0  # as if the runs before had taken that long, and the rank 500 s
-    ck.write_bytes(orjson.dumps(doc))
+    ck.write_bytes(sealed(doc))  # checksummed again, as a run writes it
     rank_ck = ck.with_name(ck.name + ".rank")
     rank_doc = orjson.loads(rank_ck.read_bytes())
     assert 0 < rank_doc["seconds"] <= wall
-    rank_ck.write_bytes(orjson.dumps({**rank_doc, "seconds": 500.0}))
+    rank_ck.write_bytes(sealed({**rank_doc, "seconds": 500.0}))
     start = time.monotonic()
     again = run("build", *common, "--checkpoint", ck, "--resume", "-o", resumed)
     wall = time.monotonic() - start
@@ -121,7 +122,7 @@ def test_build_resumes_from_its_checkpoint(lists, tmp_path):
     assert rank_doc["results"][opener] == [orjson.loads(whole.read_bytes())["stats"]["total"], True]
     other_opener = next(w for w in rank_doc["results"] if w != opener)
     rank_doc["results"][other_opener] = [rank_doc["results"][opener][0] - 1, True]
-    rank_ck.write_bytes(orjson.dumps(rank_doc))
+    rank_ck.write_bytes(sealed(rank_doc))  # checksummed: trusted as written
     tampered = run("build", *common, "--checkpoint", ck, "--resume", "-o", resumed)
     assert tampered.returncode == 0, tampered.stderr
     assert orjson.loads(resumed.read_bytes())["root"]["guess"] == other_opener
@@ -160,7 +161,7 @@ def test_auto_build_takes_finished_openers_from_the_checkpoint(lists, tmp_path):
     doc = orjson.loads(ck.read_bytes())
     saved = doc["subtrees"][f"{opener}/6"]
     saved[next(iter(saved))]["value"] += 1000
-    ck.write_bytes(orjson.dumps(doc))
+    ck.write_bytes(sealed(doc))  # checksummed again, as a run writes it
     dearer = run("build", *base, "--first", "auto", "--checkpoint", ck, "--resume", "-o", resumed)
     assert dearer.returncode == 0, dearer.stderr
     assert orjson.loads(resumed.read_bytes())["root"]["guess"] != opener

@@ -27,6 +27,7 @@ from wordtree.exact.checkpoint import checkpoint_status, finished_openers, load_
 from wordtree.exact.rank import rank
 from wordtree.exact.solver import INF, NO_CAP, Solver, tree_depth
 from wordtree.exact.symmetric import proven_key
+from wordtree.files import sealed
 from wordtree.wordle.tree import game_for, make_document, read_tree, write_tree
 from wordtree.wordle.verify import bulls_cows_text, load_lists, mastermind_text, verify
 
@@ -232,12 +233,12 @@ def test_rank_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
         assert truth == v if exact else truth >= v
     doc = orjson.loads(ck.read_bytes())
     doc["results"] = {}
-    ck.write_bytes(orjson.dumps(doc))
+    ck.write_bytes(sealed(doc))  # checksummed: a checkpoint is trusted as written
     again = rank(game, matrix, top=1, max_guesses=7, progress=False, checkpoint=str(ck), resume=True)
     # (whether a losing opener comes out exact depends on which thread finished first)
     assert again.ordered()[0] == first.ordered()[0] and again.values.keys() == first.values.keys()
     doc["proven"] = [[d, v + 1, exact, *rest] if exact else [d, v, exact, *rest] for d, v, exact, *rest in rows]
-    ck.write_bytes(orjson.dumps(doc))
+    ck.write_bytes(sealed(doc))  # checksummed: a checkpoint is trusted as written
     planted = rank(game, matrix, top=1, max_guesses=7, progress=False, checkpoint=str(ck), resume=True)
     assert planted.ordered()[0][1] > first.ordered()[0][1]
 
@@ -338,7 +339,7 @@ def test_build_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
         if exact:
             assert kernel.evaluate(np.array(S, dtype=np.int32), guess, d) == true_value
     doc["subtrees"] = {}
-    ck.write_bytes(orjson.dumps(doc))
+    ck.write_bytes(sealed(doc))  # checksummed: a checkpoint is trusted as written
     resumed = build(game, matrix, first="01", max_guesses=7, progress=False, checkpoint=str(ck), resume=True)
     assert resumed.root == whole.root and resumed.total == whole.total
     assert resumed.counters.nodes < whole.counters.nodes / 2
@@ -348,7 +349,7 @@ def test_build_checkpoint_keeps_what_the_symmetric_levels_proved(tmp_path):
         if row[0] == 6 and row[4:] == largest.tolist():
             row[1] += 100
     doc["subtrees"] = {}
-    ck.write_bytes(orjson.dumps(doc))
+    ck.write_bytes(sealed(doc))  # checksummed: a checkpoint is trusted as written
     planted = build(game, matrix, first="01", max_guesses=7, progress=False, checkpoint=str(ck), resume=True)
     assert planted.total == whole.total + 100
 
@@ -496,22 +497,22 @@ def test_checkpoint_status_bounds_each_class_and_settles_from_the_second_guesses
     full = doc["proven"]
     doc["subtrees"]["01/7"] = {}
     doc["proven"] = [row for row in full if row[0] != 6]
-    ck.write_bytes(orjson.dumps(doc))
+    ck.write_bytes(sealed(doc))  # checksummed: a checkpoint is trusted as written
     total, exact, rows = status_of(checkpoint_status(game, matrix, ck, 7, "normal"))
     assert exact and total == whole.total and rows == {p: (v, True) for p, v in truth.items()}
     # a class-level row that only bounds the class from below is no more than that
     doc["proven"] = [row[:1] + [row[1] - 5, 0] + row[3:] if row[0] == 6 else row for row in full]
-    ck.write_bytes(orjson.dumps(doc))
+    ck.write_bytes(sealed(doc))  # checksummed: a checkpoint is trusted as written
     assert status_of(checkpoint_status(game, matrix, ck, 7, "normal"))[2] == {p: (v, True) for p, v in truth.items()}
     rng = random.Random(5)
     for _ in range(5):
         doc["proven"] = [row for row in full if rng.random() < 0.5]
-        ck.write_bytes(orjson.dumps(doc))
+        ck.write_bytes(sealed(doc))  # checksummed: a checkpoint is trusted as written
         total, _, rows = status_of(checkpoint_status(game, matrix, ck, 7, "normal"))
         assert total <= whole.total and all(rows[p][0] <= v and (not rows[p][1] or rows[p][0] == v)
                                             for p, v in truth.items())
     doc["proven"] = []
-    ck.write_bytes(orjson.dumps(doc))
+    ck.write_bytes(sealed(doc))  # checksummed: a checkpoint is trusted as written
     lines = checkpoint_status(game, matrix, ck, 7, "normal")
     total, exact, rows = status_of(lines)
     o = game.guess_index["01"]
@@ -544,8 +545,8 @@ def test_status_bounds_the_openers_a_rank_has_not_finished(tmp_path):
     truth = {game.guesses[o]: solver.evaluate_opener(S, o) for o in orbit_representatives(game, [])}
     doc = orjson.loads((tmp_path / "b.ck.rank").read_bytes())
     for proven in (doc["proven"], []):
-        (tmp_path / "b.ck.rank").write_bytes(orjson.dumps({**doc, "results": {"01": [truth["01"], True]},
-                                                           "proven": proven}))
+        (tmp_path / "b.ck.rank").write_bytes(sealed({**doc, "results": {"01": [truth["01"], True]},
+                                                     "proven": proven}))
         lines = checkpoint_status(game, matrix, ck, 7, "normal")
         shown = dict(re.findall(r"^  (\d+): (?:exact|at least) (\d+)", "\n".join(lines), re.M))
         assert int(shown["01"]) == truth["01"] and int(shown["00"]) <= truth["00"]

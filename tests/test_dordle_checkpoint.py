@@ -14,6 +14,7 @@ import reference_dordle as ref
 from wordtree.dordle.root import read_root_checkpoint, root_search
 from wordtree.dordle.search import ALL_RULES, DINF, RULE_NAMES, DordleSearch
 from wordtree.errors import CheckpointMismatch, UserError
+from wordtree.files import sealed
 
 
 def searches(game, cap, rules=ALL_RULES):
@@ -142,7 +143,7 @@ def test_another_cap_or_other_lists_are_refused_in_one_line(tmp_path):
         root_search(searches(game, cap, ALL_RULES & ~RULE_NAMES["memo"])[0], path, resume=True)
     doc = orjson.loads(path.read_bytes())
     doc["results"] = {"not a word": [1, True]}
-    path.write_bytes(orjson.dumps(doc))
+    path.write_bytes(sealed(doc))  # checksummed again: the payload's own checks still hold
     with pytest.raises(UserError, match="malformed Dordle build checkpoint"):
         root_search(searches(game, cap)[0], path, resume=True)
 

@@ -16,7 +16,7 @@ from wordtree.hangman.baselines import best_found_chooser, rollout_letter, rule_
 from wordtree.hangman.bounds import partition, partition_bound
 from wordtree.hangman.driver import build_length
 from wordtree.hangman.game import HangmanWords, letter_mask, load_hangman_words, mask_table, mask_text, parse_mask_text
-from wordtree.hangman.memo import ENTRY_BYTES, memo_capacity
+from wordtree.hangman.memo import ENTRY_BYTES, checksum_member, memo_capacity
 from wordtree.hangman.search import Searcher, refute_openings, solve_in_slices, split
 from wordtree.hangman.tree import verify_document, verify_file
 
@@ -962,10 +962,11 @@ def test_merged_checkpoints_count_each_run_once(tmp_path):
     old = {"nodes": 500, "seconds": 2.5}
     assert runs_of(old) == runs_of(dict(old)) and len(runs_of(old)) == 1 and runs_of({"nodes": 0}) == {}
     with np.load(base) as data:
-        arrays = {name: data[name] for name in data.files if name != "header"}
+        arrays = {name: data[name] for name in data.files if name not in ("header", "checksum")}
         bad = orjson.loads(data["header"].tobytes()) | {"runs": {"x": "many"}}
+    members = {"header": np.frombuffer(orjson.dumps(bad), dtype=np.uint8), **arrays}
     with open(tmp_path / "bad.ck", "wb") as f:  # a path would get .npz added
-        np.savez(f, header=np.frombuffer(orjson.dumps(bad), dtype=np.uint8), **arrays)
+        np.savez(f, **members, checksum=checksum_member(members))  # checksummed: its runs are what is wrong
     with pytest.raises(UserError, match="its runs are not"):
         Searcher(hw, 3).load_memo(tmp_path / "bad.ck")
 
@@ -1168,8 +1169,9 @@ def test_a_checkpoint_of_the_older_format_is_read_as_this_one(tmp_path):
               "e_exact": np.append(s.memo.e_exact[:n], True), "e_letter": np.append(s.memo.e_letter[:n], 0),
               "pool": np.concatenate(sets + [forged]).astype(np.uint16)}
     header = s.memo.header() | {"format": "wordtree-hangman-checkpoint/1", "nodes": s.nodes, "seconds": 1.0}
+    members = {"header": np.frombuffer(orjson.dumps(header), dtype=np.uint8), **arrays}
     with open(tmp_path / "old.ck", "wb") as f:
-        np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), **arrays)
+        np.savez(f, **members, checksum=checksum_member(members))
     loaded = Searcher(hw, 3)
     assert loaded.load_memo(tmp_path / "old.ck") == s.nodes and loaded.memo_entries == n
     for e in range(n):

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 from ..errors import (
     CapOutOfRange,
+    CheckpointDamaged,
     CheckpointExists,
     CheckpointMismatch,
     GameOptionOutOfRange,
@@ -68,6 +69,8 @@ def flag_hints():
     except CheckpointExists as exc:
         raise UserError(f"{exc.path} already holds a checkpoint: add --resume to continue it, "
                         "or --overwrite to start it over") from None
+    except CheckpointDamaged as exc:
+        raise UserError(f"{exc}; start it over with --overwrite (or put back a good copy)") from None
     except CheckpointMismatch as exc:
         if not exc.resuming:
             raise

@@ -75,9 +75,7 @@ def heuristic_by_checkpoint(strategy, first: int, checkpoint=None, *, resume: bo
     opener, the cap and the strategy's parameter; held as files.Checkpoint.held: locked, an
     existing one refused unless `resume` or `overwrite`, its header read before the walk), saved
     at most once a minute and at the end. `progress(total, done)`: the bar over the child states."""
-    import orjson
-
-    from ..files import Checkpoint
+    from ..files import Checkpoint, sealed
     from .heuristic import evaluate_opener, root_parts
 
     search, game = strategy.search, strategy.search.game
@@ -89,7 +87,7 @@ def heuristic_by_checkpoint(strategy, first: int, checkpoint=None, *, resume: bo
     with held.held(resume=resume, overwrite=overwrite):
         state = dict(held.payload["state"]) if held.payload else None
         box: dict = {"state": state}
-        saver = held.saver(lambda: orjson.dumps({**header, "state": box["state"]})) if checkpoint else None
+        saver = held.saver(lambda: sealed({**header, "state": box["state"]})) if checkpoint else None
 
         def save(current):
             box["state"] = current

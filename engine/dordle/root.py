@@ -29,10 +29,9 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-import orjson
 
 from ..errors import UserError
-from ..files import Checkpoint, ThrottledSave
+from ..files import Checkpoint, ThrottledSave, sealed
 from . import bounds
 from .kernels import DINF
 from .search import USE_BOUNDS, USE_MEMO, USE_SHORTCUTS
@@ -235,10 +234,10 @@ class RootLedger:
 
     def snapshot(self, search, finished: bool, seconds: float) -> bytes:
         """The checkpoint (wordtree-dordle-root/1) of what is recorded."""
-        return orjson.dumps({**checkpoint_header(self.game, search.cap, search.rules), "openers": len(self.plan.order),
-                             "root_lower": int(min(self.plan.lower, DINF)), "left_bound": self.left_bound(finished),
-                             "results": {w: [int(v), e] for w, (v, e) in self.results.items()},
-                             "finished": finished, "seconds": round(seconds, 3)})
+        return sealed({**checkpoint_header(self.game, search.cap, search.rules), "openers": len(self.plan.order),
+                       "root_lower": int(min(self.plan.lower, DINF)), "left_bound": self.left_bound(finished),
+                       "results": {w: [int(v), e] for w, (v, e) in self.results.items()},
+                       "finished": finished, "seconds": round(seconds, 3)})
 
 
 def read_saved(search, checkpoint=None, resume: bool = False) -> dict | None:

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 
 import numpy as np
-import orjson
 
 from ..errors import NoCheckpoint  # noqa: F401 (errors.py's, importable here as before)
-from ..files import Checkpoint
+from ..files import Checkpoint, sealed
 from .solver import INF, NO_CAP, Solver
 
 BUILD_CHECKPOINT_FORMAT = "wordtree-build-checkpoint/1"
@@ -51,7 +50,7 @@ def read_build_checkpoint(path, header: dict, resuming: bool = True) -> dict | N
 def build_checkpoint_bytes(header: dict, seconds: float, subtrees: dict, proven: list) -> bytes:
     """A build checkpoint: `subtrees` {"WORD/guesses left": {code: {"value", "tree"}}}, `proven`
     the rows of Solver.proven_entries()."""
-    return orjson.dumps({**header, "seconds": round(seconds, 3), "subtrees": subtrees, "proven": proven})
+    return sealed({**header, "seconds": round(seconds, 3), "subtrees": subtrees, "proven": proven})
 
 
 def _whole_game_openers(game, doc: dict, cap: int):
@@ -130,7 +129,7 @@ def checkpoint_bytes(game, max_guesses: int | None, mode: str, values, proven: l
     doc["results"] = {w: [v, e] for w, (v, e) in sorted(values.items())}
     if proven:
         doc["proven"] = proven
-    return orjson.dumps(doc)
+    return sealed(doc)
 
 
 # --- what a build checkpoint proves so far ---

@@ -14,7 +14,7 @@ import uuid
 import numpy as np
 
 from ..errors import CheckpointMismatch, NoCheckpoint, UserError
-from ..files import header_differences
+from ..files import CHECKSUM_FIELD, check_checksum, header_differences, members_sha256
 from . import kernels as K
 from .game import HangmanWords
 
@@ -69,6 +69,11 @@ def most_valuable(sizes: np.ndarray, max_entries: int, max_bytes: float | None =
     keep = np.zeros(len(sizes), dtype=np.bool_)
     keep[order[:count]] = True
     return keep
+
+
+def checksum_member(members: dict) -> np.ndarray:
+    """The checksum member of a checkpoint of `members` (files.members_sha256, as check_checksum reads it)."""
+    return np.frombuffer(("sha256:" + members_sha256(members)).encode(), dtype=np.uint8)
 
 
 def kept_entries(arrays: dict, keep: np.ndarray) -> dict:
@@ -259,9 +264,10 @@ class Memo:
         all_nodes, all_seconds = runs_total(runs)
         header = {**self.header(), "nodes": all_nodes, "seconds": all_seconds, "runs": runs}
         if max_bytes is None:
+            members = {"header": np.frombuffer(orjson.dumps(header), dtype=np.uint8), "universe": self.universe,
+                       **arrays}
             with atomic_file(path) as f:
-                np.savez(f, header=np.frombuffer(orjson.dumps(header), dtype=np.uint8), universe=self.universe,
-                         **arrays)
+                np.savez(f, **members, checksum=checksum_member(members))
             return
         header = np.frombuffer(orjson.dumps(header | {"kept_of": n}), dtype=np.uint8)
         first = np.zeros(n, dtype=np.bool_)
@@ -287,7 +293,8 @@ class Memo:
                 break
             kept = kept_entries(arrays, most_valuable(arrays["e_size"], n, budget, first))
             data = io.BytesIO()
-            np.savez_compressed(data, header=header, universe=self.universe, **kept)
+            members = {"header": header, "universe": self.universe, **kept}
+            np.savez_compressed(data, **members, checksum=checksum_member(members))
             if data.tell() <= max_bytes or not len(kept["e_hash"]):
                 fitting = data if fitting is None or data.tell() > fitting.tell() else fitting
                 if data.tell() > 0.8 * max_bytes or len(kept["e_hash"]) in (0, n):
@@ -344,9 +351,9 @@ class Memo:
         return int(changed), after[0] - before[0], after[1] - before[1]
 
     def read_header(self, path, resuming: bool = True) -> dict | None:
-        """The header of the checkpoint at `path`, checked as read_checkpoint checks it, read
-        without its arrays (np.load reads a member only when asked), so that a resume refuses a
-        file of another search before any work; None when there is no such file."""
+        """The header of the checkpoint at `path`, checked as read_checkpoint checks it (its
+        checksum too, over every member), so that a resume refuses a file of another search, or a
+        damaged one, before any work; None when there is no such file."""
         return self._read(path, None, resuming, whole=False)
 
     def read_checkpoint(self, path, hint: str | None = None,
@@ -369,16 +376,20 @@ class Memo:
             with open_regular(path) as f, np.load(f) as data:
                 header = self._checked_header(path, orjson.loads(data["header"].tobytes()), hint, resuming)
                 pooled = header.get("format") == POOLED_FORMAT
-                if not whole:
-                    return header
                 names = ("e_hash", "e_off", "e_size", "e_r", "e_val", "e_exact", "e_letter", "pool") if pooled else \
                     (*MEMO_ARRAYS, "universe")
-                arrays = {name: data[name] for name in names}
+                members = {name: data[name] for name in data.files}
+                arrays = {name: members[name] for name in names}
         except FileNotFoundError:
             return None
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, orjson.JSONDecodeError) as exc:
             detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else UNREADABLE
             raise UserError(f"{path}: not a readable hangman checkpoint ({detail})") from None
+        claimed = members.pop(CHECKSUM_FIELD, None)
+        claimed = claimed.tobytes().decode(errors="replace") if claimed is not None else None
+        check_checksum(path, "hangman search", claimed, members_sha256(members))
+        if not whole:
+            return header
         return self._memo_of(path, header, arrays, pooled)
 
     def _checked_header(self, path, header, hint: str | None, resuming: bool) -> dict:
