@@ -506,7 +506,8 @@ class Checkpoint:
       format a one-line UserError. `resuming`: read to continue the run, else to show it.
     - `shown()`: read to show what it proves (NoCheckpoint when there is none).
     - `saver(make)`: the ThrottledSave of `make()` to the file: atomic, at most as often as asked,
-      the reason of a failed save kept for the run's end.
+      the reason of a failed save kept for the run's end; in the default JSON format, `make()`
+      (a document, or its bytes) is written with its checksum (`sealed`) if it has none yet.
 
     `load(path, header, resuming)`: the format's reader, returning its payload or None; by
     default a JSON document whose top-level fields hold the header (read_checkpoint, with
@@ -516,6 +517,7 @@ class Checkpoint:
     def __init__(self, path, what: str, header: dict, *, load=None, defaults: dict | None = None,
                  companions: tuple = ()):
         self.path, self.what, self.header, self.companions = path, what, header, tuple(companions)
+        self._json = load is None  # the default format: a JSON document, sealed by `saver`
         self._load = load or (lambda path, header, resuming: unsealed(path, read_checkpoint(
             path, header, what, resuming=resuming, defaults=defaults), what))
         self.payload = None
@@ -536,7 +538,16 @@ class Checkpoint:
             yield self
 
     def saver(self, make) -> ThrottledSave:
-        return ThrottledSave(self.path, make)
+        if not self._json:
+            return ThrottledSave(self.path, make)
+
+        def make_sealed() -> bytes:  # a JSON checkpoint is read back only with its checksum
+            data = make()
+            if isinstance(data, (bytes, bytearray)) and b'"' + CHECKSUM_FIELD.encode() + b'":"sha256:' in data[-90:]:
+                return data  # sealed by its writer already
+            return sealed(orjson.loads(data) if isinstance(data, (bytes, bytearray, str)) else data)
+
+        return ThrottledSave(self.path, make_sealed)
 
 
 # --- checkpoints carry their own integrity ---
