@@ -42,7 +42,32 @@
     for (const kid of kids) e.append(kid);
     return e;
   };
-  const round = (x, places) => Math.round(x * 10 ** places) / 10 ** places;
+  // Python's round(x, places): the double x itself rounded, an exact half to even (the command
+  // line's figures are Python's; 73/32 = 2.28125 is 2.2812 there, not 2.2813)
+  const F64 = new DataView(new ArrayBuffer(8));
+  function round(x, places) {
+    if (!Number.isFinite(x)) return x;
+    F64.setFloat64(0, x);
+    const hi = F64.getUint32(0), lo = F64.getUint32(4);
+    const exp = (hi >>> 20) & 0x7ff;
+    let M = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+    let E = -1074;
+    if (exp) { M |= 1n << 52n; E = exp - 1075; }
+    if (hi >>> 31) M = -M;
+    const cmp = (num, den) => { // the sign of x - num / den, exactly
+      const left = E >= 0 ? (M * den) << BigInt(E) : M * den;
+      const right = E >= 0 ? num : num << BigInt(-E);
+      return left > right ? 1 : left < right ? -1 : 0;
+    };
+    const scale = 10 ** places, S = BigInt(scale);
+    let f = Math.floor(x * scale);
+    while (cmp(BigInt(f), S) < 0) f--;
+    while (cmp(BigInt(f + 1), S) >= 0) f++;
+    const half = cmp(BigInt(2 * f + 1), 2n * S);
+    const n = half > 0 ? f + 1 : half < 0 ? f : Math.abs(f % 2) === 0 ? f : f + 1;
+    return n / scale;
+  }
+  window.wordtreeRound = round; // (tested against Python's)
   const fixed = (x) => (x === null || x === undefined ? "–" : x.toFixed(4));
 
   // ---------------------------------------------------------------------------------------------
