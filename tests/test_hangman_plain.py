@@ -1,0 +1,106 @@
+"""The plain Python search of Hangman (hangman/plain.py) against the kernels' (search.Searcher): the
+same least cost and the same first letter on many positions, and a lookup off the tree that
+answers with it without numba."""
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reference_hangman import optimal
+from wordtree.hangman.game import HangmanWords, mask_table
+from wordtree.hangman.lookup import HangmanTree, shipped_tree
+from wordtree.hangman.plain import PlainSearch, costs, spelled_masks
+from wordtree.hangman.search import Searcher
+
+ROOT = Path(__file__).resolve().parent.parent
+ENABLE = [w.strip() for w in (ROOT / "wordlists" / "enable1.txt").read_text().split()]
+
+
+def positions(length: int, count: int, seed: int, most: int = 120):
+    """(words left, missed letters) of `count` random positions: a random word, random letters
+    guessed (some in it, some not), the words of that length that fit; 3 to `most` words left."""
+    rng = random.Random(seed)
+    words = [w for w in ENABLE if len(w) == length]
+    found = []
+    while len(found) < count:
+        answer = rng.choice(words)
+        guessed = set(rng.sample(sorted(set(answer)), rng.randint(0, min(2, len(set(answer)) - 1))))
+        guessed |= set(rng.sample("abcdefghijklmnopqrstuvwxyz", rng.randint(1, 4)))
+        missed = guessed - set(answer)
+        pattern = [ch if ch in guessed else "_" for ch in answer]
+        left = [w for w in words if all(p == ch if p != "_" else ch not in guessed for p, ch in zip(pattern, w))]
+        if 3 <= len(left) <= most:
+            found.append((left, "".join(sorted(missed))))
+    return found
+
+
+def both(words, lives: int, strikes: int, weights=None):
+    """(the kernels' (cost, letter), the plain search's (cost, letter)) of the whole set."""
+    weights = np.ones(len(words), dtype=np.int64) if weights is None else np.asarray(weights, dtype=np.int64)
+    hw = HangmanWords(len(words[0]), tuple(words), weights, mask_table(words, len(words[0])), {})
+    s = Searcher(hw, lives, memo_entries=1 << 16)
+    cost, finished, letter = s.solve(np.arange(len(words)), strikes)
+    assert finished
+    miss_cost, lost_cost, key = costs(lives, int(weights.sum()))
+    assert (miss_cost, lost_cost, key) == (s.miss_cost, s.lost_cost, s.key)
+    plain = PlainSearch(spelled_masks(words), weights.tolist(), miss_cost, lost_cost)
+    return (cost, letter), plain.solve((1 << len(words)) - 1, strikes)
+
+
+@pytest.mark.parametrize("length", [3, 4, 5, 6, 7])
+def test_the_same_cost_and_letter_as_the_kernels_on_many_positions(length):
+    for i, (words, missed) in enumerate(positions(length, 16, seed=length, most=80)):
+        lives = (0, 1, 3, 10)[i % 4]
+        strikes = max(1, lives + 1 - len(missed))
+        kernels, plain = both(words, lives, strikes)
+        assert plain == kernels, (words, lives, strikes)
+
+
+def test_the_same_with_weights_and_where_the_tie_break_would_overflow():
+    rng = random.Random(7)
+    for words, missed in positions(5, 12, seed=11, most=60):
+        weights = [rng.randint(1, 50) for _ in words]
+        kernels, plain = both(words, 10, 11 - len(missed), weights)
+        assert plain == kernels, (words, weights)
+    words = positions(4, 1, seed=3, most=40)[0][0]
+    huge = [2**40 + i for i in range(len(words))]  # the tie-break's key overflows: miss 1, loss 20
+    assert costs(10, sum(huge))[2] is None
+    kernels, plain = both(words, 10, 11, huge)
+    assert plain == kernels
+
+
+def test_the_reference_agrees_on_small_sets():
+    """The slow oracle (every letter allowed, guessed letters tracked) gives the same score."""
+    for words, _ in positions(4, 6, seed=5, most=6):
+        for lives in (0, 2):
+            (cost, _), plain = both(words, lives, lives + 1)
+            miss_cost, lost_cost, key = costs(lives, len(words))
+            score, wrong = optimal(words, lives)
+            assert plain[0] == cost
+            assert divmod(cost, key) == (20 * len(words) - score, wrong)
+
+
+def test_the_budget_gives_up_and_says_so():
+    words = positions(5, 1, seed=1, most=120)[0][0]
+    plain = PlainSearch(spelled_masks(words), [1] * len(words), *costs(10, len(words))[:2])
+    assert plain.solve((1 << len(words)) - 1, 11, max_nodes=1) is None
+    assert plain.solve((1 << len(words)) - 1, 11) is not None
+
+
+def test_the_readmes_position_is_answered_exactly_without_numba():
+    """`next --game hangman _e___ --missed sa` (264 words left, off the tree) is the plain search's:
+    the kernels' letter and score, and numba is never imported."""
+    tree = HangmanTree.open(shipped_tree(5))
+    pattern, missed = tree.parse("_e___", "sa")
+    words = tree.words_left(pattern, missed)
+    assert tree._on_tree(pattern, missed, words) is None and len(words) == 264
+    code = ("import sys; from wordtree.hangman.lookup import HangmanTree, shipped_tree; "
+            "a = HangmanTree.open(shipped_tree(5)).advise('_e___', 'sa'); "
+            "print(a.letter, a.source, a.expected_score, 'numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    letter, source, score = tree._search(words, 2, 300_000)  # the kernels'
+    assert out == [letter, source, str(score), "False"]
