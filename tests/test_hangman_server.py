@@ -94,8 +94,8 @@ def test_protocol_of_a_whole_game(running):
     assert "*" not in shown and len(shown) == length and shown.isupper()
     wrong2 = a["data"]["wrongGuessCountOfCurrentWord"]
     _, res = post(url, {"sessionId": sid, "action": "getResult"})
-    assert res["data"] == {"totalWordCount": 2, "correctWordCount": 1, "totalWrongGuessCount": 3 + wrong2,
-                           "score": 20 - 3 - wrong2}
+    assert res["data"] == {"playerId": "ann", "sessionId": sid, "totalWordCount": 2, "correctWordCount": 1,
+                           "totalWrongGuessCount": 3 + wrong2, "score": 20 - 3 - wrong2}
     assert post(url, {"sessionId": sid, "action": "nextWord"})[1] == {"message": "No more word to guess."}
     _, over = post(url, {"sessionId": sid, "action": "submitResult"})
     assert over["message"] == "GAME OVER" and over["sessionId"] == sid

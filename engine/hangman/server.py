@@ -308,8 +308,11 @@ class Game:
 
     @staticmethod
     def _figures(row) -> dict:
-        return {"totalWordCount": row["word_count"], "correctWordCount": row["correct"],
-                "totalWrongGuessCount": row["total_wrong"],
+        """The result as getResult and submitResult give it: the player's and the session's ids
+        (submitResult's, and getResult's too, so that a client reads both replies alike), then the
+        counts and the score."""
+        return {"playerId": row["player_id"], "sessionId": row["session_id"], "totalWordCount": row["word_count"],
+                "correctWordCount": row["correct"], "totalWrongGuessCount": row["total_wrong"],
                 "score": WIN_POINTS * row["correct"] - row["total_wrong"]}
 
     def _getResult(self, db, row, request) -> dict:
@@ -320,8 +323,7 @@ class Game:
         if not stamp:
             stamp = _now()
             db.execute("UPDATE sessions SET submitted = ? WHERE session_id = ?", (stamp, row["session_id"]))
-        data = {"playerId": row["player_id"], "sessionId": row["session_id"], **self._figures(row), "datetime": stamp}
-        return {"message": "GAME OVER", "sessionId": row["session_id"], "data": data}
+        return {"message": "GAME OVER", "sessionId": row["session_id"], "data": {**self._figures(row), "datetime": stamp}}
 
 
 
