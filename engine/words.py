@@ -7,8 +7,11 @@ only in case, blanks, order or duplicates therefore have the same fingerprint.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import string
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +22,64 @@ from .files import read_bounded, read_stream  # noqa: F401 (the readers' old hom
 WORDLIST_DIR = wordlists_dir()
 LOWERCASE = frozenset(string.ascii_lowercase)
 LIST_MAX_BYTES = 64 << 20  # the largest word list read (the shipped ones are under 2 MB)
+# A list with a few bad lines (a character outside the alphabet, another length) is read without
+# them, with one notice; one with more (bad_lines_allowed), or nothing left, is refused, as any bad
+# line is under a strict policy.
+BAD_LINES_MOST = 100
+BAD_LINES_SHARE = 0.01
+SHOWN_LINE = 40  # characters of a bad line quoted in a message
+
+
+@dataclass(frozen=True)
+class Policy:
+    strict: bool = False  # refuse a list with any bad line
+    hint: str = ""  # added to the notice of skipped lines (the command layer names its flag)
+    notices: object = None  # where the notice goes: a callable taking the line (default: stderr)
+
+
+_POLICY = contextvars.ContextVar("word_list_policy", default=Policy())
+
+
+@contextmanager
+def word_list_policy(strict: bool = False, hint: str = "", notices=None):
+    """Word lists read inside the block refuse any bad line (`strict`), or skip a few with a
+    notice ending in `hint`."""
+    token = _POLICY.set(Policy(strict, hint, notices))
+    try:
+        yield
+    finally:
+        _POLICY.reset(token)
+
+
+def shown_line(text: str) -> str:
+    """A line of a file as a message quotes it: cut to SHOWN_LINE characters, anything not
+    printable escaped (repr), so a hostile file cannot write to the terminal through it."""
+    cut = text[:SHOWN_LINE] + ("…" if len(text) > SHOWN_LINE else "")
+    return repr(cut)
+
+
+def bad_lines_allowed(lines: int) -> int:
+    """The most bad lines a list of `lines` non-blank lines may have to be read without them: 1 %
+    of its lines (none below 100 lines), at most BAD_LINES_MOST."""
+    return min(BAD_LINES_MOST, int(BAD_LINES_SHARE * lines))
+
+
+def skip_or_refuse(path, bad: list[tuple[int, str, str]], lines: int, kept: int) -> None:
+    """Apply the policy to a list's bad lines (line number, the line, what is wrong): nothing when
+    there are none; a UserError naming the first when the list is refused; else one notice."""
+    if not bad:
+        return
+    policy = _POLICY.get()
+    lineno, line, why = bad[0]
+    first = f"{path}:{lineno}: {shown_line(line)} {why}"
+    if policy.strict:
+        raise UserError(first if len(bad) == 1 else f"{first} (and {len(bad) - 1} more bad lines)")
+    if not kept or len(bad) > bad_lines_allowed(lines):
+        raise UserError(f"{first}; {len(bad)} of its {lines} lines are bad, more than the "
+                        f"{bad_lines_allowed(lines)} a list may skip (1 % of its lines, at most {BAD_LINES_MOST})")
+    text = (f"notice: {path}: {len(bad)} bad line(s) of {lines} skipped; the first, line {lineno}: "
+            f"{shown_line(line)} {why}{policy.hint}")
+    (policy.notices or (lambda t: print(t, file=sys.stderr)))(text)
 
 
 @dataclass(frozen=True)
@@ -29,6 +90,7 @@ class WordList:
     path: str
     words: tuple[str, ...]
     sha256: str
+    skipped: int = 0  # bad lines left out (words.skip_or_refuse)
 
     def __len__(self) -> int:
         return len(self.words)
@@ -79,28 +141,41 @@ def load_words(name: str | Path, length: int | str | None = None, alphabet=LOWER
     except UnicodeDecodeError as exc:
         raise UserError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     allowed = {ord(ch): None for ch in alphabet}  # deleted by translate: what is left is outside the alphabet
-    # checked all at once (the 12972 guesses in 4.7 ms; line by line it took 8.6); a defect is
-    # then named by its line (_defect)
+    # checked all at once (the 12972 guesses in 4.7 ms; line by line it took 8.6); only a list
+    # with a defect is read line by line (_sort_lines)
     words = [word for word in map(str.strip, text.lower().splitlines()) if word]
     fixed = len(words[0]) if words and length == "first" else length
-    if not words or "".join(words).translate(allowed) or (fixed is not None and any(len(w) != fixed for w in words)):
-        raise _defect(path, text, length, allowed)
+    if not words:
+        raise UserError(f"{path}: the word list is empty")
+    bad = []
+    if "".join(words).translate(allowed) or (fixed is not None and any(len(w) != fixed for w in words)):
+        words, bad = _sort_lines(text, length, allowed)
+        skip_or_refuse(path, bad, len(words) + len(bad), len(words))
     words = tuple(dict.fromkeys(words))
-    return WordList(name=path.name, path=str(path), words=words, sha256=canonical_sha256(words))
+    return WordList(name=path.name, path=str(path), words=words, sha256=canonical_sha256(words), skipped=len(bad))
 
 
-def _defect(path: Path, text: str, length: int | str | None, allowed: dict) -> UserError:
-    """The UserError naming the first line of a word list that load_words refuses: a character
-    outside the alphabet, or another length than `length`; or, with no such line, the list empty."""
+def _sort_lines(text: str, length: int | str | None, allowed: dict) -> tuple[list[str], list[tuple[int, str, str]]]:
+    """The good words of a list, and its bad lines (line number, the line, what is wrong): a
+    character outside the alphabet, or another length than `length` ("first": the length of the
+    most words, the first word's among equals)."""
+    good, bad = [], []
     for lineno, line in enumerate(text.splitlines(), 1):
         word = line.strip().lower()
         if not word:
             continue
         outside = word.translate(allowed)
         if outside:
-            return UserError(f"{path}:{lineno}: {line.strip()!r} has a character outside a-z: {outside[0]!r}")
-        if length == "first":
-            length = len(word)
-        if length is not None and len(word) != length:
-            return UserError(f"{path}:{lineno}: {word!r} has {len(word)} letters, expected {length}")
-    return UserError(f"{path}: the word list is empty")
+            bad.append((lineno, line.strip(), f"has a character outside a-z: {outside[0]!r}"))
+        else:
+            good.append((lineno, line.strip(), word))
+    if length == "first" and good:
+        counts: dict[int, int] = {}
+        for _, _, word in good:
+            counts[len(word)] = counts.get(len(word), 0) + 1
+        length = max(counts, key=lambda n: counts[n])  # (dicts keep the first length seen first among equals)
+    if length is not None:
+        bad.extend((n, line, f"has {len(w)} letters, expected {length}") for n, line, w in good if len(w) != length)
+        good = [g for g in good if len(g[2]) == length]
+        bad.sort()
+    return [w for _, _, w in good], bad

@@ -77,6 +77,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
             _function(name, "add")(sub, *([argv] if name in GAME_PARSERS else []))
         elif chosen is None:
             sub.add_parser(name, help=summary)
+    from .word_lists import strict_words_option
+
+    strict_words_option(parser)  # every parser naming a word list takes --strict-words
     return parser
 
 
@@ -175,7 +178,9 @@ def _main(argv: list[str]) -> int:
 
         progress.silence(bool(getattr(args, "quiet", False)))  # --quiet: no bar, whichever job would show one
         try:
-            with flag_hints():
+            from .word_lists import word_list_policy
+
+            with flag_hints(), word_list_policy(args):
                 code = _function(args.command, "run")(args) or 0
         finally:
             progress.silence(False)  # (a caller's own jobs after an in-process main show theirs)

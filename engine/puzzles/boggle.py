@@ -60,21 +60,27 @@ def points(length: int, min_length: int = 3) -> int:
 # ----------------------------------------------------------------------------------------------
 # The word list
 # ----------------------------------------------------------------------------------------------
-def read_words(path: Path, text: str) -> list[str]:
+def read_words(path: Path, text: str, bad: list | None = None) -> list[str]:
     """The distinct words of a list, in file order: NFC-normalized, lowercased, blanks skipped.
     A line that is not made of letters alone (Unicode letters, and marks for the scripts that
-    write vowels with them) is a one-line UserError naming the file and line."""
+    write vowels with them) is a bad line: a few are skipped with a notice, more refused in one
+    line naming the file and the first (words.skip_or_refuse); `bad` gets them."""
     seen: dict[str, None] = {}
+    bad = [] if bad is None else bad
+    lines = 0
     for lineno, line in enumerate(text.splitlines(), 1):
         word = unicodedata.normalize("NFC", line.strip()).lower()
         if not word:
             continue
-        bad = next((ch for ch in word if unicodedata.category(ch)[0] not in "LM"), None)
-        if bad is not None:
-            raise UserError(f"{path}:{lineno}: {line.strip()!r} is not a word: {bad!r} is not a letter")
+        lines += 1
+        wrong = next((ch for ch in word if unicodedata.category(ch)[0] not in "LM"), None)
+        if wrong is not None:
+            bad.append((lineno, line.strip(), f"is not a word: {wrong!r} is not a letter"))
+            continue
         seen.setdefault(word, None)
-    if not seen:
+    if not lines:
         raise UserError(f"{path}: the word list is empty")
+    words_module.skip_or_refuse(path, bad, lines, len(seen))
     return list(seen)
 
 
@@ -233,7 +239,7 @@ def load_trie(words: str | os.PathLike | None = None, cache: str | os.PathLike |
     source_sha256 = hashlib.sha256(raw).hexdigest()
     cached = cache_dir(cache) / f"boggle-{source_sha256}.trie"
     existed = cached.exists()
-    if use_cache and existed:
+    if use_cache and existed:  # (only a list with no bad line is cached: a hit has none to tell)
         trie = _read_cached(cached, source_sha256)
         if trie is not None:
             trie.source, trie.path = "cache", cached
@@ -242,9 +248,10 @@ def load_trie(words: str | os.PathLike | None = None, cache: str | os.PathLike |
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UserError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    trie = build_trie(read_words(path, text))
+    bad: list = []
+    trie = build_trie(read_words(path, text, bad))
     trie.source = "rebuilt" if existed and use_cache else "built"
-    if use_cache:
+    if use_cache and not bad:
         try:
             _write_cached(cached, source_sha256, trie)
             trie.path = cached

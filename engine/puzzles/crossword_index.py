@@ -133,7 +133,8 @@ def _build_index(words_path: Path, scores_path: Path) -> tuple[dict, dict[str, n
         if len(w) >= 2:
             by_length.setdefault(len(w), []).append(w)
     header = {
-        "words": {**_file_info(words_path), "sha256": wordlist.sha256, "count": len(wordlist)},
+        "words": {**_file_info(words_path), "sha256": wordlist.sha256, "count": len(wordlist),
+                  **({"skipped": wordlist.skipped} if wordlist.skipped else {})},
         "scores": {**_file_info(scores_path), "sha256": canonical_sha256(scores), "count": len(scores)},
         "lengths": {},
     }
@@ -219,7 +220,7 @@ def word_index(words: str | os.PathLike | None = None, scores: str | os.PathLike
     if loaded is None:
         source = "rebuilt" if existed else "built"
         loaded = _build_index(words_path, scores_path)
-        if use_cache:
+        if use_cache and not loaded[0]["words"].get("skipped"):  # a hit then has no bad line to tell
             try:
                 _write_index(path, *loaded)
             except OSError:
