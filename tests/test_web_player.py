@@ -414,3 +414,16 @@ def test_page_rounds_as_python(browser, site):
     for places in (4, 6):
         got = browser.execute_script("return arguments[0].map(x => wordtreeRound(x, arguments[1]))", values, places)
         assert got == [round(x, places) for x in values], places
+
+
+def test_the_docs_screenshot_is_taken_by_its_script(tmp_path):
+    """docs/web.png (the README's picture) comes from docs/screenshot.py, on the shipped trees."""
+    chromium_or_skip()
+    assert (ROOT / "docs" / "web.png").read_bytes().startswith(b"\x89PNG")
+    out = tmp_path / "web.png"
+    r = subprocess.run([sys.executable, str(ROOT / "docs" / "screenshot.py"), "--out", str(out), "--tree",
+                        "wordle-salet-normal", "--size", "800,600"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "wordle-salet-normal, salet:" in r.stdout
+    data = out.read_bytes()
+    assert data.startswith(b"\x89PNG") and int.from_bytes(data[16:20], "big") == 800  # the width asked for
