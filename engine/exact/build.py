@@ -12,6 +12,7 @@ build takes what the rank proved; `smallest_cap_tree` finds the least cap any tr
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -162,6 +163,7 @@ class _Build:
         solver.load_proven(proven or [])
         self.save = kept.saver(make) if kept is not None else ThrottledSave(None, make)
         self.shown = ProvenProgress(solver, self.save if kept is not None else None)
+        self.class_progress: ClassProgress | None = None  # the bar of the classes being solved (assemble)
 
     def solve_here(self, cap: int, beta: int) -> tuple[int, int]:
         """The bounded search at the position itself."""
@@ -183,15 +185,15 @@ class _Build:
             raise UserError(f"{first!r} breaks the {self.solver.mode}-mode rule here")
         return g
 
-    def solve_class(self, g: int, d: int, code: int, part: np.ndarray) -> tuple[int, int, dict | None]:
+    def solve_class(self, g: int, d: int, code: int, part: np.ndarray, on_tried=None) -> tuple[int, int, dict | None]:
         """(code, value, subtree or None if none exists) of the class `part` below g, with d
         guesses left at g. In a symmetric game (normal mode) the class tries one guess per orbit
         of the maps fixing the history and g, for the game's `symmetric_levels` levels
-        (engine/games/symmetry.py)."""
+        (engine/games/symmetry.py); `on_tried(tried, orbits)` then follows its second guesses."""
         solver = self.solver
         if solver.symmetric:
             history, levels = self.played + [g], self.game.symmetric_levels
-            value, second = solver.solve_symmetric(part, d - 1, history, INF, levels)
+            value, second = solver.solve_symmetric(part, d - 1, history, INF, levels, on_tried=on_tried)
             if value >= INF:
                 return code, value, None
             return code, value, solver.tree_symmetric(part, d - 1, history, levels, (value, second))
@@ -215,13 +217,17 @@ class _Build:
             results[int(code_text)] = item["tree"]
             total += item["value"]
         todo = [item for item in jobs if str(item[0]) not in finished]
-        bar = progress_bar(total=len(jobs), initial=len(jobs) - len(todo), desc=f"subtrees of {game.guesses[g]}",
-                           unit="classes", show=self.progress)
+        # counted in answers: a class searched for long moves the bar as its guesses are tried
+        bar = progress_bar(total=sum(len(part) for _, part in jobs),
+                           initial=sum(len(part) for code, part in jobs if str(code) in finished),
+                           desc=f"subtrees of {game.guesses[g]}", unit="answers", show=self.progress)
         # the total is at least what is solved plus the class bounds of the classes left
         bounds = self.solver.class_bounds[d - 1]
         sizes = {code: len(part) for code, part in todo}
+        self.class_progress = ClassProgress(bar, sizes)
         left = sum(int(bounds[n]) for n in sizes.values())
-        self.shown.bar, self.shown.text = bar, f"bound>={total + left} total={total}"
+        done = len(jobs) - len(todo)
+        self.shown.bar, self.shown.text = bar, f"classes={done}/{len(jobs)} bound>={total + left} total={total}"
         outcomes: queue.Queue = queue.Queue()
         workers = Workers(self.threads, [], outcomes.put)
         workers.sources = [_ClassSearch(self, g, d, code, part, outcomes.put, workers) for code, part in todo]
@@ -240,9 +246,10 @@ class _Build:
                     with self.save.lock:
                         finished[str(code)] = {"value": value, "tree": subtree}
                     self.save()
-                bar.update(1)
+                self.class_progress.finished(code)
+                done += 1
                 left -= int(bounds[sizes.pop(code)])
-                self.shown.text = f"bound>={total + left} total={total}"
+                self.shown.text = f"classes={done}/{len(jobs)} bound>={total + left} total={total}"
                 self.shown.show()
         except KeyboardInterrupt:
             if self.checkpoint:
@@ -258,6 +265,33 @@ class _Build:
         if results:
             root["next"] = {game.pattern_text(code): results[code] for code in sorted(results)}
         return root, total
+
+
+class ClassProgress:
+    """The bar of an opener's subtrees, counted in answers: a finished class counts all its
+    answers; a class still searched in a symmetric game, the share of its second guesses (one per
+    orbit) tried so far, never all of them. So the bar moves, and its estimate of the time left
+    shows, while one long class runs (Bulls and Cows' largest took minutes at "0 of 13")."""
+
+    def __init__(self, bar, sizes: dict[int, int]):
+        self.bar, self.sizes = bar, dict(sizes)
+        self.credited = {code: 0 for code in sizes}
+        self.lock = threading.Lock()
+
+    def tried(self, code: int):
+        """The `on_tried(tried, orbits)` of the class `code`."""
+        size = self.sizes[code]
+        return lambda count, orbits: self._credit(code, min(size - 1, size * count // max(orbits, 1)))
+
+    def finished(self, code: int) -> None:
+        self._credit(code, self.sizes[code])
+
+    def _credit(self, code: int, answers: int) -> None:
+        with self.lock:
+            more = answers - self.credited[code]
+            if more > 0:
+                self.credited[code] = answers
+                self.bar.update(more)
 
 
 class _ClassSearch:
@@ -292,7 +326,8 @@ class _ClassSearch:
             setup.run = start
             self.ready.append(setup)
         else:
-            self.ready.append(Job(lambda worker: finish(build.solve_class(g, d, code, part))))
+            tried = build.class_progress.tried(code) if build.class_progress is not None else None
+            self.ready.append(Job(lambda worker: finish(build.solve_class(g, d, code, part, on_tried=tried))))
 
     def take(self):
         if self.ready:

@@ -77,11 +77,13 @@ class OrbitSearch:
             self._orbit_pool = _orbit_pool(threads)
 
     def solve_symmetric(self, S: np.ndarray, d: int, history: list[int], beta: int = INF,
-                        levels: int = 1) -> tuple[int, int]:
+                        levels: int = 1, on_tried=None) -> tuple[int, int]:
         """`solve` in a symmetric game (engine/games/symmetry.py): the guesses tried here are one
         per orbit of the maps fixing `history` (guess ids), and so on for `levels` levels, each
         level's guess added to the history; then the kernel. The most promising first (least
-        class bound), each bounded by the best so far."""
+        class bound), each bounded by the best so far. `on_tried(tried, orbits)`, if given, is
+        called as each of this level's guesses is done (from the thread that tried it): how a
+        build shows its progress inside one long class."""
         if levels == 0 or len(S) <= 2:
             return self.solve(S, d, beta)
         key = proven_key(S, d)
@@ -98,21 +100,33 @@ class OrbitSearch:
         guesses, lower = self._orbit_bounds(S, d, history)
         state = [beta, -1, INF]  # the best value (or beta), the index of its guess (or -1), the least bound
         lock = threading.Lock()
+        tried = [0]
+
+        def done() -> None:
+            if on_tried is not None:
+                with lock:
+                    tried[0] += 1
+                    count = tried[0]
+                on_tried(count, len(guesses))
 
         def attempt(i: int) -> None:
             # guesses start in order, so one that finds the best value under way has a higher
             # index than every guess still searching: an earlier guess that ties it takes its place
             with lock:
                 budget = state[0]
-                if lower[i] >= budget:
+                refuted = lower[i] >= budget
+                if refuted:
                     state[2] = min(state[2], lower[i])
-                    return
+            if refuted:
+                done()
+                return
             value = self.evaluate_symmetric(S, guesses[i], d, history + [guesses[i]], budget, levels - 1)
             with lock:
                 if value < budget and (state[1] < 0 or (value, i) < (state[0], state[1])):
                     state[0], state[1] = value, i
                 elif value >= budget:
                     state[2] = min(state[2], value)
+            done()
 
         pool = self._orbit_pool if levels == self.game.symmetric_levels else None
         if pool is None:
