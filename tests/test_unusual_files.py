@@ -182,6 +182,31 @@ def test_export_writes_through_a_fifo_and_dev_stdout(tmp_path):
         assert result.stdout == expected
 
 
+def test_export_to_dev_stdout_redirected_to_a_file_writes_that_file(tmp_path):
+    """/dev/stdout leads through /proc to the file the shell opened: it is written through (added
+    to), not replaced by a file the shell's descriptor no longer points at."""
+    if not Path("/dev/stdout").exists():
+        pytest.skip("needs /dev/stdout")
+    out = tmp_path / "out.txt"
+    with open(out, "wb") as f:
+        result = subprocess.run([sys.executable, str(ROOT / "cli.py"), "export", SALET, "--format", "selby",
+                                 "-o", "/dev/stdout"], stdout=f, stderr=subprocess.PIPE, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes() == selby()
+
+
+def test_export_through_a_link_into_another_folder_replaces_its_target(tmp_path):
+    here, there = tmp_path / "here", tmp_path / "there"
+    here.mkdir()
+    there.mkdir()
+    (there / "salet.txt").write_text("old")
+    (here / "salet.txt").symlink_to(there / "salet.txt")
+    result = cli("export", SALET, "--format", "selby", "-o", here / "salet.txt")
+    assert result.returncode == 0, result.stderr
+    assert (here / "salet.txt").is_symlink() and (there / "salet.txt").read_bytes() == selby()
+    assert [p.name for p in there.iterdir()] == ["salet.txt"]
+
+
 def test_export_to_dev_stdout_on_a_terminal_writes_the_terminal():
     pty = pytest.importorskip("pty")
     leader, follower = pty.openpty()
@@ -247,6 +272,8 @@ def test_an_output_naming_the_checkpoint_or_a_list_is_refused(tmp_path):
                    code=2)
     one_line_error(cli("build", "hangman", "--length", "3", "--words", words, "-o", words), "--words", code=2)
     one_line_error(cli("dordle", "heuristic", "--checkpoint", ck, "--tree", ck), "--checkpoint", code=2)
+    one_line_error(cli("build", "dordle", "--checkpoint", ck, "-o", ck), "--checkpoint", code=2)
+    one_line_error(cli("dordle", "build", "--answers", words, "--guesses", words, "-o", words), "--answers", code=2)
     one_line_error(cli("import", SALET, "--format", "selby", "-o", SALET), "FILE", code=2)
     assert not ck.exists() and words.read_text() == (ROOT / "wordlists" / SMALL).read_text()
 
