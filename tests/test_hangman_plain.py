@@ -104,3 +104,51 @@ def test_the_readmes_position_is_answered_exactly_without_numba():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     letter, source, score = tree._search(words, 2, 300_000)  # the kernels'
     assert out == [letter, source, str(score), "False"]
+
+
+# ------------------------------------------------------------------------------------------------
+# the lengths without a shipped tree (16 letters and more): the plain search from the start
+# ------------------------------------------------------------------------------------------------
+LONG = sorted({len(w) for w in ENABLE if len(w) > 15})
+
+
+def test_every_length_the_server_serves_has_a_lookup():
+    from wordtree.hangman.lookup import MAX_LENGTH, for_length
+
+    assert LONG == [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28]
+    for length in range(MAX_LENGTH, max(LONG) + 1):  # the shipped trees' own tests cover 2 to 15
+        if length not in {len(w) for w in ENABLE}:
+            continue
+        tree = for_length(length)
+        advice = tree.advise("_" * length)
+        assert advice.source == ("tree" if length <= MAX_LENGTH else "exact") and advice.letter, length
+        assert len(advice.words) == sum(1 for w in ENABLE if len(w) == length)
+
+
+def test_without_a_tree_the_search_finds_the_shipped_trees_optimum():
+    """The 15-letter words searched from the start without their tree: the tree's proven score."""
+    import json
+
+    from wordtree.hangman.lookup import HangmanTree
+
+    doc = json.loads(shipped_tree(15).read_text())
+    advice = HangmanTree.without_tree(15).advise("_" * 15)
+    assert advice.source == "exact" and advice.expected_score == doc["result"]["expected_score"]
+    assert advice.letter == doc["tree"]["guess"]
+
+
+def test_a_long_word_looked_up_from_the_command_line():
+    def cli(*args):
+        return subprocess.run([sys.executable, str(ROOT / "cli.py"), "next", "--game", "hangman", *args],
+                              capture_output=True, text=True, cwd=ROOT)
+
+    first = cli("_" * 16, "--json")
+    assert first.returncode == 0, first.stderr
+    import json
+
+    advice = json.loads(first.stdout)
+    assert advice["source"] == "exact" and advice["candidates"] == 1943 and advice["letter"] == "i"
+    deeper = cli("_" * 16, "--missed", "i")  # a miss the search would not make: still exact
+    assert deeper.returncode == 0 and "(exact:" in deeper.stdout, deeper.stderr
+    none = cli("_" * 26)  # ENABLE has no 26-letter word
+    assert none.returncode == 1 and none.stderr.count("\n") == 1 and "26 letters" in none.stderr

@@ -228,14 +228,14 @@ def _open_tree(args, tree, length: int | None):
     """The HangmanTree of the file (or shipped tree's name) `tree`, or with --game hangman the
     shipped tree of `length` letters."""
     from ..families import tree_path
-    from ..hangman.lookup import HangmanTree, shipped_tree
+    from ..hangman.lookup import HangmanTree, for_length
 
     if args.guesses is not None:
         raise UsageError("a Hangman tree has one word list: give it with --answers FILE")
     if args.game is not None:
         if tree is not None:
             raise UsageError("give a tree file or --game, not both")
-        return HangmanTree.open(shipped_tree(length), args.answers, args.weights)
+        return for_length(length, args.answers, args.weights)
     if tree is None:
         raise UsageError("give a Hangman tree file, or --game hangman")
     return HangmanTree.open(tree_path(tree), args.answers, args.weights)

@@ -35,7 +35,11 @@ PLAIN_NODES = 60_000  # its node budget: a few seconds at most (_e___ with s and
 EXACT_MEMO = 1 << 20  # its memo's entries
 SAY_ABOVE = 100  # words left above which a search off the tree is announced (it may take seconds)
 HEURISTIC_RULE = "frequency"  # the letter off the tree when the search does not finish (baselines.RULES)
-MIN_LENGTH, MAX_LENGTH = 2, 15  # game.py's (not imported here: it imports numpy)
+MIN_LENGTH, MAX_LENGTH = 2, 15  # game.py's (not imported here: it imports numpy): the lengths of the shipped trees
+LONGEST = 64  # lengths above MAX_LENGTH, to this, are looked up without a tree (HangmanTree.without_tree)
+LONG_NODES = 200_000  # the plain search's budget there (ENABLE's 16-letter words from the start: 332 nodes)
+WORDS = "enable1.txt"  # the list the shipped trees and the server's words come from
+LIVES = 10  # the shipped trees' lives, and the server's
 HIDDEN = "_.-"  # how a hidden letter may be written; shown as "_"
 LETTERS = string.ascii_lowercase
 # str.translate tables: a word (or pattern) as the feedback text of one letter (`-e---`)
@@ -96,6 +100,15 @@ def shipped_tree(length: int) -> Path:
     return path
 
 
+def for_length(length: int, words_file=None, weights_file=None) -> HangmanTree:
+    """What `--game hangman` looks a position of `length` letters up in: the shipped tree of that
+    length, or above MAX_LENGTH (to LONGEST) the words of that length alone, searched exactly
+    from the start (HangmanTree.without_tree)."""
+    if MAX_LENGTH < length <= LONGEST:
+        return HangmanTree.without_tree(length, words_file, weights_file)
+    return HangmanTree.open(shipped_tree(length), words_file, weights_file)
+
+
 class HangmanTree:
     """A Hangman tree with its word list (and weights) loaded: what lookups need."""
 
@@ -115,6 +128,35 @@ class HangmanTree:
             self.weights = _weights(game, self.words, weights_file)
         except ValueError:
             raise UserError("the weights file is not word<TAB>count lines") from None
+
+    @classmethod
+    def without_tree(cls, length: int, words_file=None, weights_file=None, lives: int = LIVES) -> HangmanTree:
+        """The `length`-letter words of `words_file` (default ENABLE, the server's) with no tree:
+        every position is off the tree, searched exactly by the plain search (plain.py) within
+        LONG_NODES nodes, else given the heuristic rule's letter, labelled so. For the long words
+        no tree is shipped for: few and far apart, they take a few hundred nodes from the start."""
+        from ..words import load_words, shipped_list
+
+        tree = cls.__new__(cls)
+        tree.doc, tree.length, tree.lives = None, length, lives
+        listed = load_words(shipped_list(WORDS) if words_file is None else words_file)
+        tree.words = sorted(w for w in set(listed.words) if len(w) == length)
+        if not tree.words:
+            raise UserError(f"no Hangman tree of {length}-letter words is shipped, and {listed.name} has no word "
+                            f"of {length} letters")
+        tree.weights = {w: 1 for w in tree.words}
+        if weights_file is not None:
+            import hashlib
+
+            from ..words import LIST_MAX_BYTES, read_bounded, resolve_path
+
+            raw = read_bounded(resolve_path(weights_file), LIST_MAX_BYTES, "weights file")
+            try:
+                tree.weights = _weights({"weights": str(weights_file), "weights_sha256": hashlib.sha256(raw).hexdigest()},
+                                        tree.words, weights_file)
+            except ValueError:
+                raise UserError("the weights file is not word<TAB>count lines") from None
+        return tree
 
     def _words(self, game: dict, words_file) -> list[str]:
         """The tree's words, from the list it names (or the user's), checked by fingerprint."""
@@ -186,13 +228,16 @@ class HangmanTree:
         else:
             budget = EXACT_NODES if max_nodes is None else max_nodes
             plain = None
-            if len(words) <= PLAIN_WORDS:
+            if len(words) <= PLAIN_WORDS or self.length > MAX_LENGTH:
+                nodes = min(budget, PLAIN_NODES if self.length <= MAX_LENGTH else LONG_NODES)
                 if say is not None and len(words) > SAY_ABOVE:
-                    say(f"off the tree: searching the {len(words)} words left exactly "
-                        f"(at most {min(budget, PLAIN_NODES)} nodes)")
-                plain = self._plain_search(words, misses, min(budget, PLAIN_NODES))
+                    where = "off the tree" if self.doc is not None else f"no tree of {self.length}-letter words"
+                    say(f"{where}: searching the {len(words)} words left exactly (at most {nodes} nodes)")
+                plain = self._plain_search(words, misses, nodes)
             if plain is not None:
                 advice.letter, advice.source, advice.expected_score = plain
+            elif self.length > MAX_LENGTH:  # beyond the kernels' masks: the rule, in plain Python too
+                advice.letter, advice.source = self._plain_rule(words), "heuristic"
             else:
                 if say is not None and len(words) > SAY_ABOVE:
                     say(f"off the tree: searching the {len(words)} words left exactly with the compiled "
@@ -208,6 +253,8 @@ class HangmanTree:
     def _on_tree(self, pattern: str, missed: str, words: list[str]) -> tuple[str | None, float] | None:
         """(the node's letter, None at a leaf; the expected score) where the walk by the guessed
         letters stops, if the player is on the tree there; else None."""
+        if self.doc is None:  # without_tree
+            return None
         guessed = set(missed) | set(pattern) - {"_"}
         node, steps, misses = self.doc["tree"], [], 0
         while isinstance(node, dict) and "lost" not in node:
@@ -294,6 +341,14 @@ class HangmanTree:
         cost, letter = found
         lost_and_missed = cost // key if key else cost  # 20 per word lost, plus the wrong guesses from here
         return LETTERS[letter], "exact", round(WIN_POINTS - misses - lost_and_missed / sum(weights), 6)
+
+    def _plain_rule(self, words: list[str]) -> str:
+        """The heuristic rule's letter (frequency: the useful letter missing the least weight, ties
+        alphabetical, as kernels._rule_letter), without numba."""
+        from .plain import PlainSearch, spelled_masks
+
+        search = PlainSearch(spelled_masks(words), [self.weights[w] for w in words], 1, 20)
+        return LETTERS[search._stats((1 << len(words)) - 1)[0][1]]
 
     # --- off the tree (numba, imported only here) ---
     def _search(self, words: list[str], misses: int, max_nodes: int) -> tuple[str, str, float | None]:
