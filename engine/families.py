@@ -60,6 +60,10 @@ FAMILIES: dict[str, Family] = {
         Family("dordle", "two Wordle boards at once, every guess on both",
                ("dordle",), ("wordtree-dordle/1", "wordtree-dordle-strategy/1"), "dordle",
                spec="dordle.search", build="dordle.search", document="dordle.document", position="dordle.player"),
+        Family("absurdle", "Wordle against an adversary that keeps the largest bucket of answers after each guess",
+               ("absurdle",), ("wordtree-absurdle/1",), "absurdle",
+               spec="absurdle.build", build="absurdle.build", document="absurdle.document",
+               position="absurdle.position"),
     )
 }
 

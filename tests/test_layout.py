@@ -36,15 +36,16 @@ def test_every_kernel_goes_through_the_project_decorator():
 def test_every_shipped_tree_is_verified_by_a_test():
     """Every file in trees/, in every folder, is one that a test gives its family's verifier: the
     Wordle family's (Mastermind, Bulls and Cows too) in test_verify.py, Hangman's in
-    test_hangman_trees.py, Dordle's in test_dordle.py; none of those lists is empty (an empty
+    test_hangman_trees.py, Dordle's in test_dordle.py, Absurdle's in test_absurdle.py; none of those lists is empty (an empty
     parametrization would skip, not fail). A tree the docs name by its path is there."""
+    import test_absurdle
     import test_dordle
     import test_hangman_trees
     import test_verify
 
     trees = ENGINE.parent / "trees"
     families = {"wordle": test_verify.SHIPPED_TREES, "hangman": test_hangman_trees.TREES,
-                "dordle": test_dordle.SHIPPED_DORDLE}
+                "dordle": test_dordle.SHIPPED_DORDLE, "absurdle": test_absurdle.SHIPPED_ABSURDLE}
     assert [family for family, paths in families.items() if not paths] == []
     verified = {path.resolve() for paths in families.values() for path in paths}
     shipped = {path.resolve() for path in trees.rglob("*") if path.is_file()}

@@ -39,6 +39,11 @@ def add_build(sub, argv: list[str] | None = None) -> None:
         p.add_argument("game", choices=("hangman",), metavar="hangman", help="the game: one tree per word length")
         hangman_build_options(p)
         return
+    if name == "absurdle":
+        from .absurdle import absurdle_build_options
+
+        absurdle_build_options(p)
+        return
     if name == "dordle":
         from .dordle import dordle_build_options
 
@@ -79,6 +84,10 @@ def _named_game(argv: list[str] | None) -> str | None:
 def run_build(args) -> int:
     if getattr(args, "state", None) and args.status:
         raise UsageError("--status reads the checkpoints of whole-game builds; drop --from")
+    if args.game == "absurdle":
+        from .absurdle import run_build_absurdle
+
+        return run_build_absurdle(args)
     if args.game != "dordle":  # Dordle checks its own: --checkpoint or --jobs
         checkpoint_flags(args)
     if args.game == "hangman":

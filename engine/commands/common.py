@@ -86,6 +86,7 @@ def games_epilog(hangman: bool = False, dordle: bool = False) -> str:
         lines.append(f"  {'hangman':<16}Hangman, one tree per word length (build hangman --help)")
     if dordle:
         lines.append(f"  {'dordle':<16}Dordle, two Wordle boards at once (build dordle --help)")
+        lines.append(f"  {'absurdle':<16}Absurdle, Wordle against an adversary (build absurdle --help)")
     return "\n".join(lines)
 
 

@@ -46,6 +46,10 @@ def run_verify(args) -> int:
         raise UsageError("--cache-dir is for a Dordle tree")
     if family == "hangman":
         return _verify_hangman(args)
+    if family == "absurdle":
+        from .absurdle import verify_absurdle
+
+        return verify_absurdle(args)
     if family == "dordle":
         if args.prove:
             raise UsageError("--prove re-proves Wordle-family and Hangman trees; a Dordle tree's claim is "
@@ -182,7 +186,7 @@ def position_family(args, first) -> str:
     dordle, the family of the tree named first (a file or a shipped tree's name), or Hangman where
     a Hangman option is given; the Wordle family otherwise. An option of one family given where
     another plays is refused, naming the family it is for."""
-    family = args.game if args.game in ("hangman", "dordle") else None
+    family = args.game if args.game in ("hangman", "dordle", "absurdle") else None
     if family is None and first is not None:
         from ..families import family_of_tree, find_tree
 
@@ -250,6 +254,10 @@ def run_next(args) -> int:
         from .hangman import run_next_hangman
 
         return run_next_hangman(args)
+    if family == "absurdle":
+        from .absurdle import run_next_absurdle
+
+        return run_next_absurdle(args)
     if family == "dordle":
         from .dordle import run_lookup
 
@@ -285,6 +293,10 @@ def run_candidates(args) -> int:
         from .hangman import run_candidates_hangman
 
         return run_candidates_hangman(args)
+    if family == "absurdle":
+        from .absurdle import run_candidates_absurdle
+
+        return run_candidates_absurdle(args)
     if family == "dordle":
         from .dordle import run_lookup
 
@@ -339,6 +351,10 @@ def run_play(args) -> int:
     from ..wordle.player import WordlePlay, play_answer
 
     family = position_family(args, args.tree)
+    if family == "absurdle":
+        from .absurdle import run_play_absurdle
+
+        return run_play_absurdle(args)
     if family == "dordle":
         from .dordle import run_lookup
 

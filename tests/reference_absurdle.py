@@ -1,0 +1,75 @@
+"""Absurdle by brute force, in plain Python and apart from engine/absurdle: the adversary keeps
+the largest bucket (ties: fewest greens, then fewest yellows, then the colours left to right,
+grey first; or any largest bucket but a win), and the fewest guesses that always win are found by trying
+every guess at every set, with no pruning."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+def colours(guess: str, answer: str) -> str:
+    out = ["B"] * len(guess)
+    rest = list(answer)
+    for i, (g, a) in enumerate(zip(guess, answer)):
+        if g == a:
+            out[i] = "G"
+            rest[i] = None
+    for i, g in enumerate(guess):
+        if out[i] == "B" and g in rest:
+            out[i] = "Y"
+            rest[rest.index(g)] = None
+    return "".join(out)
+
+
+def kept(guess: str, answers: tuple[str, ...], any_tie: bool) -> list[tuple[str, tuple[str, ...]]]:
+    groups: dict[str, list[str]] = {}
+    for a in answers:
+        groups.setdefault(colours(guess, a), []).append(a)
+    size = max(len(v) for v in groups.values())
+    tied = [p for p, v in groups.items() if len(v) == size]
+    tied.sort(key=lambda p: (p.count("G"), p.count("Y"), ["BYG".index(c) for c in p]))
+    if len(tied) > 1:  # the adversary never answers a win while it can go on
+        tied = [p for p in tied if p != "G" * len(guess)]
+    return [(p, tuple(groups[p])) for p in (tied if any_tie else tied[:1])]
+
+
+def solver(guesses: tuple[str, ...], any_tie: bool, most: int = 6):
+    """wins(S): the fewest guesses that always win from S (None beyond `most`)."""
+
+    @lru_cache(maxsize=None)
+    def wins(S: tuple[str, ...], budget: int):
+        if len(S) == 1:
+            return 1
+        if budget <= 1:
+            return None
+        best = None
+        for g in guesses:
+            worst = 0
+            for _, B in kept(g, S, any_tie):
+                w = wins(B, budget - 1)
+                if w is None:
+                    worst = None
+                    break
+                worst = max(worst, w)
+            if worst is not None and (best is None or 1 + worst < best):
+                best = 1 + worst
+        return best
+
+    return lambda S: wins(tuple(S), most)
+
+
+def opener_wins(guesses, answers, any_tie: bool, most: int = 6) -> dict[str, int | None]:
+    """Every opener's fewest guesses that always win, the opener counted."""
+    wins = solver(tuple(guesses), any_tie, most)
+    out = {}
+    for g in guesses:
+        worst = 0
+        for _, B in kept(g, tuple(answers), any_tie):
+            w = wins(B)
+            if w is None:
+                worst = None
+                break
+            worst = max(worst, w)
+        out[g] = None if worst is None else 1 + worst
+    return out
