@@ -248,8 +248,10 @@ def read_runtime(path: Path, key: str):
     import hashlib
     import struct
 
+    from .files import open_regular  # a FIFO or a device there is no state, and is not waited on
+
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             data = f.read(RUNTIME_MAX_BYTES + 1)
     except OSError:
         return None

@@ -366,6 +366,12 @@ def test_a_weights_file_and_a_cache_file_are_read_with_a_bound(fifo, sparse):
         assert f.read(1) == b"{"
 
 
+def test_a_kernel_state_file_that_is_a_fifo_is_no_state(fifo):
+    from wordtree.numba_load import read_runtime
+
+    assert read_runtime(fifo, "key") is None  # opened without waiting for a writer
+
+
 def test_a_hangman_checkpoint_that_is_a_fifo_is_refused_not_waited_on(fifo):
     from wordtree.hangman.memo import Memo
 
