@@ -40,11 +40,15 @@ SITE_MARKER = "trees/index.js"  # a folder holding this is a site we wrote and m
 SITE_INDEX_MAX_BYTES = 16 << 20  # the largest site index read (it lists the trees by name)
 
 
+PLAYED = ("wordle", "hangman", "dordle")  # the families the page plays
+
+
 def default_trees() -> list[Path]:
-    """Every shipped tree, family by family (wordtree trees lists them), used when no tree is named."""
+    """Every shipped tree of a family the page plays, family by family (as wordtree trees lists
+    them), used when no tree is named."""
     from .families import shipped_trees
 
-    return [tree.path for tree in shipped_trees()]
+    return [tree.path for tree in shipped_trees() if tree.family.name in PLAYED]
 
 
 def site_name(path: Path) -> str:
@@ -160,7 +164,9 @@ def publish(path: Path, answers=None, guesses=None) -> Published:
     from .families import family_of_tree
 
     family = family_of_tree(path)
-    name = family.name if family is not None else "wordle"
+    name = family.name if family is not None else "wordle"  # (unknown: the Wordle reader says what it is)
+    if name not in PLAYED:
+        raise UserError(f"{path}: the web player has no page for {name} trees (it plays {', '.join(PLAYED)})")
     if name == "hangman":
         return _hangman(path)
     if name == "dordle":

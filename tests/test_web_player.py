@@ -28,6 +28,7 @@ SHIPPED = {
     "wordle-nyt2023-tarse-normal": TREES / "wordle-nyt2023-tarse-normal.json",
     "wordle-salet-normal": TREES / "wordle-salet-normal.json",
     "mastermind-4x6": TREES / "mastermind-4x6.json",
+    "bulls-cows-4": TREES / "bulls-cows-4.json",
     "hangman-5": TREES / "hangman" / "hangman-5.json",
     "dordle-every40-saice": TREES / "dordle" / "dordle-every40-saice.json",
 }
@@ -210,6 +211,9 @@ def test_own_guesses_off_the_tree_as_next(browser, site):
     page(browser, site, "#tree=mastermind-4x6")
     for steps in (["1234:0B1W"], ["1111:1B0W", "2222:0B0W"]):
         same_advice(advice(browser, "mastermind-4x6", steps), cli_json("next", "mastermind-4x6", *steps), steps)
+    page(browser, site, "#tree=bulls-cows-4")
+    for steps in (["0123:0A1B", "4567:1A1B"], ["0123:0A0B"], ["9876:1A0B", "0123:0A2B", "4501:0A2B"]):
+        same_advice(advice(browser, "bulls-cows-4", steps), cli_json("next", "bulls-cows-4", *steps), steps)
 
 
 def test_emoji_game_on_the_page(browser, site):

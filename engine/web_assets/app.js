@@ -115,6 +115,7 @@
     },
     nCodes: (length) => 3 ** length,
     winCode: (length) => 3 ** length - 1,
+    possibleCodes: (length) => 3 ** length - 1 - length, // not the win, nor all green but one yellow
     parse(text, length) {
       if (text.length === length && /^[BYG]+$/.test(text)) return { key: text }; // the tree's own keys
       const chars = [...text.replace(/[\s\uFE0F]/g, "")];
@@ -158,6 +159,7 @@
       },
       nCodes: (length) => (length + 1) ** 2,
       winCode: (length) => length * (length + 1),
+      possibleCodes: (length) => ((length + 1) * (length + 2)) / 2 - 2, // not the win, nor all right but one
       parse(text, length) {
         const t = text.trim();
         let m = t.match(re);
@@ -383,6 +385,7 @@
         const found = SOLVER.exactBest({
           guesses: t.guesses, cands, code: t.game.code, win: t.game.winCode(t.length),
           nCodes: t.game.nCodes(t.length), cap: left, matrixAnswers: pos.widened ? cands : t.answers,
+          possibleCodes: t.game.possibleCodes(t.length),
         });
         if (!found) return { error: `impossible: no tree solves every answer within ${left} guesses (proven)` };
         return out(found.guess, "exact", round(found.total / cands.length, 4));

@@ -254,8 +254,9 @@
 
   // best_guess: {guess, total} or null when no tree finishes within the guesses left (Infeasible)
   function exactBest(opts) {
-    const { guesses, cands, code, win, nCodes, cap, matrixAnswers } = opts;
-    const b = branching(guesses, matrixAnswers, code, win, Math.max(64, cands.length + 2));
+    const { guesses, cands, code, win, nCodes, cap, matrixAnswers, possibleCodes } = opts;
+    // (every non-winning code the game can give found: no need to read further)
+    const b = branching(guesses, matrixAnswers, code, win, Math.min(Math.max(64, cands.length + 2), possibleCodes || Infinity));
     const search = new Search(guesses, cands, code, win, nCodes, b, cap);
     const [value, g] = search.solve(search.all(), search.cap, INF, search.allRows);
     if (value >= INF) return null;
