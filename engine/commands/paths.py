@@ -16,22 +16,27 @@ INPUTS = {"answers": "--answers", "guesses": "--guesses", "words": "--words", "w
 CHECKPOINT_COMPANIONS = (".rank", ".lock")  # files a run writes beside its checkpoint
 
 
-def _named_paths(args) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """(outputs, inputs) of the command line `args`, each (flag, path): a tree or list given by a
-    shipped name stands for the shipped file; stdin (-) is none."""
-    from ..families import find_tree
-    from ..words import WORDLIST_DIR
-
-    outputs, inputs = [], []
-    tree_is_output = getattr(args, "dordle_action", None) == "heuristic"  # its --tree FILE is written
-    for dest, flag in (*OUTPUTS.items(), *(("tree", "--tree"),) * tree_is_output):
+def _outputs(args) -> list[tuple[str, str]]:
+    """The outputs of the command line `args`, each (flag, path); stdout (-) is none."""
+    outputs = []
+    for dest, flag in (*OUTPUTS.items(), *(("tree", "--tree"),) * _tree_is_output(args)):
         value = getattr(args, dest, None)
         if isinstance(value, str) and value and value != "-":
             outputs.append((flag, value))
             if dest == "checkpoint":
                 outputs.extend((flag, value + suffix) for suffix in CHECKPOINT_COMPANIONS)
+    return outputs
+
+
+def _inputs(args) -> list[tuple[str, str]]:
+    """The inputs of the command line `args`, each (flag, path): a tree or list given by a shipped
+    name stands for the shipped file; stdin (-) is none."""
+    from ..families import find_tree
+    from ..words import WORDLIST_DIR
+
+    inputs = []
     for dest, flag in INPUTS.items():
-        if dest == "tree" and tree_is_output:
+        if dest == "tree" and _tree_is_output(args):
             continue
         values = getattr(args, dest, None)
         for value in values if isinstance(values, list) else [values]:
@@ -42,7 +47,11 @@ def _named_paths(args) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
                 found = find_tree(value) if dest in ("tree", "trees", "against") else None
                 path = found if found is not None else WORDLIST_DIR / value
             inputs.append((flag, str(path)))
-    return outputs, inputs
+    return inputs
+
+
+def _tree_is_output(args) -> bool:
+    return getattr(args, "dordle_action", None) == "heuristic"  # its --tree FILE is written
 
 
 def check_paths(args) -> None:
@@ -53,7 +62,9 @@ def check_paths(args) -> None:
     character device; not for a checkpoint). One line naming the flag, exit status 2."""
     from ..files import output_kind, same_file
 
-    outputs, inputs = _named_paths(args)
+    outputs = _outputs(args)
+    if not outputs:  # a lookup (next, play ...) writes nothing: nothing to compare
+        return
     for flag, path in outputs:
         kind = output_kind(path)
         if kind == "other":
@@ -61,6 +72,7 @@ def check_paths(args) -> None:
         if kind == "stream" and flag == "--checkpoint":
             raise UsageError(f"{flag} {path}: not a regular file (a FIFO or a device); a checkpoint is read "
                              "back and replaced: give a file")
+    inputs = _inputs(args)
     for i, (flag, path) in enumerate(outputs):
         if path.endswith(CHECKPOINT_COMPANIONS) and flag == "--checkpoint":
             continue  # a companion is compared as another output's target only
