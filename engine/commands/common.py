@@ -42,7 +42,7 @@ def threads_count(text: str) -> int:
     value = int_option("--threads", 1)(text)
     most = cores()
     if value > most:
-        print(f"wordtree: notice: --threads {value} lowered to {most}, the cores this process may use",
+        print(f"notice: --threads {value} lowered to {most}, the cores this process may use",
               file=sys.stderr)
         return most
     return value
