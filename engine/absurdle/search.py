@@ -13,7 +13,8 @@ guesses. Sound prunes, each switchable (`Board.prunes`) so that tests check the 
   same set is then searched with one guess fewer.
 
 The top of the search (every opener, each bucket's second guess) is the costly part: the openers
-are handed to threads in turn, each finished opener kept in the checkpoint.
+are handed to threads in turn, each finished opener kept in the checkpoint, and a bucket that
+several openers leave (anagrams leave the same all-grey bucket) is searched once.
 """
 
 from __future__ import annotations
@@ -154,24 +155,29 @@ def sweep_openers(board: Board, k: int, openers: list[int], *, threads: int = 1,
     lines = dict(done or {})
     todo = [g for g in openers if board.game.guesses[g] not in lines]
     started = time.monotonic()
+    known: dict[bytes, dict | None] = {}  # a bucket's line (None: none within k), as openers share buckets
+
+    def bucket_line(bucket: np.ndarray) -> dict | None:
+        key = bucket.tobytes()
+        if key not in known:
+            if bucket.size == 1:
+                known[key] = {"guess": board.game.answers[int(bucket[0])]}
+            else:
+                h = board.corner_guess(bucket, k)
+                known[key] = board.line(bucket, k, h) if h >= 0 else None
+        return known[key]
 
     def verdict(g: int):
         options = board.replies(A, g)
         if options[0][1].size == A.size and A.size > 1 and board.prunes:
             return None
-        firsts = []
-        for _, bucket in options:
-            if bucket.size == 1:
-                firsts.append(None)
-                continue
-            h = board.corner_guess(bucket, k)
-            if h < 0:
+        below = {}
+        for code, bucket in options:
+            line = bucket_line(bucket)
+            if line is None:
                 return None
-            firsts.append(h)
-        return {"guess": board.game.guesses[g],
-                "next": {board.game.pattern_text(code): (board.line(bucket, k, h) if h is not None else
-                                                          {"guess": board.game.answers[int(bucket[0])]})
-                         for (code, bucket), h in zip(options, firsts)}}
+            below[board.game.pattern_text(code)] = line
+        return {"guess": board.game.guesses[g], "next": below}
 
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         pending = {}
