@@ -333,6 +333,33 @@ def test_dordle_page_as_next(browser, site):
             assert got["guess"] == said["guess"] and got["source"] == said["source"], (more, got, said)
 
 
+def test_dordle_typed_into_the_page(browser, site):
+    from selenium.webdriver.common.by import By
+
+    doc = load(SHIPPED["dordle-every40-saice"])
+    page(browser, site, "#tree=dordle-every40-saice")
+    a, b = "lowly", "nymph"  # a game of the tree's, to the end
+    steps = []
+    for _ in range(doc["max_guesses"]):
+        word = browser.execute_script("return document.getElementById('dd-guess').dataset.word")
+        said = cli_json("next", "dordle-every40-saice", *steps)
+        assert word == said["guess"], steps
+        keys = []
+        for board, answer in ((1, a), (2, b)):
+            solved = any(s.split(":")[1].split("/")[board - 1] == "GGGGG" for s in steps)
+            keys.append("=====" if solved else wordle_feedback(word, answer))
+            if not solved:
+                box = browser.find_element(By.ID, f"dd-p{board}")
+                box.clear()
+                box.send_keys(keys[-1])
+        browser.find_element(By.ID, "dd-go").click()
+        steps.append(f"{word}:{'/'.join(keys)}")
+        if cli_json("next", "dordle-every40-saice", *steps)["source"] == "solved":
+            break
+    assert browser.execute_script("return document.getElementById('dd-step').dataset.source") == "solved"
+    assert browser.execute_script("return document.getElementById('dd-path').children.length") == len(steps)
+
+
 # ------------------------------------------------------------------------------------------------
 # the review of a finished game: `wordtree grade`'s numbers from the tree
 # ------------------------------------------------------------------------------------------------
@@ -431,3 +458,9 @@ def test_the_docs_screenshot_is_taken_by_its_script(tmp_path):
     assert "wordle-salet-normal, salet:" in r.stdout
     data = out.read_bytes()
     assert data.startswith(b"\x89PNG") and int.from_bytes(data[16:20], "big") == 800  # the width asked for
+
+
+def test_no_script_errors(browser):
+    """(last in the file) No script error, no blocked or missing file, in any page opened above."""
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+    assert not errors
