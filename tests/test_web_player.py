@@ -27,6 +27,7 @@ TREES = ROOT / "trees"
 SHIPPED = {
     "wordle-nyt2023-tarse-normal": TREES / "wordle-nyt2023-tarse-normal.json",
     "wordle-salet-normal": TREES / "wordle-salet-normal.json",
+    "wordle-salet-hard": TREES / "wordle-salet-hard.json",
     "mastermind-4x6": TREES / "mastermind-4x6.json",
     "bulls-cows-4": TREES / "bulls-cows-4.json",
     "hangman-5": TREES / "hangman" / "hangman-5.json",
@@ -208,6 +209,9 @@ def test_own_guesses_off_the_tree_as_next(browser, site):
     steps = ["salet:BYBBB", "champ:BBBBB"]
     assert cli("next", "wordle-salet-normal", *steps)[0] == 1
     assert "No answer still possible gives BBBBB to champ" in advice(browser, "wordle-salet-normal", steps)["error"]
+    page(browser, site, "#tree=wordle-salet-hard")  # hard mode: next's heuristic off the tree, at any size
+    for steps in (["salet:BYBBB", "ghoul:BBBBB"], ["crane:BBBBB"], ["salet:BBBBB", "corny:BBBBB"]):
+        same_advice(advice(browser, "wordle-salet-hard", steps), cli_json("next", "wordle-salet-hard", *steps), steps)
     page(browser, site, "#tree=mastermind-4x6")
     for steps in (["1234:0B1W"], ["1111:1B0W", "2222:0B0W"]):
         same_advice(advice(browser, "mastermind-4x6", steps), cli_json("next", "mastermind-4x6", *steps), steps)
