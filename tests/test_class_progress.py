@@ -34,13 +34,13 @@ def test_class_progress_credits_a_share_and_the_rest_at_the_end():
     bar = Recorder(total=30)
     progress = ClassProgress(bar, {7: 20, 9: 10})
     report = progress.tried(7)
-    report(1, 4)  # a quarter of its guesses: 5 answers
-    report(1, 4)  # the same again: nothing more
-    report(4, 4)  # every guess tried but the class not finished: never all its answers
+    report(0.25)  # a quarter of its guesses: 5 answers
+    report(0.25)  # the same again: nothing more
+    report(1.0)  # every guess tried but the class not finished: never all its answers
     assert bar.updates == [5, 14]
     progress.finished(7)
     progress.finished(9)
-    progress.tried(9)(2, 3)  # a late report of a finished class: nothing
+    progress.tried(9)(0.5)  # a late report of a finished class: nothing
     assert bar.updates == [5, 14, 1, 10] and bar.n == 30
 
 
@@ -51,11 +51,11 @@ def test_solve_symmetric_reports_each_guess_of_its_top_level():
     g = game.guess_index["012"]
     part = max((p for _, p in solver.classes(S, g)), key=len)
     seen = []
-    value, _ = solver.solve_symmetric(part, solver.cap - 1, [g], INF, game.symmetric_levels,
-                                      on_tried=lambda tried, orbits: seen.append((tried, orbits)))
+    value, _ = solver.solve_symmetric(part, solver.cap - 1, [g], INF, game.symmetric_levels, on_tried=seen.append)
     assert value < INF
-    orbits = seen[0][1]
-    assert seen == [(i, orbits) for i in range(1, orbits + 1)]  # one report per guess, none for deeper levels
+    orbits = len(solver._orbit_bounds(part, solver.cap - 1, [g])[0])
+    assert seen == sorted(seen) and 0 < seen[0] and seen[-1] == 1.0  # it grows, to all at the end
+    assert len(seen) > orbits  # inside a guess too: as its classes are solved
     plain, _ = Solver(game, pattern_matrix(game).matrix, max_guesses=None).solve_symmetric(
         part, solver.cap - 1, [g], INF, game.symmetric_levels)
     assert plain == value  # the reports change nothing

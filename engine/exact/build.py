@@ -189,7 +189,7 @@ class _Build:
         """(code, value, subtree or None if none exists) of the class `part` below g, with d
         guesses left at g. In a symmetric game (normal mode) the class tries one guess per orbit
         of the maps fixing the history and g, for the game's `symmetric_levels` levels
-        (engine/games/symmetry.py); `on_tried(tried, orbits)` then follows its second guesses."""
+        (engine/games/symmetry.py); `on_tried(share)` then follows its second guesses."""
         solver = self.solver
         if solver.symmetric:
             history, levels = self.played + [g], self.game.symmetric_levels
@@ -270,7 +270,7 @@ class _Build:
 class ClassProgress:
     """The bar of an opener's subtrees, counted in answers: a finished class counts all its
     answers; a class still searched in a symmetric game, the share of its second guesses (one per
-    orbit) tried so far, never all of them. So the bar moves, and its estimate of the time left
+    orbit) tried so far, a guess under way by the answers of its classes solved, never all of them. So the bar moves, and its estimate of the time left
     shows, while one long class runs (Bulls and Cows' largest took minutes at "0 of 13")."""
 
     def __init__(self, bar, sizes: dict[int, int]):
@@ -279,9 +279,9 @@ class ClassProgress:
         self.lock = threading.Lock()
 
     def tried(self, code: int):
-        """The `on_tried(tried, orbits)` of the class `code`."""
+        """The `on_tried(share)` of the class `code` (OrbitSearch.solve_symmetric)."""
         size = self.sizes[code]
-        return lambda count, orbits: self._credit(code, min(size - 1, size * count // max(orbits, 1)))
+        return lambda share: self._credit(code, min(size - 1, int(size * share)))
 
     def finished(self, code: int) -> None:
         self._credit(code, self.sizes[code])

@@ -81,9 +81,10 @@ class OrbitSearch:
         """`solve` in a symmetric game (engine/games/symmetry.py): the guesses tried here are one
         per orbit of the maps fixing `history` (guess ids), and so on for `levels` levels, each
         level's guess added to the history; then the kernel. The most promising first (least
-        class bound), each bounded by the best so far. `on_tried(tried, orbits)`, if given, is
-        called as each of this level's guesses is done (from the thread that tried it): how a
-        build shows its progress inside one long class."""
+        class bound), each bounded by the best so far. `on_tried(share)`, if given, is called with
+        the share of this level's guesses done (a guess under way counting the share of its
+        classes' answers solved) as it grows, from the thread that moved it: how a build shows its
+        progress inside one long class."""
         if levels == 0 or len(S) <= 2:
             return self.solve(S, d, beta)
         key = proven_key(S, d)
@@ -100,14 +101,14 @@ class OrbitSearch:
         guesses, lower = self._orbit_bounds(S, d, history)
         state = [beta, -1, INF]  # the best value (or beta), the index of its guess (or -1), the least bound
         lock = threading.Lock()
-        tried = [0]
+        shares = [0.0] * len(guesses)  # of each guess, the share of it done
 
-        def done() -> None:
+        def done(i: int, share: float = 1.0) -> None:
             if on_tried is not None:
                 with lock:
-                    tried[0] += 1
-                    count = tried[0]
-                on_tried(count, len(guesses))
+                    shares[i] = max(shares[i], share)
+                    total = sum(shares) / len(shares)
+                on_tried(total)
 
         def attempt(i: int) -> None:
             # guesses start in order, so one that finds the best value under way has a higher
@@ -118,15 +119,16 @@ class OrbitSearch:
                 if refuted:
                     state[2] = min(state[2], lower[i])
             if refuted:
-                done()
+                done(i)
                 return
-            value = self.evaluate_symmetric(S, guesses[i], d, history + [guesses[i]], budget, levels - 1)
+            value = self.evaluate_symmetric(S, guesses[i], d, history + [guesses[i]], budget, levels - 1,
+                                            on_part=None if on_tried is None else lambda share: done(i, share))
             with lock:
                 if value < budget and (state[1] < 0 or (value, i) < (state[0], state[1])):
                     state[0], state[1] = value, i
                 elif value >= budget:
                     state[2] = min(state[2], value)
-            done()
+            done(i)
 
         pool = self._orbit_pool if levels == self.game.symmetric_levels else None
         if pool is None:
@@ -179,14 +181,23 @@ class OrbitSearch:
             self._prove(proven_key(S, int(d)), int(v), bool(e), int(g))
 
     def evaluate_symmetric(self, S: np.ndarray, guess: int, d: int, history: list[int], beta: int = INF,
-                           levels: int = 1, solve_first: int = 0) -> int:
+                           levels: int = 1, solve_first: int = 0, on_part=None) -> int:
         """`evaluate` in a symmetric game: `history` ends with `guess`; each class below it is
         solved by `solve_symmetric` with `levels` levels, as `sum_of_classes` orders them (with
-        its `solve_first`)."""
+        its `solve_first`). `on_part(share)`, if given, gets the share of S's answers in the
+        classes solved so far, below 1, after each."""
         if levels == 0:
             return self.evaluate(S, guess, d, beta)
-        return self.sum_of_classes(len(S), self.classes(S, guess), d - 1, beta,
-                                   lambda _, part, budget: self.solve_symmetric(part, d - 1, history, budget, levels)[0],
+        solved = [0]
+
+        def solve(_, part, budget):
+            value = self.solve_symmetric(part, d - 1, history, budget, levels)[0]
+            if on_part is not None:
+                solved[0] += len(part)
+                on_part(min(solved[0] / len(S), 0.999))
+            return value
+
+        return self.sum_of_classes(len(S), self.classes(S, guess), d - 1, beta, solve,
                                    lambda part: self.set_bound(part, d - 1, history), solve_first)
 
     def proven_bound(self, S: np.ndarray, d: int) -> tuple[int, bool]:
