@@ -123,8 +123,7 @@ def test_one_candidate_left_needs_no_engine(setup):
 def test_heuristic_when_too_many_candidates(setup, monkeypatch):
     path, root, answers, guesses = setup
     w, p, left = off_tree_step(root, answers, guesses, lambda n: 8 <= n <= 40)
-    monkeypatch.setattr(player, "EXACT_LIMIT", 0)
-    s = lookup(read_tree(path), [f"{w}:{p}"], *lists(path))
+    s = lookup(read_tree(path), [f"{w}:{p}"], *lists(path), exact_limit=0)
     assert s.source == "heuristic" and s.expected_guesses is None and s.guess in guesses + answers
 
     def spread(word):

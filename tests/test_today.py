@@ -81,8 +81,7 @@ def test_widened_play_goes_on_and_is_checked_by_the_feedback_rule(doc, engine):
 
 
 def test_a_large_widened_set_gets_a_heuristic_suggestion(doc, allowed, engine, monkeypatch):
-    monkeypatch.setattr(player, "EXACT_LIMIT", 1)
-    s = lookup(doc, EMOJI_STEPS)
+    s = lookup(doc, EMOJI_STEPS, exact_limit=1)
     assert (s.source, s.note, s.expected_guesses) == ("heuristic", WIDENED_NOTE, None) and s.guess in allowed
     assert engine == []
 

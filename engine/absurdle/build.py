@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numpy as np
 import orjson
 
 from ..errors import Stopped, UserError

@@ -92,6 +92,7 @@ class Position:
     solved: bool = False
     treeless: object = None  # the game played when there is no tree
     widened: bool = False  # no answer of the list fits: the candidates are allowed guesses
+    exact_limit: int = EXACT_LIMIT  # off the tree: candidates solved exactly, more get the heuristic
     _expected: float | None = field(default=None, init=False, repr=False)  # guesses still needed at `node`
     _full: object = field(default=None, init=False, repr=False)
     _light: object = field(default=None, init=False, repr=False)
@@ -214,7 +215,7 @@ class Position:
             raise UserError(f"no guesses left after {n} steps: the game allows {self.cap}")
         if len(self.candidates) == 1:
             return Suggestion(self.candidates[0], "exact", self.candidates, 1.0, n, note)
-        if len(self.candidates) <= EXACT_LIMIT and (not self.widened or self.full_game.kind == "wordle"):
+        if len(self.candidates) <= self.exact_limit and (not self.widened or self.full_game.kind == "wordle"):
             try:
                 word, total = self._exact_guess(left)
                 return Suggestion(word, "exact", self.candidates, round(total / len(self.candidates), 4), n, note)
@@ -307,16 +308,19 @@ def missing_pattern(word: str) -> str:
     return f"{word}: give the feedback you got for it, as GUESS:FEEDBACK"
 
 
-def position_after(doc: dict | None, steps: list[str], answers=None, guesses=None, game=None) -> Position:
-    """The position after `steps` (`GUESS:PATTERN` texts) along the tree `doc`, or with no tree on `game`."""
-    position = Position(doc, answers, guesses, treeless=game)
+def position_after(doc: dict | None, steps: list[str], answers=None, guesses=None, game=None,
+                   exact_limit: int = EXACT_LIMIT) -> Position:
+    """The position after `steps` (`GUESS:PATTERN` texts) along the tree `doc`, or with no tree on
+    `game`; off the tree, sets of up to `exact_limit` candidates are solved exactly."""
+    position = Position(doc, answers, guesses, treeless=game, exact_limit=exact_limit)
     for text in steps:
         position.play(*parse_step(text))
     return position
 
 
-def lookup(doc: dict | None, steps: list[str], answers=None, guesses=None, game=None) -> Suggestion:
-    return position_after(doc, steps, answers, guesses, game).suggest()
+def lookup(doc: dict | None, steps: list[str], answers=None, guesses=None, game=None,
+           exact_limit: int = EXACT_LIMIT) -> Suggestion:
+    return position_after(doc, steps, answers, guesses, game, exact_limit).suggest()
 
 
 # ------------------------------------------------------------------------------------------------
