@@ -80,7 +80,6 @@ def test_fewest_and_winning_openers_match_the_brute_force(seed, rule):
 def test_the_kernels_reply_as_the_plain_adversary():
     rng = random.Random(5)
     game = wordle()
-    M = game._compute_matrix() if False else None
     from wordtree.wordle.patterns import pattern_matrix
 
     M = pattern_matrix(game).matrix
@@ -136,7 +135,7 @@ def damaged(doc, how):
         node = line
         while node.get("next"):
             node = next(iter(node["next"].values()))
-        node["guess"] = doc["game"]["name"] and "aahed"
+        node["guess"] = "aahed"
     return doc
 
 
