@@ -14,20 +14,12 @@ from .common import int_option, print_json, summary
 def run_build_hangman(args) -> int:
     """`wordtree build hangman ...`: the options checked and mapped onto hangman.driver's keyword
     arguments; one line per length (or the status, the refutation, the merge). Returns the exit
-    status. A TERM stops the build as Ctrl-C does: the memo is saved at the end of the current
-    slice."""
-    import signal
-    import threading
-
+    status. Ctrl-C, and TERM as every command's process takes it (commands._term_as_interrupt),
+    stop the build in every phase within moments (the searches under way end at their next node):
+    the memo saved, then Stopped (files.open_checkpoint), worded by main (exit 130)."""
     options = hangman_build_kwargs(args)
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler) if main_thread else None
-    try:  # Ctrl-C or TERM: the memo saved, then Stopped (files.open_checkpoint), worded by main (exit 130)
-        for line in _hangman_lines(args, options):
-            print(line, flush=True)
-    finally:
-        if main_thread:
-            signal.signal(signal.SIGTERM, previous)
+    for line in _hangman_lines(args, options):
+        print(line, flush=True)
     return 0
 
 

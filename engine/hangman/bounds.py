@@ -9,6 +9,7 @@ docs/log/hangman.md.
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
@@ -57,21 +58,25 @@ def parts_within(length: int, memory_bytes: float | None, threads: int) -> dict:
     return parts
 
 
-def proven_bound(s, members, length: int, memory_bytes: float | None, progress: bool, threads: int = 1) -> dict:
+def proven_bound(s, members, length: int, memory_bytes: float | None, progress: bool, threads: int = 1,
+                 max_nodes: int | None = None) -> dict:
     """The file's record of a proven upper bound on the expected score of the set (every tree's):
     the larger of Searcher.lower_bound two guesses deep and partition_bound with
     bound_parts(length), its parts solved `threads` at a time, their memos together within
-    `memory_bytes` (default half of the memory); `progress`: its bar (the parts can take most of
-    an hour)."""
+    `memory_bytes` (default half of the memory), in `max_nodes` search nodes in all (None: no
+    limit; the record's parts say it); `progress`: its bar (the parts can take most of an hour)."""
     started = time.perf_counter()
     parts = parts_within(length, memory_bytes, threads)
     bound = max(s.lower_bound(members, s.strikes, levels=2),
-                partition_bound(s, members, s.strikes, **parts, progress=progress, threads=threads))
+                partition_bound(s, members, s.strikes, **parts, progress=progress, threads=threads,
+                                max_nodes=max_nodes))
     c_low, m_low = s.split_cost(bound)
     record = {"max_expected_score": round(WIN_POINTS - c_low / s.total_weight, 6),
               "max_total_score": WIN_POINTS * s.total_weight - c_low}
     if m_low is not None:  # the tie-break's part of the bound: the fewest misses a tree of that score can make
         record["least_total_misses_at_max"] = m_low
+    if max_nodes is not None:  # the parts' searches had this many nodes in all (a part not solved: its lower bound)
+        record["max_nodes"] = max_nodes
     return record | {"how": HOW_BOUND, "parts": parts, "seconds": round(time.perf_counter() - started, 3)}
 
 
@@ -127,7 +132,7 @@ def partition(hw: HangmanWords, members, pooled_below: int = POOLED_BELOW, part_
 
 def partition_bound(s, members, strikes: int, group_nodes: int = GROUP_NODES, pooled_below: int = POOLED_BELOW,
                     part_size: int = 0, group_by: int | None = None, levels: int = 0, progress: bool = False,
-                    threads: int = 1, within=None, solved: dict | None = None) -> int:
+                    threads: int = 1, within=None, solved: dict | None = None, max_nodes: int | None = None) -> int:
     """A lower bound on the least cost of the set (Searcher `s`'s game) from splitting it into
     parts and solving each one exactly.
 
@@ -163,7 +168,12 @@ def partition_bound(s, members, strikes: int, group_nodes: int = GROUP_NODES, po
     `members`, so that subsets of one set share every part that loses no word to them; `solved`:
     a dict, kept across calls with one `group_nodes`, of each part's outcome, found there again
     instead of searched (refute_openings with `parts`: the miss classes of two letters share the
-    parts that hold neither letter, and each miss class costs a whole partition bound)."""
+    parts that hold neither letter, and each miss class costs a whole partition bound).
+
+    `max_nodes`: the search nodes of every part's searches together (None: no limit). Once they
+    are spent, a part not solved is bounded instead (Searcher.lower_bound: the sum stays a lower
+    bound, only a weaker one), so that the build's node limit holds in this phase too. A Ctrl-C
+    or TERM stops every part's search at its next node (Searcher.stop) and goes on up."""
     members = np.unique(np.asarray(members))
     held = np.zeros(len(s.hw.words), dtype=np.bool_)
     held[members] = True
@@ -173,8 +183,10 @@ def partition_bound(s, members, strikes: int, group_nodes: int = GROUP_NODES, po
         raise ValueError("within must hold every member")
     openings = s.useful_letters(members) if levels else []
     searchers: queue.SimpleQueue = queue.SimpleQueue()
-    for _ in range(max(1, threads)):
-        searchers.put(type(s)(s.hw, s.lives, memo_entries=16, free_first=s.free_first))
+    made = [type(s)(s.hw, s.lives, memo_entries=16, free_first=s.free_first) for _ in range(max(1, threads))]
+    for alone in made:
+        searchers.put(alone)
+    budget = _Budget(max_nodes)
 
     def solve_part(part: list[int]) -> tuple[int | None, list[int]]:
         key = (np.asarray(part, dtype=np.int64).tobytes(), strikes, tuple(openings))
@@ -182,8 +194,8 @@ def partition_bound(s, members, strikes: int, group_nodes: int = GROUP_NODES, po
             return solved[key]
         alone = searchers.get()
         try:
-            found = _solved_part(alone, part, strikes, group_nodes, openings)
-            if solved is not None:
+            found = _solved_part(alone, part, strikes, group_nodes, openings, budget)
+            if solved is not None and max_nodes is None:
                 solved[key] = found
             return found
         finally:
@@ -195,33 +207,79 @@ def partition_bound(s, members, strikes: int, group_nodes: int = GROUP_NODES, po
     def score(cost: int) -> str:  # the bar's bound so far: the parts solved so far bound the set already
         return f"expected score at most {WIN_POINTS - s.split_cost(cost)[0] / weight:.4f}"
 
-    total, extra = _sum_parts(solve_part, parts, len(openings), threads, progress, score)
+    def stop() -> None:
+        for alone in made:
+            alone.stop()
+
+    total, extra = _sum_parts(solve_part, parts, len(openings), threads, progress, score, stop)
     return total + (min(extra) if openings else 0)
 
 
-def _solved_part(alone, part: list[int], strikes: int, group_nodes: int, openings: list[int]
-                 ) -> tuple[int | None, list[int]]:
+class _Budget:
+    """The search nodes partition_bound's parts may still spend together (None: no limit),
+    handed out to its threads: `take` what a search may spend, `give_back` what it did not."""
+
+    def __init__(self, nodes: int | None):
+        self.left, self.lock = nodes, threading.Lock()
+
+    def take(self, nodes: int) -> int:
+        with self.lock:
+            if self.left is None:
+                return nodes
+            granted = max(0, min(nodes, self.left))
+            self.left -= granted
+            return granted
+
+    def give_back(self, nodes: int) -> None:
+        with self.lock:
+            if self.left is not None:
+                self.left += max(0, nodes)
+
+    def spent(self) -> bool:
+        return self.left is not None and self.left <= 0
+
+
+def _searched(alone, members, strikes: int, nodes: int, budget: _Budget) -> tuple[int, bool]:
+    """Searcher.solve of the set in at most `nodes` nodes taken from `budget`: (value, exact)."""
+    granted = budget.take(nodes)
+    if not granted or alone.stopped:
+        return 0, False
+    try:
+        cost, ok, _ = alone.solve(members, strikes, max_nodes=granted)
+    finally:
+        budget.give_back(granted - alone.nodes)
+    return cost, ok
+
+
+def _solved_part(alone, part: list[int], strikes: int, group_nodes: int, openings: list[int],
+                 budget: _Budget | None = None) -> tuple[int | None, list[int]]:
     """(the part's least cost, or None if not found in `group_nodes` nodes; each opening's cost
-    above it), searched by `alone` in a memo of `group_nodes` entries."""
-    alone.memo.allocate(max(16, group_nodes))
-    cost, ok, _ = alone.solve(part, strikes, max_nodes=group_nodes)
+    above it), searched by `alone` in a memo of `group_nodes` entries, its nodes taken from
+    `budget`; once that is spent (or the search stopped), a part not solved has its lower bound
+    for a cost, and nothing above it for each opening (both sound)."""
+    budget = budget or _Budget(None)
+    alone.memo.allocate(max(16, group_nodes if budget.left is None else min(group_nodes, max(0, budget.left))))
+    cost, ok = _searched(alone, part, strikes, group_nodes, budget)
     if not ok:
+        if budget.spent() or alone.stopped:
+            return alone.lower_bound(np.asarray(part), strikes), [0] * len(openings)
         return None, []
 
     def class_bound(cls, r: int) -> int:
-        value, exact, _ = alone.solve(cls, r, max_nodes=group_nodes)
+        value, exact = _searched(alone, cls, r, group_nodes, budget)
         return value if exact else alone.lower_bound(cls, r)
 
     return cost, [max(0, alone.opening_cost(np.array(part), strikes, letter, class_bound) - cost)
                   for letter in openings]  # each at least the part's least cost, which is exact
 
 
-def _sum_parts(solve_part, parts: list[list[int]], openings: int, threads: int, progress: bool, score=str
-               ) -> tuple[int, list[int]]:
+def _sum_parts(solve_part, parts: list[list[int]], openings: int, threads: int, progress: bool, score=str,
+               stop=None) -> tuple[int, list[int]]:
     """(the sum of the parts' least costs, each opening's sum of costs above them): the parts
     solved `threads` at a time, a part not solved in its nodes replaced by its halves, with a bar
     of the words of the parts solved and `score(the sum so far)` beside it; `openings`: how many
-    openings each part's outcome costs."""
+    openings each part's outcome costs. A Ctrl-C or TERM calls `stop()` (the searches under way
+    end at their next node), waits for the threads, and goes on up."""
     from ..progress import progress_bar
 
     total, extra = 0, [0] * openings  # extra: each opening's cost above the parts' least costs
@@ -232,7 +290,7 @@ def _sum_parts(solve_part, parts: list[list[int]], openings: int, threads: int, 
     try:
         running = {pool.submit(solve_part, part): part for part in parts}
         while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            done, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
             for future in done:
                 part = running.pop(future)
                 cost, above = future.result()
@@ -247,7 +305,11 @@ def _sum_parts(solve_part, parts: list[list[int]], openings: int, threads: int, 
                 extra = [a + b for a, b in zip(extra, above)]
                 bar.set_postfix_str(score(total), refresh=False)
                 bar.update(len(part))
-    finally:  # after Ctrl-C, only the parts under way are finished
+    except BaseException:  # Ctrl-C or TERM (or an error): the searches under way stopped, not waited for
+        if stop is not None:
+            stop()
+        raise
+    finally:  # after Ctrl-C, the parts under way end at their next node
         pool.shutdown(wait=True, cancel_futures=True)
         bar.close()
     return total, extra

@@ -305,11 +305,13 @@ def build_lengths(lengths, *, output=None, words: str | None = None, weights: st
 def build_length(length: int, path: Path, *, words: str | None = None, weights: str | None = None, lives: int = 10,
                  strategy: str | None = None, max_nodes: int | None = None, memory_bytes: float | None = None,
                  threads: int | None = None, checkpoint=None, checkpoint_bytes: float | None = None,
-                 resume: bool = False, progress: bool = True) -> str:
+                 resume: bool = False, progress: bool = True, bound_nodes: int | None | str = "max_nodes") -> str:
     """Search one length, write its tree, verify the file; the verifier's summary line.
     `strategy`: exact (None) or a baseline rule (baselines.RULES); an exact search that does not
     finish in `max_nodes` (default PROOF_NODES or DEFAULT_MAX_NODES) writes the best-found tree,
-    with a proven bound. `checkpoint`, `checkpoint_bytes`, `resume`: see search.Slices."""
+    with a proven bound, found in `bound_nodes` search nodes (by default `max_nodes` too, so that
+    the node limit holds in that phase as well; None: no limit). `checkpoint`,
+    `checkpoint_bytes`, `resume`: see search.Slices."""
     from .baselines import RULES, best_found_chooser, rule_letter, rule_totals
     from .memo import memo_capacity
     from .search import solve_in_slices
@@ -320,6 +322,7 @@ def build_length(length: int, path: Path, *, words: str | None = None, weights: 
     started, compiled = time.perf_counter(), compile_seconds()
     hw = game_of(length, words, weights)
     max_nodes = max_nodes or PROOF_NODES.get(length, DEFAULT_MAX_NODES)
+    bound_nodes = max_nodes if bound_nodes == "max_nodes" else bound_nodes
     s = Searcher(hw, lives, memo_entries=memo_capacity(max_nodes, memory_bytes), memory_bytes=memory_bytes)
     if resume and checkpoint and strategy not in RULES:
         s.memo.read_header(checkpoint)  # a checkpoint of another search refused before the baselines and the search
@@ -357,7 +360,7 @@ def build_length(length: int, path: Path, *, words: str | None = None, weights: 
                                     proven_sets="played optimally: the sets whose exact value the search proved",
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
             result["bound"] = kept_bound(at_hand) or proven_bound(s, everyone, length, memory_bytes, progress,
-                                                                  threads_or_default(threads))
+                                                                  threads_or_default(threads), max_nodes=bound_nodes)
             choose = best_found_chooser(s, EXACT_BELOW, SUBTREE_NODES)
 
     counts = {"misses": 0, "lost": 0}

@@ -78,6 +78,7 @@ class Searcher:
         self.hw = hw
         self.lives = lives
         self.strikes = lives + 1
+        self.stopped = False  # stop(): every search from now on ends at its first node
         n_words = len(hw.words)
         masks = np.ascontiguousarray(hw.masks)
         weights = np.ascontiguousarray(hw.weights, dtype=np.int64)
@@ -205,12 +206,21 @@ class Searcher:
         value, exact, _ = self._search(members, strikes, max_nodes, limit)
         return None if self.ctr[K.ABORTED] else (value, exact)
 
+    def stop(self) -> None:
+        """Make the search under way (in another thread: the kernels release the GIL) end at its
+        next node, as if its budget were spent (nothing half-searched is recorded), and every later
+        one at its first: a Ctrl-C or TERM stops a phase whose searches run in threads."""
+        self.stopped = True
+        self.ctr[K.MAX_NODES] = 0
+
     def _search(self, members, strikes: int, max_nodes: int, limit: int) -> tuple[int, bool, int]:
         """The kernel's search of the set below `limit`: (value, exact, set size); not exact when
         the budget ran out (ctr[ABORTED]) or the value is a bound of at least `limit`."""
         size = self.load_for_memo(members)
         self.ctr[K.NODES] = 0
         self.ctr[K.MAX_NODES] = max_nodes
+        if self.stopped:  # read after the budget is set: a stop() from another thread is never lost
+            self.ctr[K.MAX_NODES] = 0
         self.ctr[K.ABORTED] = 0
         self.search.chosen[0] = -1
         value, exact = K._solve(self.words, self.families, self.terms, self.scratch, self.search, self.memo.table,
