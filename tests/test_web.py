@@ -441,7 +441,8 @@ def open_page(driver, url: str):
     driver.get(url)
     from selenium.webdriver.support.ui import WebDriverWait
 
-    WebDriverWait(driver, 15).until(lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+    WebDriverWait(driver, 15).until(
+        lambda d: d.execute_script("return document.body.dataset.ready === '1' && !document.body.dataset.busy"))
 
 
 def page_state(driver) -> dict:

@@ -246,6 +246,19 @@ def test_emoji_game_on_the_page(browser, site):
     said = cli_json("next", "wordle-salet-normal", f"crane:{wordle_feedback('crane', 'cigar')}")
     assert browser.execute_script("return document.getElementById('guess').dataset.word") == said["guess"]
     assert browser.execute_script("return +document.getElementById('count').dataset.n") == said["candidates"]
+    # a longer search (32 candidates) says so while it runs, then gives next's guess
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page(browser, site, "#tree=wordle-salet-normal&p=BYBBB")
+    own = browser.find_element(By.ID, "own")
+    own.send_keys("ghoul")
+    box = browser.find_element(By.ID, "pattern")
+    box.send_keys("BBBBB" + Keys.ENTER)
+    WebDriverWait(browser, 60).until(lambda d: d.execute_script("return !document.body.dataset.busy"))
+    said = cli_json("next", "wordle-salet-normal", "salet:BYBBB", "ghoul:BBBBB")
+    assert browser.execute_script("return document.getElementById('guess').dataset.word") == said["guess"] == "drain"
+    assert "exact search" in browser.find_element(By.ID, "source").text
+    assert browser.execute_script("return location.hash").endswith("p=BYBBB.ghoul%3ABBBBB")
 
 
 # ------------------------------------------------------------------------------------------------

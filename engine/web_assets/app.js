@@ -588,6 +588,12 @@
       say(`Solved in ${n}: the answer is ${pos.steps[n - 1].guess}.`, "solved");
       return;
     }
+    if (advice.source === "searching") {
+      form.hidden = true;
+      $("step").textContent = `Guess ${n + 1}: searching the ${advice.candidates.length} candidates exactly…`;
+      say("");
+      return;
+    }
     if (advice.error) {
       form.hidden = false;
       $("step").textContent = `Guess ${n + 1}: no advice here.`;
@@ -691,10 +697,34 @@
     body.append(frag);
   }
 
+  let searching = 0; // the render a search in progress belongs to
+
   function render() {
     showAllBranches = false;
-    advice = suggest(pos);
     $("own").value = "";
+    const n = pos.cands.length;
+    const long = pos.node === null && !pos.solved && cur.mode === "normal" && n > 8 && n <= EXACT_LIMIT
+      && (!pos.widened || cur.game.kind === "wordle");
+    const token = ++searching;
+    if (!long) {
+      advice = suggest(pos);
+      draw();
+      return;
+    }
+    // an exact search of more than a few candidates takes a moment: say so first, then search
+    advice = { guess: null, source: "searching", candidates: pos.cands, expected: null,
+               note: pos.widened ? WIDENED_NOTE : null, step: pos.steps.length };
+    draw();
+    document.body.dataset.busy = "1";
+    setTimeout(() => {
+      if (token !== searching) return; // the position changed meanwhile
+      advice = suggest(pos);
+      delete document.body.dataset.busy;
+      draw();
+    }, 30);
+  }
+
+  function draw() {
     renderControls();
     renderGuess();
     renderStep();
@@ -988,7 +1018,8 @@
     if (held.length !== words.length || held.some((w, i) => w !== words[i])) return null;
     const score = found.reduce((s, [, m, lost]) => s + (lost ? -m : WIN_POINTS - m), 0);
     const letter = node && typeof node === "object" && !("lost" in node) ? node.guess : null;
-    return { letter, score: round(score / found.length, 6) };
+    // (a tree of weighted words scores by weights the site does not carry: no score then)
+    return { letter, score: t.data.game.weights ? null : round(score / found.length, 6) };
   }
 
   function renderHangman() {
