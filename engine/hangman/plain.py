@@ -84,6 +84,8 @@ class PlainSearch:
         self.exact: dict[tuple[int, int], tuple[int, int]] = {}  # (set, r) -> (cost, letter)
         self.bounds: dict[tuple[int, int], int] = {}  # (set, r) -> a proven lower bound
         self.stats: dict[int, tuple] = {}  # set -> _stats
+        self.pairs: dict[tuple[int, bool], tuple[int, int]] = {}  # (pair, one strike left) -> _pair_cost
+        self.family_costs: dict[tuple[int, int], int] = {}  # (words, r) -> a family's cost, unit weights
         self.caps: dict[int, int] = {}  # set -> the strikes that count at most
         self.max_stats = 200_000
         self.nodes = 0
@@ -108,6 +110,13 @@ class PlainSearch:
 
     def _pair(self, s: int, r: int) -> tuple[int, int]:
         """kernels._pair_cost of the two words of `s`."""
+        key = (s, r == 1)
+        found = self.pairs.get(key)
+        if found is None:
+            found = self.pairs[key] = self._pair_cost(s, r)
+        return found
+
+    def _pair_cost(self, s: int, r: int) -> tuple[int, int]:
         a, b = self._first_two(s)
         wa, wb = self.weights[a], self.weights[b]
         ra, rb = self.masks[a], self.masks[b]
@@ -202,12 +211,16 @@ class PlainSearch:
                 f &= s
                 if f & (f - 1):
                     if self.unit:
-                        k = f.bit_count()
-                        weights = [1] * k
-                    else:
-                        weights = sorted((self.weights[w] for w in range(self.n) if f >> w & 1), reverse=True)
+                        key = (f.bit_count(), r)
+                        cost = self.family_costs.get(key)
+                        if cost is None:
+                            cost = self.family_costs[key] = sum(
+                                (j if j < r else r) * miss_cost + (lost_cost if j >= r else 0) for j in range(key[0]))
+                        total += cost
+                        continue
+                    weights = sorted((self.weights[w] for w in range(self.n) if f >> w & 1), reverse=True)
                     for j, wt in enumerate(weights):
-                        total += wt * (min(j, r) * miss_cost + (lost_cost if j >= r else 0))
+                        total += wt * ((j if j < r else r) * miss_cost + (lost_cost if j >= r else 0))
             if total > best:
                 best = total
         return best
@@ -221,7 +234,11 @@ class PlainSearch:
             return 0
         if rest & (rest - 1) == 0:
             return self._pair(s, r)[0]
-        r = self._strikes_that_count(s, r)
+        cap = self.caps.get(s)
+        if cap is None:
+            cap = self._strikes_that_count(s, 99)
+        if r > cap:
+            r = cap
         found = self.exact.get((s, r))
         if found is not None:
             return found[0]
