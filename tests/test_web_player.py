@@ -209,6 +209,19 @@ def test_own_guesses_off_the_tree_as_next(browser, site):
     steps = ["salet:BYBBB", "champ:BBBBB"]
     assert cli("next", "wordle-salet-normal", *steps)[0] == 1
     assert "No answer still possible gives BBBBB to champ" in advice(browser, "wordle-salet-normal", steps)["error"]
+    # random positions off the tree: two words of one's own, played against random answers
+    doc = load(SHIPPED["wordle-salet-normal"])
+    answers = (ROOT / "wordlists" / doc["game"]["answers"]).read_text().split()
+    guesses = (ROOT / "wordlists" / doc["game"]["guesses"]).read_text().split()
+    rng, sizes = random.Random(11), []
+    while len(sizes) < 8:
+        answer, words = rng.choice(answers), rng.sample(guesses, 2)
+        steps = [f"{w}:{wordle_feedback(w, answer)}" for w in words if w != answer]
+        said = cli_json("next", "wordle-salet-normal", *steps)
+        if said["source"] != "exact" or said["candidates"] < 3:
+            continue
+        sizes.append(said["candidates"])
+        same_advice(advice(browser, "wordle-salet-normal", steps), said, steps)
     page(browser, site, "#tree=wordle-salet-hard")  # hard mode: next's heuristic off the tree, at any size
     for steps in (["salet:BYBBB", "ghoul:BBBBB"], ["crane:BBBBB"], ["salet:BBBBB", "corny:BBBBB"]):
         same_advice(advice(browser, "wordle-salet-hard", steps), cli_json("next", "wordle-salet-hard", *steps), steps)
