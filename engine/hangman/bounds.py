@@ -247,7 +247,7 @@ def _searched(alone, members, strikes: int, nodes: int, budget: _Budget) -> tupl
     try:
         cost, ok, _ = alone.solve(members, strikes, max_nodes=granted)
     finally:
-        budget.give_back(granted - alone.nodes)
+        budget.give_back(granted - min(alone.nodes, granted))  # (it counts the node it stops at, unsearched)
     return cost, ok
 
 
