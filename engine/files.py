@@ -1,14 +1,15 @@
 """Files: atomic writes, checkpoint files, the cache folder and the checksum of cached arrays.
 
-Every file wordtree writes goes through `atomic_file`: a reader (or a kill -9) never sees half a file;
-a link is followed (its target replaced), a FIFO or a character device written through, any other
-file that is not a regular one refused. Every file a user names is read by `read_bounded` (a regular
-file of at most a limit of its kind, never waited on), stdin a bounded line at a time
-(`bounded_lines`), the cache's files by `open_regular`. A long run checks its outputs before it starts (`check_writable`), holds its checkpoint for the
-whole run (`Checkpoint.held`: a lock, no checkpoint replaced unless asked, its header checked
-before any work), and does not lose its result to a write that fails at the end
-(`write_or_fallback`). `Checkpoint` is the one checkpoint mechanism of every family (build, rank,
-Hangman, Dordle): the formats differ in their payload, not in that machinery.
+Every file wordtree writes goes through `atomic_file`: a reader (or a kill -9) never sees half a
+file; a link is followed (its target replaced), a FIFO or a character device written through, any
+other file that is not a regular one refused. Every file a user names is read by `read_bounded` (a
+regular file of at most a limit of its kind, never waited on), stdin a bounded line at a time
+(`bounded_lines`), the cache's files by `open_regular`. A long run checks its outputs before it
+starts (`check_writable`), holds its checkpoint for the whole run (`Checkpoint.held`: a lock, no
+checkpoint replaced unless asked, its header checked before any work), and does not lose its result
+to a write that fails at the end (`write_or_fallback`). `Checkpoint` is the one checkpoint mechanism
+of every family (build, rank, Hangman, Dordle): the formats differ in their payload, not in that
+machinery.
 Pure Python at import (numpy only inside `checksum`), so the lookup player can use it.
 """
 

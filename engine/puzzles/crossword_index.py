@@ -23,7 +23,8 @@ import numpy as np
 import orjson
 
 from ..errors import UserError
-from ..files import LINE_MAX_BYTES, atomic_file, cache_dir, checksum, open_regular, read_bounded, read_bounded_text
+from ..files import (LINE_MAX_BYTES, atomic_file, cache_dir, checksum, open_regular, read_bounded,
+                     read_bounded_text)
 from ..words import WORDLIST_DIR, canonical_sha256, load_words, resolve_path
 
 DEFAULT_WORDS = "enable1.txt"
