@@ -272,3 +272,20 @@ def test_a_grade_search_child_ends_with_its_parent_even_a_killed_one(tmp_path):
         assert not _alive(child), "the search child outlived its killed parent"
     finally:
         parent.kill()
+
+
+# --- the exact Wordle build ---
+def test_exact_build_ranking_its_openers_stops_on_term_and_ctrl_c(tmp_path):
+    """`build --first auto` ranks every opener before it builds (minutes): TERM, then Ctrl-C on
+    its resume, each end it at once, exit 130, with the line that resumes it."""
+    ck = tmp_path / "b.ck"
+    build = [ROOT / "cli.py", "build", "--first", "auto", "--threads", "1", "--checkpoint", ck, "-o", tmp_path / "t.json"]
+    for sig, resume in ((signal.SIGTERM, []), (signal.SIGINT, ["--resume"])):
+        running = Running([*build, *resume])
+        try:
+            running.wait_for("first guesses")
+            code, err, _ = running.stop(sig)
+        finally:
+            running.kill()
+        assert code == 130, err
+        assert "--resume" in stopped_line(err)
