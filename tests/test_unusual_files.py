@@ -289,6 +289,7 @@ def test_a_crossword_output_naming_its_grid_is_refused(tmp_path):
 def test_a_checkpoint_that_is_a_device_or_a_socket_output_is_refused(tmp_path):
     one_line_error(cli("rank", "--checkpoint", "/dev/zero", "--resume"), "--checkpoint", "not a regular file", code=2)
     one_line_error(cli("build", "--checkpoint", "/dev/null"), "--checkpoint", code=2)
+    one_line_error(cli("hangman-server", "--db", "/dev/null"), "--db", "not a regular file", code=2)
     assert Path("/dev/null").is_char_device() and not Path("/dev/null.lock").exists()
     sock = socket.socket(socket.AF_UNIX)
     try:

@@ -9,7 +9,8 @@ from pathlib import Path
 from ..errors import UsageError
 
 # the paths a command line names, by the dest argparse gives them, with the flag that names them
-OUTPUTS = {"output": "-o", "cs50_output": "OUTPUT", "checkpoint": "--checkpoint"}
+OUTPUTS = {"output": "-o", "cs50_output": "OUTPUT", "checkpoint": "--checkpoint", "db": "--db"}
+FILES_ONLY = ("--checkpoint", "--db")  # outputs read back: a regular file, never a stream
 INPUTS = {"answers": "--answers", "guesses": "--guesses", "words": "--words", "weights": "--weights",
           "against": "--against", "merge": "--merge", "scores": "--scores", "file": "FILE", "grid": "GRID",
           "cs50_words": "WORDS", "tree": "TREE", "trees": "TREE"}
@@ -69,9 +70,9 @@ def check_paths(args) -> None:
         kind = output_kind(path)
         if kind == "other":
             raise UsageError(f"{flag} {path}: not a regular file, a FIFO or a character device; give a file")
-        if kind == "stream" and flag == "--checkpoint":
-            raise UsageError(f"{flag} {path}: not a regular file (a FIFO or a device); a checkpoint is read "
-                             "back and replaced: give a file")
+        if kind == "stream" and flag in FILES_ONLY:
+            raise UsageError(f"{flag} {path}: not a regular file (a FIFO or a device); it is read back and "
+                             "written again: give a file")
     inputs = _inputs(args)
     for i, (flag, path) in enumerate(outputs):
         if path.endswith(CHECKPOINT_COMPANIONS) and flag == "--checkpoint":
