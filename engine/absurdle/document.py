@@ -108,8 +108,8 @@ def game_of(doc: dict, answers=None, guesses=None):
     ident = game.identity()
     for key in ("answers_sha256", "guesses_sha256", "word_length"):
         if ident.get(key) != spec.get(key):
-            raise UserError(f"the document was made for other lists ({key} differs): give the lists it names "
-                            f"({spec['answers']}, {spec['guesses']}) with --answers and --guesses")
+            raise UserError(f"the document was made for other lists ({key} differs): it names "
+                            f"{spec['answers']} and {spec['guesses']}")
     return game
 
 
