@@ -52,6 +52,13 @@ _noticed: set[str] = set()  # the kinds of notice printed: each once a run
 COMPILE_NOTICE = "notice: compiling the kernels once (cached for later runs)…"
 COMPILE_MORE = "notice: compiling more kernels once (cached for later runs)…"
 COMPILE_QUIET = 0.5  # seconds without a compile after which a burst of compiles is over (and timed)
+# what a burst that begins in a kernel module compiles, and about how long it takes the first time (the
+# 2-core machine, alone: docs/log/2026-12-02.md); it is said, and a bar counts the seconds to it
+KERNELS = {
+    "hangman.kernels": ("the Hangman search kernels", 25),
+    "dordle.kernels": ("the Dordle search kernels", 32),
+    "puzzles.crossword_kernels": ("the crossword kernels", 28),
+}
 
 
 def import_numba() -> None:
@@ -384,6 +391,7 @@ class _Compiles:
         self.bursts = 0
         self.timer: threading.Timer | None = None
         self.stream = None  # the stderr of the burst's start, where its end is said too
+        self.ticker = None  # the bar of a burst of KERNELS, counting its seconds
 
     def on_start(self, event) -> None:
         with self.lock:
@@ -399,7 +407,13 @@ class _Compiles:
                     if self.burst is None:
                         self.burst, self.stream = 0.0, sys.stderr
                         self.bursts += 1
-                        _say(COMPILE_NOTICE if self.bursts == 1 else COMPILE_MORE, self.stream)
+                        known = KERNELS.get(module[len(self.package):])
+                        if known is None:
+                            _say(COMPILE_NOTICE if self.bursts == 1 else COMPILE_MORE, self.stream)
+                        else:
+                            _say(f"notice: compiling {known[0]} once (about {known[1]} s; cached for later runs)…",
+                                 self.stream)
+                            self.ticker = _ticker(known[0], known[1])
             self.depth += 1
 
     def on_end(self, event) -> None:
@@ -422,11 +436,24 @@ class _Compiles:
                 self.timer.cancel()
                 self.timer = None
             if self.burst is not None and self.depth == 0:
+                if self.ticker is not None:
+                    self.ticker.close()
+                    self.ticker = None
                 _say(f"notice: compiled in {self.burst:.1f} s", self.stream)
                 self.burst = None
 
 
 _compiles: _Compiles | None = None
+
+
+def _ticker(what: str, seconds: float):
+    """progress.Ticker of a compile (None where it cannot start: the bar is only an aid)."""
+    try:
+        from .progress import Ticker
+
+        return Ticker(f"compiling {what}", seconds)
+    except Exception:  # noqa: BLE001 (a compile never fails for its bar)
+        return None
 
 
 def _watch_compiles() -> None:

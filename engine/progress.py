@@ -209,3 +209,30 @@ class _Heartbeat(threading.Thread):
             return None
         return self.every
 
+
+class Ticker:
+    """A bar of the seconds a wait of about `seconds` has taken so far (a compile, which reports
+    no steps of its own): a thread moves it twice a second, up to the estimate, until close().
+    Piped, a line every 5 seconds."""
+
+    def __init__(self, desc: str, seconds: float, show: bool = True):
+        self.total = max(1, round(seconds))
+        self.bar = progress_bar(self.total, desc=desc, unit="s", show=show, every=5.0,
+                                bar_format=None if is_terminal() else
+                                "{desc}: {n_fmt} of about {total_fmt} s, {elapsed} so far{postfix}")
+        self.began = time.monotonic()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._tick, name="ticker", daemon=True)
+        self.thread.start()
+
+    def _tick(self) -> None:
+        while not self.done.wait(0.5):
+            seconds = min(self.total, int(time.monotonic() - self.began))
+            if seconds > self.bar.n:
+                self.bar.update(seconds - self.bar.n)
+
+    def close(self) -> None:
+        self.done.set()
+        self.thread.join(1.0)
+        self.bar.close()
+

@@ -94,6 +94,58 @@ def test_compiles_in_a_burst_are_said_once_and_timed_together(monkeypatch):
         " (and 23.1 s compiling the kernels once)"
 
 
+def test_a_known_family_says_what_it_compiles_and_counts_the_seconds(monkeypatch):
+    """A burst that begins in a kernel module of KERNELS names it and its estimate, and a bar counts
+    the seconds until the burst is over (closed before the time is said)."""
+    said: list[str] = []
+    tickers: list = []
+
+    class Ticker:
+        def __init__(self, what, seconds):
+            self.what, self.seconds, self.closed = what, seconds, False
+            tickers.append(self)
+
+        def close(self):
+            self.closed = True
+            said.append("(bar closed)")
+
+    monkeypatch.setattr(numba_cache, "_say", lambda line, stream=None: said.append(line))
+    monkeypatch.setattr(numba_cache, "_ticker", Ticker)
+    monkeypatch.setattr(numba_cache, "COMPILE_QUIET", 60.0)
+    compiles = numba_cache._Compiles("wordtree")
+    compiles.on_start(_compile_event("wordtree.hangman.kernels"))
+    compiles.on_start(_compile_event("wordtree.hangman.kernels"))  # a callee: the same burst
+    compiles.on_end(None)
+    compiles.on_end(None)
+    assert said == ["notice: compiling the Hangman search kernels once (about 25 s; cached for later runs)…"]
+    assert [(t.what, t.seconds, t.closed) for t in tickers] == [("the Hangman search kernels", 25, False)]
+    compiles.finish()
+    assert said[1] == "(bar closed)" and COMPILED.match(said[2]) and tickers[0].closed
+    compiles.on_start(_compile_event("wordtree.games.codebreaker_kernels"))  # not in KERNELS: the plain notice
+    compiles.on_end(None)
+    compiles.finish()
+    assert said[3] == numba_cache.COMPILE_MORE and len(tickers) == 1
+    for module, (what, seconds) in numba_cache.KERNELS.items():  # every entry names a kernel module
+        assert (ROOT / "engine" / (module.replace(".", "/") + ".py")).is_file(), module
+        assert what.startswith("the ") and 0 < seconds < 60
+
+
+def test_the_seconds_bar_stops_when_closed(monkeypatch):
+    from wordtree import progress
+
+    class Piped(io.StringIO):
+        def isatty(self) -> bool:
+            return False
+
+    stream = Piped()
+    monkeypatch.setattr("sys.stderr", stream)
+    ticker = progress.Ticker("compiling the things", 30)
+    ticker.close()
+    assert not ticker.thread.is_alive()
+    lines = stream.getvalue().splitlines()
+    assert lines and all(line.startswith("compiling the things: ") and "of about 30 s" in line for line in lines)
+
+
 # ------------------------------------------------------------------------------------------------
 # progress when piped
 # ------------------------------------------------------------------------------------------------
@@ -200,6 +252,7 @@ def test_crossword_reports_its_solve_time_and_the_compiling_apart(tmp_path):
         compiled = notices(done.stderr)
         assert bool(said.group(2)) == bool(compiled) == first, done.stderr
         if compiled:
-            assert compiled[0] == numba_cache.COMPILE_NOTICE and COMPILED.match(compiled[-1])
+            assert compiled[0] == "notice: compiling the crossword kernels once (about 28 s; cached for later runs)…"
+            assert COMPILED.match(compiled[-1])
             assert float(said.group(3)) >= 0.1
             assert float(said.group(1)) < float(said.group(3))  # the kernel's time, not its compiling's
