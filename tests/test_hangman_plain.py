@@ -152,3 +152,18 @@ def test_a_long_word_looked_up_from_the_command_line():
     assert deeper.returncode == 0 and "(exact:" in deeper.stdout, deeper.stderr
     none = cli("_" * 26)  # ENABLE has no 26-letter word
     assert none.returncode == 1 and none.stderr.count("\n") == 1 and "26 letters" in none.stderr
+
+
+def test_the_plain_rule_is_the_kernels_frequency_rule():
+    """The heuristic letter without numba (long words past the budget) is baselines' frequency rule."""
+    from wordtree.hangman.baselines import rule_letter
+    from wordtree.hangman.lookup import LETTERS
+
+    tree = HangmanTree.open(shipped_tree(4))
+    rng = random.Random(2)
+    for words, _ in positions(4, 20, seed=9, most=200):
+        weights = [rng.randint(1, 9) for _ in words]
+        tree.weights = dict(zip(words, weights))
+        hw = HangmanWords(4, tuple(words), np.array(weights, dtype=np.int64), mask_table(words, 4), {})
+        s = Searcher(hw, 10, memo_entries=1 << 10)
+        assert tree._plain_rule(words) == LETTERS[rule_letter(s, np.arange(len(words)), "frequency")], words
