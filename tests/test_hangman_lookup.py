@@ -261,6 +261,8 @@ def test_the_game_over(five):
     ("_e___", "s!", "'!' is not a letter"),
     ("xq___", "", "no word of the tree's list fits"),
     ("hello", "abcdfgijkmn", "lose with 10 lives"),
+    ("qzqzq", "", "no word of the tree's list"),  # revealed, but no word: not won
+    ("hellz", "a", "no word of the tree's list"),
 ])
 def test_contradictions(five, pattern, missed, needle):
     with pytest.raises(UserError, match=needle):

@@ -21,8 +21,6 @@ import urllib.parse
 from collections import Counter
 from dataclasses import dataclass, field
 
-import orjson
-
 from ..errors import SessionStopped, UserError
 from ..words import canonical_sha256, load_words
 from .game import MAX_LENGTH
@@ -30,6 +28,9 @@ from .game import MAX_LENGTH
 ENGLISH_ORDER = "etaoinsrhldcumfpgwybvkxjqz"
 LIVE_EXACT_BELOW = 60  # candidate sets up to this size are searched exactly when off the tree
 LOST = "No more guess left."  # the server's message for a lost word (with or without data)
+MAX_REPLY = 1 << 20  # the largest reply body read (a game's replies are a few hundred bytes)
+MAX_SHOWN = 64  # the longest word a server may show
+MAX_WORDS = 1 << 20  # the most words of a resumed game (whose number is not known) the bot plays
 
 
 class Client:
@@ -69,7 +70,9 @@ class Client:
         try:
             conn.request("POST", self._path, body=data, headers={"Content-Type": "application/json"})
             resp = conn.getresponse()
-            body = resp.read()
+            body = resp.read(MAX_REPLY + 1)
+            if len(body) > MAX_REPLY:
+                raise UserError(f"{self.url}: the server's reply is larger than {MAX_REPLY >> 20} MB")
             if resp.will_close:
                 self.close()
             return resp.status, body
@@ -99,8 +102,65 @@ class Client:
             raise UserError(f"{self.url}: {status}: the answer is not JSON") from None
         if status >= 400:
             message = answer.get("message") if isinstance(answer, dict) else None
+            message = message[:200] if isinstance(message, str) else None
             raise UserError(f"{self.url}: {status} {message or http.client.responses.get(status, '')}")
+        try:
+            return checked_reply(payload.get("action"), answer)
+        except UserError as exc:
+            raise UserError(f"{self.url}: the {payload.get('action')} reply: {exc}") from None
+
+
+def _whole(value, low: int = 0, high: int = 1 << 62) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _shown(value) -> bool:
+    """A word as a server shows it: letters, and * for a hidden one."""
+    return (isinstance(value, str) and 0 < len(value) <= MAX_SHOWN
+            and all(ch == "*" or "a" <= ch.lower() <= "z" for ch in value))
+
+
+COUNTS = ("totalWordCount", "correctWordCount", "totalWrongGuessCount")
+REPLY_FIELDS = {  # action -> (field, test, what it must be); "data" fields are data's
+    "startGame": [("sessionId", lambda v: isinstance(v, str) and 0 < len(v) <= 256, "a string"),
+                  ("data.numberOfWordsToGuess", lambda v: _whole(v, 0, 1 << 20), "a whole number"),
+                  ("data.numberOfGuessAllowedForEachWord", lambda v: _whole(v, 0, 25), "a whole number from 0 to 25")],
+    "getResult": [*((f"data.{key}", _whole, "a whole number, 0 or more") for key in COUNTS),
+                  ("data.score", lambda v: _whole(v, -(1 << 62)), "a whole number")],
+    "nextWord": [("data.word", _shown, "a word of letters and *")],
+    "guessWord": [("data.word", _shown, "a word of letters and *")],
+}
+REPLY_FIELDS["submitResult"] = [*REPLY_FIELDS["getResult"], ("data.sessionId", lambda v: isinstance(v, str), "a string")]
+OPTIONAL_DATA = {"nextWord", "guessWord"}  # a reply without data: no word left, or the word lost
+
+
+def _kind(value) -> str:
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return {str: "a string", list: "a list", dict: "an object"}.get(type(value), "a number")
+
+
+def checked_reply(action, answer):
+    """A server's reply to `action`, if every field the bot reads is there and of its type; else a
+    UserError naming the first that is not."""
+    if not isinstance(answer, dict):
+        raise UserError(f"not a JSON object, got {_kind(answer)}")
+    if "message" in answer and not isinstance(answer["message"], str):
+        raise UserError(f"message must be a string, got {_kind(answer['message'])}")
+    if action in OPTIONAL_DATA and "data" not in answer:
         return answer
+    if "data" in answer and not isinstance(answer["data"], dict):
+        raise UserError(f"data must be an object, got {_kind(answer['data'])}")
+    for name, test, what in REPLY_FIELDS.get(action, ()):
+        section, key = (answer.get("data") or {}, name[5:]) if name.startswith("data.") else (answer, name)
+        if key not in section:
+            raise UserError(f"{name} is missing")
+        if not test(section[key]):
+            raise UserError(f"{name} must be {what}, got {_kind(section[key])}")
+    wrong = (answer.get("data") or {}).get("wrongGuessCountOfCurrentWord")
+    if action == "guessWord" and wrong is not None and not _whole(wrong, 0, 26):
+        raise UserError(f"data.wrongGuessCountOfCurrentWord must be a whole number from 0 to 26, got {_kind(wrong)}")
+    return answer
 
 
 class Player:
@@ -120,8 +180,10 @@ class Player:
 
     def tree(self, length: int):
         if length not in self._trees:
+            from .tree import read_document
+
             path = self.tree_dir / f"hangman-{length}.json"
-            doc = orjson.loads(path.read_bytes()) if path.exists() else None
+            doc = read_document(path) if path.exists() else None
             mine = canonical_sha256(self.by_length.get(length, []))
             ok = doc and doc["game"]["lives"] == self.lives and doc["game"]["words_sha256"] == mine
             self._trees[length] = doc["tree"] if ok else None
@@ -274,6 +336,8 @@ def play_word(client: Client, player: Player, sid: str, first: dict | None, say)
             wrong.add("e")
     played.shown = pattern
     while "*" in pattern:
+        if len(guessed) == 26:
+            raise UserError(f"the server still hides letters of {pattern.upper()} after every letter was guessed")
         strikes_left = player.lives + 1 - len(wrong)
         letter = None
         if isinstance(node, str):
@@ -290,6 +354,10 @@ def play_word(client: Client, player: Player, sid: str, first: dict | None, say)
             played.saw(answer, len(wrong) + 1)
             return played
         new = answer["data"]["word"].lower()
+        if len(new) != len(pattern):
+            raise UserError(f"the server showed a word of {len(pattern)} letters as {len(new)} letters mid-word")
+        if any(p != "*" and p != ch for p, ch in zip(pattern, new)):
+            raise UserError(f"the server showed {new.upper()} after {pattern.upper()}: a revealed letter changed")
         text = "".join(ch if ch == letter else "-" for ch in new)
         if letter not in new:
             wrong.add(letter)
@@ -315,24 +383,26 @@ def run_bot(url: str, player_id: str, resume: str | None = None, words_file: str
         sid = resume
         result = client.post({"sessionId": sid, "action": "getResult"})
         say(f"resuming session {sid} at word {result['data']['totalWordCount']}")
-        lives = 10
+        lives, words = 10, None
     else:
         start = client.post({"playerId": player_id, "action": "startGame"})
         sid = start["sessionId"]
-        lives = start["data"]["numberOfGuessAllowedForEachWord"]
-        say(f"session {sid}: {start['data']['numberOfWordsToGuess']} words, {lives} wrong guesses allowed each")
+        lives, words = start["data"]["numberOfGuessAllowedForEachWord"], start["data"]["numberOfWordsToGuess"]
+        say(f"session {sid}: {words} words, {lives} wrong guesses allowed each")
     if player is None or player.lives != lives:
         player = Player(words_file, tree_dir, lives)
     try:
-        return _play_game(client, player, sid, resume, say)
+        return _play_game(client, player, sid, resume, say, words)
     except UserError as exc:
         raise SessionStopped(str(exc), sid) from None
     finally:
         client.close()
 
 
-def _play_game(client: Client, player: Player, sid: str, resume, say) -> dict:
-    """Finish the resumed word, if any, then play the words left; a line for each word."""
+def _play_game(client: Client, player: Player, sid: str, resume, say, words: int | None = None) -> dict:
+    """Finish the resumed word, if any, then play the words left; a line for each word. `words`:
+    how many the server announced (None: not known), past which it is not followed."""
+    played_words = 0
     if resume:
         try:
             played = play_word(client, player, sid, None, say)
@@ -346,6 +416,9 @@ def _play_game(client: Client, player: Player, sid: str, resume, say) -> dict:
         first = client.post({"sessionId": sid, "action": "nextWord"})
         if "data" not in first:
             break
+        played_words += 1
+        if played_words > (MAX_WORDS if words is None else words):
+            raise UserError(f"the server gave more words than the {words or MAX_WORDS} of the game")
         played = play_word(client, player, sid, first, say)
         figures = client.post({"sessionId": sid, "action": "getResult"})["data"]
         say(played.line(figures["totalWordCount"], figures))

@@ -151,7 +151,8 @@ class JsonServer:
     """POST `path` answered by `handler(value) -> (status, answer)`: one thread waits on every socket and reads each request
     whole, `workers` threads answer them. `request_timeout` seconds to send a whole request (else
     408) and to take a response; `idle_timeout` seconds a kept-alive connection may wait between
-    requests. Used like socketserver: serve_forever() in a thread, shutdown(), server_close()."""
+    requests; `max_connections` connections at most, the one idle longest closed to make room for
+    a new one. Used like socketserver: serve_forever() in a thread, shutdown(), server_close()."""
 
     def __init__(self, handler, path: str, host: str = "127.0.0.1", port: int = 0, *, workers: int = 8,
                  backlog: int = 1024, request_timeout: float = 10.0, idle_timeout: float = 60.0,
@@ -216,8 +217,8 @@ class JsonServer:
 
     def _accept(self) -> None:
         for _ in range(64):
-            if len(self._conns) >= self.max_connections:  # the rest wait in the listen queue
-                self._listen(False)
+            if len(self._conns) >= self.max_connections and not self._make_room():
+                self._listen(False)  # every connection is at work: the rest wait in the listen queue
                 return
             try:
                 sock, _ = self.socket.accept()
@@ -231,6 +232,16 @@ class JsonServer:
             conn = _Conn(sock, time.monotonic() + self.idle_timeout)
             self._conns[sock.fileno()] = conn
             self._sel.register(sock, selectors.EVENT_READ, conn)
+
+    def _make_room(self) -> bool:
+        """At the connection limit, close the connection that has waited longest for a next request
+        (one closing after an error first), so that idle kept-alive connections never keep a new
+        client waiting; False when every connection is reading or answering a request."""
+        idle = [conn for conn in self._conns.values() if not conn.busy and (conn.closing or not conn.buf)]
+        if not idle:
+            return False
+        self._close(min(idle, key=lambda conn: (not conn.closing, conn.deadline)))
+        return True
 
     def _readable(self, conn: _Conn) -> None:
         try:

@@ -138,6 +138,13 @@ class Game:
                 if name not in have:
                     db.execute(f"ALTER TABLE sessions ADD COLUMN {name} {kind}")
             db.execute(START_INDEX)
+            # a store it cannot write (read-only) fails here, not at every request: a write, rolled back
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute(f"PRAGMA user_version = {int(version)}")
+            finally:
+                db.execute("ROLLBACK")
         finally:
             db.close()
 

@@ -193,7 +193,7 @@ def check_fields(doc: dict) -> None:
            f"a whole number from 1 to {MOST_GUESSES}, or null (no cap)")
     expect(game, "game", "word_length", lambda v: whole(v, 1, 64), "a whole number from 1 to 64")
     for key in ("answers", "guesses"):
-        expect(game, "game", f"{key}_sha256", _sha256, "a sha256 (64 hex digits)")
+        expect(game, "game", f"{key}_sha256", is_sha256, "a sha256 (64 hex digits)")
         expect(game, "game", f"{key}_count", lambda v: whole(v, 1), "a whole number, 1 or more")
     for key in ("pegs", "colours", "digits"):
         expect(game, "game", key, lambda v: whole(v, 0, 100), "a whole number", optional=True)
@@ -215,7 +215,7 @@ def check_fields(doc: dict) -> None:
     check_nodes(doc["root"])
 
 
-def _sha256(value) -> bool:
+def is_sha256(value) -> bool:
     return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
