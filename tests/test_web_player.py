@@ -150,6 +150,16 @@ def test_web_publishes_only_verified_trees(tmp_path):
     with pytest.raises(UserError, match="hswapped.json: not published, the tree does not verify"):
         build_site([hswapped], tmp_path / "out2")
     assert not (tmp_path / "out2").exists()
+    # a family the page has no page for is refused by name, and left out of the default
+    from wordtree.families import shipped_trees
+    from wordtree.web import PLAYED, default_trees
+
+    others = [t for t in shipped_trees() if t.family.name not in PLAYED]
+    for tree in others[:1]:
+        with pytest.raises(UserError, match=f"no page for {tree.family.name} trees"):
+            build_site([tree.path], tmp_path / "out3")
+    assert set(default_trees()) == {t.path for t in shipped_trees() if t.family.name in PLAYED}
+    assert {t.family.name for t in shipped_trees()} >= set(PLAYED)
 
 
 # ------------------------------------------------------------------------------------------------
