@@ -38,6 +38,7 @@ import pytest  # noqa: E402
 QUICK_LEAVES_OUT = frozenset({
     "test_checkpoints.py", "test_cluster.py", "test_crossword.py", "test_dordle_cluster.py", "test_hangman.py",
     "test_numba_load.py", "test_parallel.py", "test_search.py", "test_shared_memo.py", "test_waits.py", "test_web.py",
+    "test_web_player.py",
 })
 
 
