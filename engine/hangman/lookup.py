@@ -96,7 +96,8 @@ def shipped_tree(length: int) -> Path:
 
     path = TREE_DIR / f"hangman-{length}.json"
     if not path.is_file():
-        raise UserError(f"no Hangman tree of {length}-letter words is shipped (lengths {MIN_LENGTH} to {MAX_LENGTH})")
+        raise UserError(f"no Hangman tree of {length}-letter words is shipped (lengths {MIN_LENGTH} to {MAX_LENGTH}; "
+                        f"{MAX_LENGTH + 1} to {LONGEST} are searched without one)")
     return path
 
 
