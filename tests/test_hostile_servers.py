@@ -11,7 +11,11 @@ import http.client
 import io
 import json
 import socket
+import sqlite3
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -19,6 +23,7 @@ import pytest
 from wordtree import commands as cli
 from wordtree.hangman.server import Game, make_server
 
+ROOT = Path(__file__).resolve().parent.parent
 WORDS = ["apple", "lemon", "mango"]
 START = {"message": "THE GAME IS ON", "sessionId": "s1",
          "data": {"numberOfWordsToGuess": 1, "numberOfGuessAllowedForEachWord": 10}}
@@ -242,8 +247,10 @@ def test_a_store_it_cannot_write_is_refused_at_start(tmp_path):
     db.write_bytes(bytes(data))
     words = tmp_path / "words.txt"
     words.write_text("\n".join(WORDS) + "\n")
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = cli.main(["hangman-server", "--db", str(db), "--words", str(words), "--port", "0"])
-    lines = err.getvalue().strip().splitlines()
-    assert code == 1 and len(lines) == 1 and "readonly" in lines[0] and str(db) in lines[0], err.getvalue()
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        Game(db, WORDS)
+    # the command, in a process of its own: a server that started anyway would serve until killed
+    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "hangman-server", "--db", str(db), "--words",
+                           str(words), "--port", "0"], capture_output=True, text=True, timeout=120)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 1 and len(lines) == 1 and "readonly" in lines[0] and str(db) in lines[0], done.stderr
