@@ -218,7 +218,7 @@ def verify_tree(tree: str, args) -> int:
     and `dordle verify`)."""
     from ..dordle.heuristic import STRATEGY_FORMAT
     from ..dordle.document import FORMAT, read_document
-    from ..dordle.tree import verify_document
+    from ..dordle.tree import optimality_claim, verify_document
     from ..families import tree_path
 
     doc = read_document(tree_path(tree), (FORMAT, STRATEGY_FORMAT))
@@ -239,12 +239,22 @@ def verify_tree(tree: str, args) -> int:
         game, matrix = _game(preset, args.answers, args.guesses, args.cache_dir)
     if doc["format"] == STRATEGY_FORMAT:
         return _verify_strategy(tree, doc, game, matrix, getattr(args, "json", False))
-    report = verify_document(doc, game, matrix)
+    try:
+        report = verify_document(doc, game, matrix)
+    except UserError as exc:
+        raise UserError(f"{tree}: {exc}") from None
+    claim, how = optimality_claim(doc)
     if getattr(args, "json", False):
-        return print_json({"tree": tree, "family": "dordle", "valid": True, **report,
-                           "optimal": "claimed" if doc["result"].get("optimal") else "not claimed"})
+        return print_json({"tree": tree, "family": "dordle", "valid": True, **report, "optimal": claim,
+                           **({"proof": how} if how else {})})
     print(f"ok: {report['pairs']} ordered pairs, total {report['total']}, mean {report['mean']:.4f}, "
           f"worst {report['worst']}, {report['remainders']} single-board remainders solved")
+    if claim == "claimed":
+        print(f"optimal: claimed {how}, not re-proved (building it again re-proves it: wordtree build dordle)")
+    elif claim == "unproven":
+        print(f"optimal: claimed, but unproven: {how}")
+    else:
+        print("optimal: not claimed")
     return 0
 
 

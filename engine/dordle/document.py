@@ -107,30 +107,50 @@ def check_shape(doc: dict) -> None:
     """The fields a lookup or a replay reads, of the types they need: the game's names and
     fingerprints, the cap, the result's total, and every node ({"guess": word, "next": {key:
     node or remainder}}, a remainder {"board": 1 or 2, "answers": [words], "guesses_left": k})."""
+    from ..wordle.tree import expect, field_error, is_sha256, kind, number, text
+
     game = doc.get("game")
     if not isinstance(game, dict) or not all(isinstance(game.get(k), str) for k in GAME_KEYS):
         raise UserError(f"malformed 'game' section (needs {', '.join(GAME_KEYS)})")
+    for key in ("answers_sha256", "guesses_sha256"):
+        expect(game, "game", key, is_sha256, "a sha256 (64 hex digits)")
+    for key in ("answers_count", "guesses_count", "word_length"):
+        expect(game, "game", key, lambda v: _whole(v, 1), "a whole number, 1 or more", optional=True)
+    expect(game, "game", "kind", text, "a string", optional=True)
     cap = doc.get("max_guesses")
-    if not isinstance(cap, int) or isinstance(cap, bool) or not 2 <= cap <= 16:
+    if not _whole(cap, 2, 16):
         raise UserError("'max_guesses' must be a whole number from 2 to 16")
+    expect(doc, "", "solved_mark", lambda v: text(v, 64), "a string", optional=True)
     result = doc.get("result")
     if not isinstance(result, dict) or not isinstance(result.get("total"), int):
         raise UserError("malformed 'result' section (needs a whole 'total')")
+    for key in ("total", "pairs", "lower_bound", "cap_asked", "nodes", "evaluations", "memo_hits", "memo_entries",
+                "single_board_sets"):
+        expect(result, "result", key, lambda v: _whole(v, 0), "a whole number, 0 or more", optional=key != "total")
+    for key in ("mean", "seconds"):
+        expect(result, "result", key, lambda v: number(v), "a number, 0 or more", optional=True)
+    expect(result, "result", "optimal", lambda v: isinstance(v, bool), "true or false", optional=True)
+    expect(result, "result", "objective", lambda v: v in ("total", "worst"), "total or worst", optional=True)
+    for key in ("first", "strategy"):
+        expect(result, "result", key, lambda v: text(v, 64), "a string", optional=True)
     stack = [(doc.get("tree"), 0)]
     while stack:
         node, depth = stack.pop()
         if depth > cap:
             raise UserError(f"the tree is deeper than its cap of {cap}")
         if not isinstance(node, dict):
-            raise UserError("malformed tree: a node is not an object")
+            raise UserError(f"malformed tree: a node must be an object, got {kind(node)}")
         if "board" in node:
-            if node.get("board") not in (1, 2) or not isinstance(node.get("guesses_left"), int) or \
-                    not isinstance(node.get("answers"), list) or not all(isinstance(w, str) for w in node["answers"]):
+            if node.get("board") not in (1, 2) or isinstance(node.get("board"), bool) or \
+                    not _whole(node.get("guesses_left"), 0, 16) or not isinstance(node.get("answers"), list) or \
+                    not node["answers"] or not all(isinstance(w, str) for w in node["answers"]):
                 raise UserError("malformed remainder (needs board 1 or 2, answers, guesses_left)")
             continue
         branches = node.get("next", {})
-        if not isinstance(node.get("guess"), str) or not isinstance(branches, dict):
-            raise UserError("malformed tree: a node needs a 'guess' word and 'next' as an object")
+        if not text(node.get("guess"), 64):
+            raise field_error("malformed tree: a node's 'guess'", node.get("guess"), "a word")
+        if not isinstance(branches, dict):
+            raise field_error(f"malformed tree: 'next' of {node['guess']!r}", branches, "an object")
         stack.extend((child, depth + 1) for child in branches.values())
 
 

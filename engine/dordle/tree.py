@@ -137,14 +137,59 @@ def verify_document(doc: dict, game, matrix: np.ndarray) -> dict:
     if total != claimed:
         raise UserError(f"the replay totals {total}, the file says {claimed}")
     n = len(answers)
-    return {"total": total, "pairs": n * (n - 1), "mean": total / (n * (n - 1)), "worst": worst,
-            "remainders": len(singles)}
+    figures = {"total": total, "pairs": n * (n - 1), "mean": total / (n * (n - 1)), "worst": worst,
+               "remainders": len(singles)}
+    check_claims(doc, game, figures)
+    return figures
+
+
+def check_claims(doc: dict, game, figures: dict) -> None:
+    """Every other figure the file states, against the replay's `figures` and the game: the pairs,
+    the mean, the answer and guess counts, the opener, the solved mark, and for the objective
+    "worst" that no pair takes more than the cap; the first that differs is a UserError."""
+    result, spec = doc["result"], doc["game"]
+    if result.get("pairs", figures["pairs"]) != figures["pairs"]:
+        raise UserError(f"result.pairs is {result['pairs']}, the lists give {figures['pairs']}")
+    mean = result.get("mean")
+    if mean is not None and abs(mean - figures["mean"]) > 1e-6:
+        raise UserError(f"result.mean is {mean}, the replay gives {round(figures['mean'], 6)}")
+    for key, count in (("answers_count", len(game.answers)), ("guesses_count", len(game.guesses)),
+                       ("word_length", game.length)):
+        if spec.get(key, count) != count:
+            raise UserError(f"game.{key} is {spec[key]}, the lists give {count}")
+    if spec.get("kind", game.kind) != game.kind:
+        raise UserError(f"game.kind is {spec['kind'][:20]!r}, the game is {game.kind!r}")
+    if result.get("first", doc["tree"]["guess"]) != doc["tree"]["guess"]:
+        raise UserError(f"result.first is {result['first']!r}, the tree opens with {doc['tree']['guess']!r}")
+    if doc.get("solved_mark", solved_mark(game)) != solved_mark(game):
+        raise UserError(f"solved_mark is {doc['solved_mark'][:20]!r}, the game's is {solved_mark(game)!r}")
+    if result.get("objective") == "worst" and figures["worst"] != doc["max_guesses"]:
+        raise UserError(f"the objective is the worst case, max_guesses {doc['max_guesses']}, but the worst pair "
+                        f"takes {figures['worst']}")
+
+
+def optimality_claim(doc: dict) -> tuple[str, str]:
+    """What the tree claims of its optimality and what verify can say of it: ("not claimed", ""),
+    ("claimed", how it was proven: the exhaustive search the file records, re-proved only by
+    building it again), or ("unproven", why: the file records no exhaustive search, or says its
+    tree is a heuristic strategy's)."""
+    result = doc["result"]
+    if result.get("optimal") is not True:
+        return "not claimed", ""
+    if result.get("strategy") is not None:
+        return "unproven", f"the tree is labelled a {str(result['strategy'])[:40]} strategy's"
+    if not all(isinstance(result.get(key), int) for key in ("nodes", "evaluations")) or \
+            result.get("objective", "total") not in OBJECTIVES:
+        return "unproven", "the file records no exhaustive search (its nodes and evaluations)"
+    return "claimed", "by the exhaustive search the file records"
 
 
 def _replay(node: dict, a: str, b: str, game, solver, singles: dict, win: str, cap: int) -> int:
     used = 0
     while True:
         guess = node["guess"]
+        if guess not in game.guess_index:
+            raise UserError(f"pair {a}/{b}: {guess[:20]!r} is not an allowed guess")
         used += 1
         if used > cap:
             raise UserError(f"pair {a}/{b} is not solved within {cap} guesses")
@@ -156,6 +201,8 @@ def _replay(node: dict, a: str, b: str, game, solver, singles: dict, win: str, c
             node = child
             continue
         other = b if child["board"] == 2 else a
+        if any(w not in game.answer_index for w in child["answers"]):
+            raise UserError(f"pair {a}/{b}: a remainder after {guess} lists a word that is not an answer")
         if not key.split("/")[2 - child["board"]] == win:
             raise UserError(f"pair {a}/{b}: remainder of board {child['board']} before the other was solved")
         if other not in child["answers"]:

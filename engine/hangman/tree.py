@@ -22,7 +22,7 @@ import orjson
 
 from ..data import PACKAGE
 from ..errors import UnshippedListError, UserError
-from ..wordle.tree import TREE_MAX_BYTES
+from ..wordle.tree import TREE_MAX_BYTES, expect, field_error, is_sha256, kind, number, text, whole
 from ..words import (
     LIST_MAX_BYTES,
     canonical_sha256,
@@ -257,11 +257,107 @@ def summary(doc: dict, figures: dict) -> str:
 
 
 def read_document(path) -> dict:
-    """A hangman tree file's JSON (bounded: a regular file of at most TREE_MAX_BYTES)."""
+    """A hangman tree file's JSON (bounded: a regular file of at most TREE_MAX_BYTES), every
+    field a command reads checked for its type (check_document); anything else is one UserError
+    line naming the file and the field."""
     try:
-        return orjson.loads(read_bounded(path, TREE_MAX_BYTES, "tree file"))
+        doc = orjson.loads(read_bounded(path, TREE_MAX_BYTES, "tree file"))
     except orjson.JSONDecodeError as exc:
         raise UserError(f"{path}: not JSON ({exc})") from None
+    try:
+        check_document(doc)
+    except UserError as exc:
+        raise UserError(f"{path}: {exc}") from None
+    return doc
+
+
+FIGURE_TESTS = {
+    "expected_score": (lambda v: number(v, -1e12), "a number"),
+    "expected_misses": (number, "a number, 0 or more"),
+    "win_rate": (lambda v: number(v, 0, 1), "a number from 0 to 1"),
+    "total_score": (lambda v: whole(v, -(1 << 62)), "a whole number"),
+    "total_misses": (whole, "a whole number, 0 or more"),
+    "lost_weight": (whole, "a whole number, 0 or more"),
+    "total_weight": (lambda v: whole(v, 1), "a whole number, 1 or more"),
+}
+
+
+def check_document(doc) -> None:
+    """Every field of a wordtree-hangman/1 document that a command reads, of its type and in its
+    range; a UserError naming the first one that is not ("game.lives must be a whole number from 0
+    to 25, got a string"). The figures are checked against the tree by verify_document."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        found = doc.get("format") if isinstance(doc, dict) else kind(doc)
+        raise UserError(f"not a {FORMAT} file (format: {str(found)[:40]!r})")
+    for key in ("game", "result"):
+        if not isinstance(doc.get(key), dict):
+            raise field_error(key, doc.get(key), "an object")
+    game, result = doc["game"], doc["result"]
+    expect(game, "game", "name", lambda v: v == "hangman", "hangman", optional=True)
+    expect(game, "game", "word_length", lambda v: whole(v, 1, 64), "a whole number from 1 to 64")
+    expect(game, "game", "lives", lambda v: whole(v, 0, 25), "a whole number from 0 to 25")
+    expect(game, "game", "lost_at_wrong_guess", lambda v: whole(v, 1, 26), "a whole number from 1 to 26",
+           optional=True)
+    expect(game, "game", "words", lambda v: text(v, 256) and v != "", "a non-empty string")
+    expect(game, "game", "words_sha256", is_sha256, "a sha256 (64 hex digits)")
+    expect(game, "game", "words_count", lambda v: whole(v, 1), "a whole number, 1 or more")
+    weights = expect(game, "game", "weights", lambda v: v is None or v is False or text(v, 256),
+                     "a string (the weights file) or null", optional=True)
+    if weights:
+        expect(game, "game", "weights_sha256", is_sha256, "a sha256 (64 hex digits)")
+    for key in ("engine", "objective", "strategy"):
+        expect(doc, "", key, text, "a string", optional=True)
+    expect(doc, "", "sources", lambda v: isinstance(v, list) and all(text(x) for x in v), "a list of strings",
+           optional=True)
+    expect(result, "result", "optimal", lambda v: isinstance(v, bool), "true or false")
+    expect(result, "result", "proof", lambda v: v is None or text(v), "a string or null", optional=True)
+    expect(result, "result", "seconds", number, "a number, 0 or more", optional=True)
+    expect(result, "result", "search", lambda v: isinstance(v, dict), "an object", optional=True)
+    for key, (test, wanted) in FIGURE_TESTS.items():
+        expect(result, "result", key, test, wanted)
+    bound = expect(result, "result", "bound", lambda v: isinstance(v, dict), "an object", optional=True)
+    if bound is not None:
+        expect(bound, "result.bound", "max_total_score", lambda v: whole(v, -(1 << 62)), "a whole number",
+               optional=True)
+        expect(bound, "result.bound", "least_total_misses_at_max", whole, "a whole number, 0 or more", optional=True)
+        expect(bound, "result.bound", "max_expected_score", lambda v: number(v, -1e12), "a number", optional=True)
+    baselines = expect(doc, "", "baselines", lambda v: isinstance(v, dict), "an object", optional=True)
+    for rule, stated in (baselines or {}).items():
+        if not isinstance(stated, dict):
+            raise field_error(f"baselines.{rule[:40]}", stated, "an object")
+        for key, (test, wanted) in FIGURE_TESTS.items():
+            expect(stated, f"baselines.{rule[:40]}", key, test, wanted)
+    check_nodes(doc.get("tree"), game["word_length"])
+
+
+def check_nodes(root, length: int) -> None:
+    """Every node of a Hangman tree of its shape: a word (a leaf), {"lost": [words]}, or
+    {"guess": letter, "next": {feedback: node}} with feedback texts of `length` characters; a
+    UserError naming the first that is not, by its path."""
+    stack = [(root, [])]
+    while stack:
+        node, steps = stack.pop()
+        where = " ".join(steps) or "the root"
+        if isinstance(node, str):
+            if len(node) != length:
+                raise UserError(f"tree: the leaf {node[:20]!r} at {where} is not a {length}-letter word")
+            continue
+        if not isinstance(node, dict):
+            raise UserError(f"tree: the node at {where} must be an object or a word, got {kind(node)}")
+        if "lost" in node:
+            lost = node["lost"]
+            if not isinstance(lost, list) or not lost or not all(isinstance(w, str) for w in lost):
+                raise field_error(f"tree: 'lost' at {where}", lost, "a list of words")
+            continue
+        letter, branches = node.get("guess"), node.get("next")
+        if not (isinstance(letter, str) and len(letter) == 1 and "a" <= letter <= "z"):
+            raise field_error(f"tree: the guess at {where}", letter, "a letter a-z")
+        if not isinstance(branches, dict) or not branches:
+            raise field_error(f"tree: 'next' of {letter!r} at {where}", branches, "a non-empty object")
+        for key, child in branches.items():
+            if len(key) != length:
+                raise UserError(f"tree: the branch {key[:20]!r} of {letter!r} at {where} is not {length} characters")
+            stack.append((child, steps + [f"{letter}:{key}"]))
 
 
 def verify_file(path, words_file=None, weights_file=None) -> str:
@@ -398,9 +494,6 @@ def describe_file(path) -> dict:
     """What a list of trees says of a wordtree-hangman/1 file (families.describe): its word
     length, lives, word list, total score over every word and whether it is proven optimal."""
     doc = read_document(path)
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("game"), dict) \
-            or not isinstance(doc.get("result"), dict):
-        raise UserError(f"{path}: not a {FORMAT} file with 'game' and 'result' sections")
     game, result = doc["game"], doc["result"]
     return {"format": FORMAT, "game": "hangman", "word_length": game.get("word_length"), "lives": game.get("lives"),
             "lists": {"words": game.get("words")}, "answers": game.get("words_count"),
