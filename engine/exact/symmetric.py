@@ -185,13 +185,17 @@ class OrbitSearch:
         """`evaluate` in a symmetric game: `history` ends with `guess`; each class below it is
         solved by `solve_symmetric` with `levels` levels, as `sum_of_classes` orders them (with
         its `solve_first`). `on_part(share)`, if given, gets the share of S's answers in the
-        classes solved so far, below 1, after each."""
+        classes solved so far, below 1, as it grows: a class under way counting by its own
+        progress (solve_symmetric's `on_tried`), down to the last symmetric level."""
         if levels == 0:
             return self.evaluate(S, guess, d, beta)
         solved = [0]
 
         def solve(_, part, budget):
-            value = self.solve_symmetric(part, d - 1, history, budget, levels)[0]
+            before = solved[0]
+            inside = None if on_part is None else (  # the class's own progress, below its level
+                lambda share: on_part(min((before + len(part) * share) / len(S), 0.999)))
+            value = self.solve_symmetric(part, d - 1, history, budget, levels, on_tried=inside)[0]
             if on_part is not None:
                 solved[0] += len(part)
                 on_part(min(solved[0] / len(S), 0.999))
