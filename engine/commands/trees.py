@@ -34,7 +34,7 @@ def add_verify(sub) -> None:
                    help="re-prove the tree's optimality claim with the exact search (slow: the search the build ran)")
     quiet_option(p)
     json_option(p, "tree, family, valid, the figures replayed (total, mean, worst ...) and optimal "
-                   "(not claimed, claimed or re-proved)")
+                   "(not claimed, claimed, re-proved, or for a Dordle tree unproven: no search recorded proves it)")
 
 
 def run_verify(args) -> int:
