@@ -10,6 +10,8 @@ numba's `njit` with `cache=True`: every kernel is kept in numba's on-disk cache.
 
 from __future__ import annotations
 
+import os
+
 from .numba_cache import cache_usable, guard_cache, import_numba, in_memory
 
 import_numba()
@@ -32,9 +34,43 @@ def kernel(function=None, **options):
 
 def _decorate(function, options):
     try:
-        return njit(**options)(function)
+        dispatcher = njit(**options)(function)
     except RuntimeError as exc:  # numba: "cannot cache function ...: no locator available"
         if not options.get("cache") or "cannot cache" not in str(exc):
             raise
         in_memory(str(exc))
-        return njit(**{**options, "cache": False})(function)
+        dispatcher = njit(**{**options, "cache": False})(function)
+    return dispatcher
+
+
+CHECK_ENTRIES = bool(os.environ.get("WORDTREE_CHECK_ENTRIES"))  # the tests set it (conftest.py)
+
+
+class Entries:
+    """A kernel called through its compiled function, found once per call site: a call through
+    numba's dispatcher types every argument again, and for a named tuple of arrays (the exact
+    search's 30-array Scratch) that costs more than the kernel's own work on a small set
+    (docs/performance.md has the figures).
+
+    `entries(site, *args)`: the first call at `site` types the arguments as the dispatcher does
+    (compiling where need be) and keeps that function; later calls at `site` go to it directly.
+    A site must pass arguments of the same numba types every time (same dtypes, dimensions and
+    layouts; Python ints): the caller keeps to it. With CHECK_ENTRIES every call is typed again
+    and a change is a TypeError, so that the tests catch a site that breaks the rule."""
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+        self.found: dict = {}
+
+    def __call__(self, site, *args):
+        found = self.found.get(site)
+        if found is None or CHECK_ENTRIES:
+            types = tuple(self.dispatcher.typeof_pyval(arg) for arg in args)
+            if found is not None and found[0] != types:
+                changed = [i for i, (a, b) in enumerate(zip(found[0], types)) if a != b]
+                raise TypeError(f"{self.dispatcher.__name__} at {site!r}: argument(s) {changed} changed type")
+            if found is None:
+                if types not in self.dispatcher.overloads:
+                    self.dispatcher.compile(types)
+                found = self.found[site] = (types, self.dispatcher.overloads[types].entry_point)
+        return found[1](*args)

@@ -27,6 +27,7 @@ elif not os.environ.get("NUMBA_CACHE_DIR"):
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
     os.environ["NUMBA_CACHE_DIR"] = str(ROOT / ".nc" / f"numba-{python}-{version('numba')}")
 os.environ["WORDTREE_CACHE_DIR"] = os.path.join(_TMP, "patterns")
+os.environ["WORDTREE_CHECK_ENTRIES"] = "1"  # jit.Entries: a call site whose argument types change fails
 
 sys.path.insert(0, str(ROOT))
 

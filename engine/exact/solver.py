@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import CapOutOfRange, UserError
+from ..jit import Entries
 from . import kernels
 from .context import Context, Counters, SharedMemo, usable_cores
 from .symmetric import SOLVE_FIRST_FRACTION, OrbitSearch, uses_symmetry
@@ -71,6 +72,7 @@ class Solver(OrbitSearch):
                  memo_mb: int = 160, mode: str = "normal"):
         self.game = game
         self.matrix = np.ascontiguousarray(matrix)
+        self.kernel = Entries(kernels._solve)  # _solve by its compiled function, a call site each
         self.cap = NO_CAP if max_guesses is None else int(max_guesses)
         if not 1 <= self.cap <= NO_CAP:
             raise CapOutOfRange(self.cap, NO_CAP)
@@ -227,11 +229,11 @@ class Solver(OrbitSearch):
         S = np.ascontiguousarray(S, dtype=np.int32)
         scratch = ctx.keeping_top(self.matrix.shape[0], len(S)) if keep else ctx.scratch
         with self.memo(ctx) as memo:
-            value = int(kernels._solve(S, S.copy(), d, beta, 0, self.matrix, self.columns, self.all_guesses,
-                                       self.matrix.shape[0],
-                                       self.answer_gid, forced, self.answer_gid, self.game.win_code,
-                                       self.rules | (kernels.KEEP_TOP if keep else 0), scratch, memo, self.letters,
-                                       self.counts))
+            value = int(self.kernel("run", S, S.copy(), d, beta, 0, self.matrix, self.columns, self.all_guesses,
+                                    self.matrix.shape[0],
+                                    self.answer_gid, forced, self.answer_gid, self.game.win_code,
+                                    self.rules | (kernels.KEEP_TOP if keep else 0), scratch, memo, self.letters,
+                                    self.counts))
         if keep and value < INF:  # (a tree is built only then)
             self._keep_top(S, d, ctx, scratch)
         return value
@@ -280,9 +282,9 @@ class Solver(OrbitSearch):
         ctx.scratch.scores[0, :m] = kept.scores
         S = np.ascontiguousarray(S, dtype=np.int32)
         with self.memo(ctx) as memo:
-            value = int(kernels._solve(S, np.arange(n, dtype=np.int32), d, beta, 0, kept.codes, self._no_columns,
-                                       kept.ids, m, kept.win, -1, self.answer_gid, self.game.win_code,
-                                       self.rules | kernels.GIVEN_TOP, ctx.scratch, memo, self.letters, self.counts))
+            value = int(self.kernel("top", S, np.arange(n, dtype=np.int32), d, beta, 0, kept.codes, self._no_columns,
+                                    kept.ids, m, kept.win, -1, self.answer_gid, self.game.win_code,
+                                    self.rules | kernels.GIVEN_TOP, ctx.scratch, memo, self.letters, self.counts))
         return value, int(ctx.best_out[0])
 
     def evaluate(self, S: np.ndarray, guess: int, d: int, beta: int = INF, req: np.ndarray | None = None) -> int:

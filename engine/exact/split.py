@@ -293,9 +293,9 @@ class SplitSearch:
         ctx = solver.context()
         ctx.root_constraint[:] = self.req
         with solver.memo(ctx) as memo:
-            return int(kernels._solve(self.S, self.pos, self.d, budget, 0, self.L, self.LT, self.L_ids,
-                                      len(self.L_ids), self.win_row, row, solver.answer_gid, solver.game.win_code,
-                                      solver.rules, ctx.scratch, memo, solver.letters, solver.counts))
+            return int(solver.kernel("split", self.S, self.pos, self.d, budget, 0, self.L, self.LT, self.L_ids,
+                                     len(self.L_ids), self.win_row, row, solver.answer_gid, solver.game.win_code,
+                                     solver.rules, ctx.scratch, memo, solver.letters, solver.counts))
 
     def _finish(self, worker: int) -> None:
         best = min((v for v, e, _ in self.results if e), default=None)
