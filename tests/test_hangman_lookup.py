@@ -327,7 +327,9 @@ def test_cli_next_errors(capsys, tmp_path):
     one_line_error(run(capsys, "next", "--game", "hangman", "_e___", "--missed", "e"), 1, "both missed and revealed")
     one_line_error(run(capsys, "next", tree, "_e___"), 1, "has 5 letters", "3-letter words")
     one_line_error(run(capsys, "next", tree, "a1_"), 1, "'1' is neither")
-    one_line_error(run(capsys, "next", "--game", "hangman", "_" * 20), 1, "no Hangman tree of 20-letter words")
+    one_line_error(run(capsys, "next", "--game", "hangman", "_" * 26), 1, "no Hangman tree of 26-letter words",
+                   "no word of 26 letters")  # 16 to 28 are searched without a tree; ENABLE has no 26
+    one_line_error(run(capsys, "next", "--game", "hangman", "_" * 65), 1, "no Hangman tree of 65-letter words")
     one_line_error(run(capsys, "next", "--game", "hangman", "xq___"), 1, "no word of the tree's list fits")
     one_line_error(run(capsys, "next", "--game", "hangman", tree, "___"), 2, "not both")
     one_line_error(run(capsys, "next", "--game", "wordle", "--missed", "s"), 2, "for Hangman")
