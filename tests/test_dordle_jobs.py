@@ -364,6 +364,12 @@ def test_jobs_on_dask_give_the_in_process_proofs(tmp_path):
         opener = jobs.prove_opener(search, expected[1], opener_path, held(opener_path, search, word), cluster=cluster)
         assert opener.finished and opener.value == whole_opener.value == expected[0]
         assert opener.evaluated == whole_opener.jobs - 1
+        split_path = tmp_path / "s.jobs"
+        jobs.prove_opener(DordleSearch(game, matrix, cap), expected[1], split_path, max_jobs=1, split=3)
+        search = DordleSearch(game, matrix, cap)
+        journal = jobs.read_journal(split_path, jobs.jobs_header(game, cap, search.rules, word, 3))
+        split = jobs.prove_opener(search, expected[1], split_path, journal, cluster=cluster, split=3)
+        assert split.finished and split.value == expected[0] and split.evaluated >= 1
 
 
 # --- the counting bound of the best second guess (search.USE_SECOND) ---
@@ -399,3 +405,59 @@ def test_second_bound_saves_nodes_on_a_reduced_list(dordle_lists):
     off, on = DordleSearch(game, matrix, 6), DordleSearch(game, matrix, 6, rules=ALL_RULES | USE_SECOND)
     assert on.solve_game() == off.solve_game()
     assert on.nodes < off.nodes, (on.nodes, off.nodes)
+
+
+# --- child states split by their second guess (--split-pairs) ---
+@pytest.mark.parametrize("seed", range(8))
+def test_a_split_opener_proof_is_evaluates_total_and_resumes(seed, tmp_path):
+    """Child states of 3 pairs or more split into one job per second guess: the opener's total is
+    still DordleSearch.evaluate's and the brute force's; stopped after k jobs for every k and
+    resumed, the same, no job done twice."""
+    game, cap, _ = matrix_of(seed)
+    for first in range(0, len(game.guesses), max(1, len(game.guesses) // 3)):
+        expected = min(search_of(seed).evaluate(*search_of(seed).root(), first), DINF)
+        whole = jobs.prove_opener(search_of(seed), first, split=3)
+        assert whole.finished and whole.value == expected
+        assert finite(whole.value) == opener_total_by_brute_force(game, cap, game.guesses[first])
+        word = game.guesses[first]
+        for k in range(1, whole.evaluated):
+            path = tmp_path / f"{first}-{k}.jobs"
+            stopped = jobs.prove_opener(search_of(seed), first, path, max_jobs=k, split=3)
+            assert stopped.evaluated == k and stopped.value <= expected
+            search = search_of(seed)
+            journal = jobs.read_journal(path, jobs.jobs_header(game, cap, search.rules, word, 3))
+            resumed = jobs.prove_opener(search, first, path, journal, split=3)
+            assert resumed.finished and resumed.value == expected, (seed, first, k)
+            assert resumed.evaluated == whole.evaluated - k
+
+
+def test_a_split_checkpoint_resumed_with_another_threshold_is_refused(tmp_path):
+    seed = seeds_with_jobs()[0]
+    search = search_of(seed)
+    word = search.game.guesses[0]
+    path = tmp_path / "o.jobs"
+    jobs.prove_opener(search, 0, path, max_jobs=1, split=3)
+    for split in (4, None):
+        with pytest.raises(CheckpointMismatch, match="split"):
+            jobs.read_journal(path, jobs.jobs_header(search.game, search.cap, search.rules, word, split))
+
+
+def test_cli_split_pairs(dordle_lists, tmp_path, capsys):
+    from wordtree.commands import main
+
+    path = tmp_path / "o.jobs"
+    assert main(["dordle", "build", *dordle_lists, "--first", "salet", "--jobs", str(tmp_path / "w.jobs")]) == 0
+    whole = capsys.readouterr().out.split()[1]
+    assert main(["dordle", "build", *dordle_lists, "--first", "salet", "--jobs", str(path), "--split-pairs", "5"]) == 0
+    assert capsys.readouterr().out.split()[1] == whole
+    assert b" " in path.read_bytes().split(b"\n", 1)[1]  # second-guess jobs: KEY WORD
+    assert main(["dordle", "build", *dordle_lists, "--jobs", str(path), "--status"]) == 0
+    status = capsys.readouterr().out
+    assert "split by their second guess (at least 5 pairs" in status and f"total: {whole} " in status
+    assert main(["dordle", "build", *dordle_lists, "--first", "salet", "--jobs", str(path), "--resume"]) == 1
+    assert "split 5 there, none here" in capsys.readouterr().err
+    assert main(["dordle", "build", *dordle_lists, "--jobs", str(path), "--split-pairs", "5"]) == 2
+    assert "give --first WORD" in capsys.readouterr().err
+    assert main(["dordle", "build", *dordle_lists, "--split-pairs", "5"]) == 2
+    assert "give --jobs FILE" in capsys.readouterr().err
+    assert main(["dordle", "build", *dordle_lists, "--first", "salet", "--jobs", str(path), "--split-pairs", "2"]) == 2

@@ -4,7 +4,7 @@
     wordtree dordle build [GAME] --from GUESS:P1/P2,...   the rest of a game in progress, exactly
     wordtree dordle build [GAME] --checkpoint F [--resume | --overwrite] [--status]   resumable, opener by opener
     wordtree dordle build [GAME] --scheduler tcp://HOST:PORT|local [--workers N] [--checkpoint F]   on Dask
-    wordtree dordle build [GAME] --jobs F [--first WORD] [--resume | --overwrite] [--status] [--scheduler S]
+    wordtree dordle build [GAME] --jobs F [--first WORD [--split-pairs N]] [--resume | --overwrite] [--status]
                                                   the proof split into jobs, one checked line each
     wordtree dordle verify T --answers A --guesses G
     wordtree dordle next [T] GUESS:P1/P2 ...      the best next guess (===== marks a solved board)
@@ -104,6 +104,9 @@ def dordle_build_options(p, positional: bool = True) -> None:
                         "kill loses only the jobs running): with --first, the opener's exact total, one job per "
                         "child state; without, every opener exact or refuted, one job per opener; --resume, "
                         "--overwrite, --status and --scheduler as with --checkpoint; --objective total only")
+    p.add_argument("--split-pairs", type=int_option("--split-pairs", 3), default=None, metavar="N",
+                   help="with --jobs and --first: a child state of at least N pairs is split further, one job per "
+                        "guess tried there (its exact cost, or a bound proving it no better than the best)")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT|local",
                    help="evaluate the openers on a Dask cluster (pip install -e \".[cluster]\"); local: start one "
                         "here. --objective total, whole games only; --checkpoint as without it")
@@ -123,7 +126,7 @@ def add_dordle(sub) -> None:
     dordle_build_options(actions.add_parser(
         "build", help="the optimal Dordle tree and its total over every ordered pair of answers"))
     v = actions.add_parser("verify", help="replay every ordered pair through a Dordle tree (or walk a heuristic "
-                                          "strategy's rule) and check every figure it states")
+                                          "strategy's rule) and check its total")
     v.add_argument("tree", help="a wordtree-dordle/1 or wordtree-dordle-strategy/1 file")
     _lists(v, game=False)
     v.add_argument("game", nargs="?", default=None,
@@ -327,6 +330,8 @@ def _check_scheduler(args) -> None:
 def _check_checkpoint(args) -> None:
     """--checkpoint or --jobs and their companions: what they need, and what they do not go with."""
     if args.jobs is None:
+        if args.split_pairs is not None:
+            raise UsageError("--split-pairs splits the jobs of --jobs FILE: give --jobs FILE")
         checkpoint_flags(args, needing=("resume", "overwrite", "status"))
     else:
         if args.checkpoint:
@@ -340,6 +345,8 @@ def _check_checkpoint(args) -> None:
             raise UsageError("--jobs is for builds with --objective total")
         if args.status and args.first is not None:
             raise UsageError("--status reads the opener from the --jobs file: drop --first")
+        if args.split_pairs is not None and args.first is None:
+            raise UsageError("--split-pairs splits the child states of one opener: give --first WORD")
         if args.output and args.first is not None:
             raise UsageError("-o writes the tree of the proof over every opener; with --first, --jobs proves one "
                              "opener's total: drop -o or --first")
@@ -430,7 +437,8 @@ def _build_jobs(args, game, matrix) -> int:
     cluster = (args.scheduler, args.workers, {"name": args.game, "answers": args.answers, "guesses": args.guesses,
                                               "cache_dir": args.cache_dir}) if args.scheduler else None
     search, result = build_by_jobs(game, matrix, args.max_guesses, args.jobs, first=first, resume=args.resume,
-                                   overwrite=args.overwrite, progress=bar, cluster=cluster)
+                                   overwrite=args.overwrite, progress=bar, cluster=cluster,
+                                   split=args.split_pairs)
     failures = [CheckpointNotSaved(args.jobs, result.checkpoint_error)] if result.checkpoint_error else []
     if first is not None:
         from ..dordle.kernels import DINF

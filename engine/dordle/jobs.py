@@ -51,12 +51,14 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import orjson
 
 from ..errors import CheckpointMismatch, NoCheckpoint, Stopped, UserError
 from ..files import Checkpoint, header_differences, write_atomic
 from .kernels import DINF
-from .root import RootLedger, RootResult, root_plan, root_result
+from . import bounds
+from .root import RootLedger, RootPlan, RootResult, _trivial_root, root_plan, root_result
 from .search import ALL_RULES, Child, DordleSearch
 
 FORMAT = "wordtree-dordle-jobs/1"
@@ -67,13 +69,15 @@ MAX_DIGITS = 16  # of a value or a node count
 SYNC_EVERY = 1.0  # seconds between fsyncs at most
 
 
-def jobs_header(game, cap: int, rules: int, opener: str | None) -> dict:
-    """What a jobs checkpoint is bound to: the lists, the cap, the rules, the objective, and the
-    opener of an opener proof (None: the root proof over every opener)."""
+def jobs_header(game, cap: int, rules: int, opener: str | None, split: int | None = None) -> dict:
+    """What a jobs checkpoint is bound to: the lists, the cap, the rules, the objective, the
+    opener of an opener proof (None: the root proof over every opener), and, for an opener proof
+    whose large child states are split (`split`: their least number of pairs), that threshold."""
     identity = game.identity()
-    return {"format": FORMAT, "answers_sha256": identity["answers_sha256"],
-            "guesses_sha256": identity["guesses_sha256"], "max_guesses": int(cap), "rules": int(rules),
-            "objective": "total", "opener": opener}
+    header = {"format": FORMAT, "answers_sha256": identity["answers_sha256"],
+              "guesses_sha256": identity["guesses_sha256"], "max_guesses": int(cap), "rules": int(rules),
+              "objective": "total", "opener": opener}
+    return header if split is None else {**header, "split": int(split)}
 
 
 def header_bytes(header: dict) -> bytes:
@@ -115,6 +119,7 @@ class Journal:
     lines: list[JobLine]
     opener: str | None
     keep: int
+    split: int | None = None
 
 
 def _whole_number(text: str, what: str, where: str) -> int:
@@ -183,19 +188,26 @@ def read_journal(path, header: dict | None, resuming: bool = True) -> Journal | 
     opener = saved.get("opener")
     if opener is not None and (not isinstance(opener, str) or len(opener) > 64):
         raise UserError(f"{path}: malformed {WHAT} checkpoint ('opener')")
+    split = saved.get("split")
+    if split is not None and (not isinstance(split, int) or isinstance(split, bool) or not 3 <= split < 1 << 62):
+        raise UserError(f"{path}: malformed {WHAT} checkpoint ('split')")
     if header.get("opener") == "":
-        header = {**header, "opener": opener}
+        header = {k: v for k, v in {**header, "opener": opener, "split": split}.items()
+                  if k != "split" or v is not None}
     differences = header_differences(saved, header)
+    if not differences and split != header.get("split"):
+        differences = [f"split {split if split is not None else 'none'} there, "
+                       f"{header.get('split', 'none')} here"]
     if differences:
         raise CheckpointMismatch(path, WHAT, differences, resuming)
     head = header_bytes(header)
     lines = [parse_line(path, i, raw, head) for i, raw in enumerate(rows[1:], 2) if raw]
-    return Journal(lines, opener, keep)
+    return Journal(lines, opener, keep, split)
 
 
-def jobs_checkpoint(path, game, cap: int, rules: int, opener: str | None) -> Checkpoint:
+def jobs_checkpoint(path, game, cap: int, rules: int, opener: str | None, split: int | None = None) -> Checkpoint:
     """The files.Checkpoint of a job-split proof (opener "": any opener's, to show it)."""
-    header = jobs_header(game, cap, rules, opener)
+    header = jobs_header(game, cap, rules, opener, split)
     return Checkpoint(path, WHAT, header, load=lambda path, header, resuming: read_journal(path, header, resuming))
 
 
@@ -254,39 +266,93 @@ class OpenerResult:
 
 
 @dataclass
+class Split:
+    """A child state split into one job per guess tried there (its second guess): W(child) is the
+    least of their costs, so the jobs are those of a root proof of the child (root.RootLedger over
+    its plan, state_plan: the same order, budgets and refutation by bound as DordleSearch.solve
+    at that state), and the child's value is the ledger's best once every guess is settled."""
+
+    child: Child
+    plan: RootPlan
+    ledger: RootLedger
+    next: int = 0  # the first position not yet handed out
+
+    def finished(self) -> bool:
+        position = next((p for p in range(len(self.plan.order)) if not self.ledger.has(p)), len(self.plan.order))
+        return self.plan.settled or position >= len(self.plan.order) or self.ledger.refuted(position)
+
+    def value(self) -> int:
+        """W(child) once finished, else a proven lower bound on it."""
+        if self.plan.trivial is not None:
+            return min(int(self.plan.trivial[0]), DINF)
+        if self.plan.lower >= DINF:
+            return DINF
+        if self.finished():
+            return self.ledger.best()[0]
+        return min(self.ledger.lower(False), DINF)
+
+
+def state_plan(search, S1, S2, ident: bool, d: int) -> RootPlan:
+    """root.root_plan of any state (S1, S2, d): the guesses DordleSearch.solve tries there, their
+    bounds and order, the state's own bound."""
+    m = bounds.pairs(len(S1), len(S2), ident)
+    trivial = _trivial_root(search, S1, S2, ident, d, m)
+    if trivial is not None:
+        G, lbs, order, lower = search.all_guesses[:0], np.zeros(0, np.int64), np.zeros(0, np.int64), trivial[0]
+    else:
+        G, lbs, scores, lower = search.candidates(S1, S2, ident, d)
+        order = search.guess_order(lbs, scores)
+    return RootPlan(S1, S2, ident, d, G, lbs, order, int(lower), trivial)
+
+
+@dataclass
 class OpenerPlan:
-    """Opening the whole game with `first`: its pairs m, the single boards' exact sum, and the
-    child states with pairs (search.Child), largest first, by key."""
+    """Opening the whole game with `first`: its pairs m, the single boards' exact sum, the child
+    states with pairs (search.Child) solved whole, largest first, by key, and those of at least
+    `split` pairs split by their second guess (Split), by key."""
 
     first: int
     m: int
     singles: int
     children: dict[str, Child]
+    splits: dict[str, Split]
+    split: int | None = None
+
+    @property
+    def jobs(self) -> int:
+        return len(self.children) + sum(len(sp.plan.order) for sp in self.splits.values())
+
+    def finished(self, done: dict[str, JobLine]) -> bool:
+        return len(done) == len(self.children) and all(sp.finished() for sp in self.splits.values())
 
     def bound(self, search, done: dict[str, JobLine]) -> int:
-        """m + singles + each child's exact value if done, else its counting bound: a proven lower
-        bound on the opener's total, equal to it when every job is done."""
-        from . import bounds
-
+        """m + singles + each whole child's exact value if done, else its counting bound, + each
+        split child's value or proven bound: a proven lower bound on the opener's total, equal to
+        it once every job is settled."""
         total = self.m + self.singles
         d = search.cap - 1
         for key, child in self.children.items():
             job = done.get(key)
             total += job.value if job is not None else bounds.child_bound(len(child.S1), len(child.S2), child.ident, d)
+        total += sum(min(sp.value(), DINF) for sp in self.splits.values())
         return min(total, DINF)
 
 
-def opener_plan(search, first: int) -> OpenerPlan:
+def opener_plan(search, first: int, split: int | None = None) -> OpenerPlan:
     S1, S2, ident, d = search.root()
-    m, singles, children = len(S1) * (len(S1) - 1), 0, {}
+    m, singles, children, splits = len(S1) * (len(S1) - 1), 0, {}, {}
     for part in search.parts(S1, S2, ident, first):
         if isinstance(part, Child):
-            if part.pairs:
+            if split is not None and part.pairs >= split and d - 1 >= 2:
+                plan = state_plan(search, part.S1, part.S2, part.ident, d - 1)
+                splits[part.key(search.game)] = Split(part, plan, RootLedger(search, plan))
+            elif part.pairs:
                 children[part.key(search.game)] = part
         else:
             singles = min(DINF, singles + search.v1(part.answers, d - 1))
     ordered = dict(sorted(children.items(), key=lambda item: -item[1].pairs))
-    return OpenerPlan(first, m, singles, ordered)
+    return OpenerPlan(first, m, singles, ordered, dict(sorted(splits.items(), key=lambda item: -item[1].child.pairs)),
+                      split)
 
 
 def solve_child(search, child: Child) -> tuple[int, int, float]:
@@ -296,11 +362,33 @@ def solve_child(search, child: Child) -> tuple[int, int, float]:
     return min(int(value), DINF), search.nodes - nodes, time.perf_counter() - t0
 
 
-def opener_done(path, plan: OpenerPlan, journal: Journal | None) -> dict[str, JobLine]:
-    """The recorded jobs of the checkpoint, each a child state of the plan, exact (one with pairs
-    and d >= 1), recorded once or each time with the same value."""
+def second_cost(search, sp: Split, guess: int, budget: int) -> tuple[int, bool, int, float]:
+    """(the cost of opening the split child with `guess`, exact if below `budget`, else a proven
+    bound >= budget; whether exact; nodes; seconds)."""
+    nodes, t0 = search.nodes, time.perf_counter()
+    plan = sp.plan
+    value = min(DINF, int(search.evaluate(plan.S1, plan.S2, plan.ident, plan.d, guess, budget, plan.G)))
+    return value, value < budget, search.nodes - nodes, time.perf_counter() - t0
+
+
+def opener_done(path, plan: OpenerPlan, journal: Journal | None, game) -> dict[str, JobLine]:
+    """The recorded jobs of the checkpoint: each whole child's (a child state of the plan, exact,
+    recorded once or each time with the same value), returned; each split child's (KEY WORD, WORD a
+    guess of these lists), recorded in its ledger (an exact cost recorded twice must agree)."""
     done: dict[str, JobLine] = {}
     for job in journal.lines if journal else ():
+        child_key, _, word = job.key.partition(" ")
+        if word:
+            sp = plan.splits.get(child_key)
+            if sp is None or word not in game.guess_index:
+                raise UserError(f"{path}: job {job.key[:30]!r} is not a second guess of a split child state")
+            guess = game.guess_index[word]
+            old = sp.ledger.results.get(word)
+            if old is not None and old[1] and job.exact and old[0] != job.value:
+                raise UserError(f"{path}: job {job.key[:30]!r} is recorded twice with different values")
+            if old is None or (job.exact and not old[1]) or (not job.exact and not old[1] and job.value > old[0]):
+                sp.ledger.record(guess, job.value, job.exact)
+            continue
         if job.key not in plan.children:
             raise UserError(f"{path}: job {job.key[:20]!r} is not a child state of this opener")
         if not job.exact:
@@ -312,23 +400,33 @@ def opener_done(path, plan: OpenerPlan, journal: Journal | None) -> dict[str, Jo
 
 
 def prove_opener(search, first: int, path=None, journal: Journal | None = None, *, progress=None,
-                 max_jobs: int | None = None, cluster=None) -> OpenerResult:
+                 max_jobs: int | None = None, cluster=None, split: int | None = None) -> OpenerResult:
     """The exact total of opening the whole game with `first`, child state by child state, each
     finished one appended to the checkpoint `path` (held by the caller; `journal`: what it held,
-    whose jobs are skipped). `cluster` = (scheduler, workers, spec): the jobs on Dask.
-    `max_jobs`: stop after that many (unfinished; for tests). Ctrl-C: interrupted, every finished
-    job saved."""
+    whose jobs are skipped). `split`: child states of at least that many pairs are split by their
+    second guess (Split), the whole ones done first. `cluster` = (scheduler, workers, spec): the
+    jobs on Dask. `max_jobs`: stop after handing out that many (unfinished; for tests). Ctrl-C:
+    interrupted, every finished job saved."""
     t0 = time.perf_counter()
-    plan = opener_plan(search, first)
-    done = opener_done(path, plan, journal)
-    writer = JobWriter(path, jobs_header(search.game, search.cap, search.rules, search.game.guesses[first]),
+    game = search.game
+    plan = opener_plan(search, first, split)
+    done = opener_done(path, plan, journal, game)
+    writer = JobWriter(path, jobs_header(game, search.cap, search.rules, game.guesses[first], split),
                        journal) if path is not None else None
-    todo = [key for key in plan.children if key not in done]
-    bar = progress(len(plan.children), len(plan.children) - len(todo)) if progress else None
-    state = {"evaluated": 0, "interrupted": False}
+    todo = iter([key for key in plan.children if key not in done])
+    splits = list(plan.splits.items())
+    recorded = len(done) + sum(sp.ledger.done() for sp in plan.splits.values())
+    bar = progress(plan.jobs, recorded) if progress else None
+    state = {"evaluated": 0, "handed": 0, "interrupted": False, "split": 0}
+    lines: list[JobLine] = list(done.values()) + [j for j in (journal.lines if journal else ()) if " " in j.key]
 
     def record(job: JobLine) -> None:
-        done[job.key] = job
+        child_key, _, word = job.key.partition(" ")
+        if word:
+            plan.splits[child_key].ledger.record(game.guess_index[word], job.value, job.exact)
+        else:
+            done[job.key] = job
+        lines.append(job)
         state["evaluated"] += 1
         if writer is not None:
             writer.append(job)
@@ -336,20 +434,49 @@ def prove_opener(search, first: int, path=None, journal: Journal | None = None, 
             bar.update(1)
             bar.set_postfix_str(f"proven >= {plan.bound(search, done)}")
 
+    def next_job():
+        """("child", key) or ("second", key, guess, budget); None when none is left to hand out now."""
+        if max_jobs is not None and state["handed"] >= max_jobs:
+            return None
+        key = next(todo, None)
+        if key is not None:
+            state["handed"] += 1
+            return "child", key
+        while state["split"] < len(splits):
+            key, sp = splits[state["split"]]
+            while sp.next < len(sp.plan.order) and sp.ledger.has(sp.next):
+                sp.next += 1
+            if sp.plan.settled or sp.next >= len(sp.plan.order) or sp.ledger.refuted(sp.next):
+                state["split"] += 1  # the rest of its guesses are settled (by their bound)
+                continue
+            position = sp.next
+            sp.next += 1
+            state["handed"] += 1
+            return "second", key, sp.plan.guess(position), sp.ledger.budget(position)
+        return None
+
+    def run_here(job) -> JobLine:
+        if job[0] == "child":
+            value, nodes, seconds = solve_child(search, plan.children[job[1]])
+            return JobLine(job[1], value, True, nodes, seconds)
+        _, key, guess, budget = job
+        value, exact, nodes, seconds = second_cost(search, plan.splits[key], guess, budget)
+        return JobLine(f"{key} {game.guesses[guess]}", value, exact, nodes, seconds)
+
     try:
         if cluster is None:
-            for key in todo:
-                if max_jobs is not None and state["evaluated"] >= max_jobs:
-                    break
-                value, nodes, seconds = solve_child(search, plan.children[key])
-                record(JobLine(key, value, True, nodes, seconds))
+            while (job := next_job()) is not None:
+                record(run_here(job))
         else:
             scheduler, workers, spec = cluster
-            keys = iter(todo[:max_jobs] if max_jobs is not None else todo)
 
             def submit():
-                key = next(keys, None)
-                return None if key is None else (child_job, spec, first, key)
+                job = next_job()
+                if job is None:
+                    return None
+                if job[0] == "child":
+                    return child_job, spec, first, job[1]
+                return second_job, spec, first, split, job[1], job[2], job[3]
 
             _on_dask(scheduler, workers, submit, lambda out: record(JobLine(*out)))
     except KeyboardInterrupt:
@@ -359,11 +486,10 @@ def prove_opener(search, first: int, path=None, journal: Journal | None = None, 
             bar.close()
         if writer is not None:
             writer.close()
-    finished = len(done) == len(plan.children)
-    return OpenerResult(plan.bound(search, done), first, finished, len(plan.children), len(done), state["evaluated"],
-                        time.perf_counter() - t0, sum(j.nodes for j in done.values()),
-                        sum(j.seconds for j in done.values()), state["interrupted"],
-                        writer.error if writer is not None else None)
+    return OpenerResult(plan.bound(search, done), first, plan.finished(done), plan.jobs,
+                        len(done) + sum(sp.ledger.done() for sp in plan.splits.values()), state["evaluated"],
+                        time.perf_counter() - t0, sum(j.nodes for j in lines), sum(j.seconds for j in lines),
+                        state["interrupted"], writer.error if writer is not None else None)
 
 
 # --- the root proof ---
@@ -466,15 +592,33 @@ def child_job(spec, first: int, key: str) -> tuple[str, int, bool, int, float]:
 
     search, _ = _search_for(spec)
     with _worker_lock:
-        plan = _worker_openers.get((spec, first))
+        plan = _worker_openers.get((spec, first, None))
         if plan is None:
             _worker_openers.clear()
-            plan = _worker_openers[(spec, first)] = opener_plan(search, first)
+            plan = _worker_openers[(spec, first, None)] = opener_plan(search, first)
     child = plan.children.get(key)
     if child is None:
         raise ValueError(f"{key!r} is not a child state of this opener")  # the client sent it: a bug
     value, nodes, seconds = solve_child(search, child)
     return key, value, True, nodes, seconds
+
+
+def second_job(spec, first: int, split: int, key: str, guess: int, budget: int) -> tuple[str, int, bool, int, float]:
+    """A worker's job of a split child state: (KEY WORD, the cost of opening it with `guess`,
+    exact if below `budget` else a proven bound >= budget, whether exact, nodes, seconds)."""
+    from .cluster import _search_for
+
+    search, _ = _search_for(spec)
+    with _worker_lock:
+        plan = _worker_openers.get((spec, first, split))
+        if plan is None:
+            _worker_openers.clear()
+            plan = _worker_openers[(spec, first, split)] = opener_plan(search, first, split)
+    sp = plan.splits.get(key)
+    if sp is None:
+        raise ValueError(f"{key!r} is not a split child state of this opener")  # the client sent it: a bug
+    value, exact, nodes, seconds = second_cost(search, sp, guess, budget)
+    return f"{key} {search.game.guesses[guess]}", value, exact, nodes, seconds
 
 
 def opener_job(spec, guess: int, budget: int) -> tuple[int, int, bool, int, float]:
@@ -525,16 +669,18 @@ def _on_dask(scheduler: str, workers: int | None, submit, on_result) -> None:
 
 # --- the run a command makes ---
 def build_by_jobs(game, matrix, cap: int, path=None, *, first: int | None = None, resume: bool = False,
-                  overwrite: bool = False, progress=None, cluster=None, rules: int | None = None):
+                  overwrite: bool = False, progress=None, cluster=None, rules: int | None = None,
+                  split: int | None = None):
     """(search, result): the job-split proof of the whole game within `cap` (`first` None: the
     root proof, a root.RootResult; else the opener proof of `first`, an OpenerResult), its
     checkpoint `path` held for the run (locked; an existing one refused unless `resume` or
     `overwrite`; with `resume`, its header and every line checked before the search is set up).
-    `cluster` = (scheduler, workers, cluster.dordle_spec's other options): on Dask. Ctrl-C or
-    TERM: Stopped, every finished job saved."""
+    `cluster` = (scheduler, workers, cluster.dordle_spec's other options): on Dask. `split`
+    (opener proofs): child states of at least that many pairs split by their second guess.
+    Ctrl-C or TERM: Stopped, every finished job saved."""
     rules = ALL_RULES if rules is None else rules
     opener = None if first is None else game.guesses[first]
-    held = jobs_checkpoint(path, game, cap, rules, opener)
+    held = jobs_checkpoint(path, game, cap, rules, opener, split if first is not None else None)
     with held.held(resume=resume, overwrite=overwrite):
         journal = held.payload
         search = DordleSearch(game, matrix, cap, rules=rules)
@@ -547,7 +693,7 @@ def build_by_jobs(game, matrix, cap: int, path=None, *, first: int | None = None
         if first is None:
             result = prove_root(search, path, journal, progress=progress, cluster=spec_cluster)
         else:
-            result = prove_opener(search, first, path, journal, progress=progress, cluster=spec_cluster)
+            result = prove_opener(search, first, path, journal, progress=progress, cluster=spec_cluster, split=split)
         if result.interrupted:
             raise Stopped(path, f"after {result.evaluated} jobs this run", result.checkpoint_error)
     return search, result
@@ -570,14 +716,18 @@ def jobs_status(game, matrix, cap: int, rules: int, path) -> list[str]:
     if journal.opener is not None:
         if journal.opener not in game.guess_index:
             raise UserError(f"{path}: its opener {journal.opener[:20]!r} is not a guess of these lists")
-        plan = opener_plan(search, game.guess_index[journal.opener])
-        done = opener_done(path, plan, journal)
+        plan = opener_plan(search, game.guess_index[journal.opener], journal.split)
+        done = opener_done(path, plan, journal, game)
         value = plan.bound(search, done)
-        state = "finished: the total is exact" if len(done) == len(plan.children) else "not finished"
-        return [f"{path}: opener proof of {journal.opener}, {state}",
-                f"jobs: {len(plan.children)} child states ({len(done)} done, {len(plan.children) - len(done)} left), "
-                f"{nodes} nodes, {seconds:.0f} s of search",
-                f"{'total' if len(done) == len(plan.children) else 'proven lower bound'}: {total(value)}"]
+        finished = plan.finished(done)
+        whole = f"{len(plan.children)} child states solved whole ({len(done)} done)"
+        split = "" if not plan.splits else (
+            f", {len(plan.splits)} split by their second guess (at least {plan.split} pairs; "
+            f"{sum(sp.finished() for sp in plan.splits.values())} settled, "
+            f"{sum(sp.ledger.done() for sp in plan.splits.values())} second guesses done)")
+        return [f"{path}: opener proof of {journal.opener}, {'finished: the total is exact' if finished else 'not finished'}",
+                f"jobs: {whole}{split}, {nodes} nodes, {seconds:.0f} s of search",
+                f"{'total' if finished else 'proven lower bound'}: {total(value)}"]
     plan = root_plan(search)
     ledger = RootLedger(search, plan, root_results(path, search, journal))
     # finished when the first opener not recorded is refuted by its bound (every later one then is)
