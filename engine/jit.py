@@ -20,6 +20,15 @@ from numba import njit, prange  # noqa: E402, F401 (prange: for the kernel modul
 guard_cache()
 
 
+# "No strategy within the cap", as every kernel says it: INF of a width is 2**(width - 8), far
+# above any value the kernels reach in that width (the exact search's totals in int32 stay below
+# 2**24; Dordle's totals and Hangman's scores in int64 below 2**56) and small enough that 127 of
+# them add up without overflow, so a sum of a few infinite values is still infinite and no check
+# is needed before adding.
+INF32 = 1 << 24
+INF64 = 1 << 56
+
+
 def kernel(function=None, **options):
     """`@kernel` or `@kernel(nogil=True, ...)`: `numba.njit(cache=True, **options)`. Where the
     cache folder cannot be written (`numba_cache.cache_usable`), or numba finds no folder for the

@@ -16,9 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import kernel
+from ..jit import INF64, kernel
 
-DINF = 1 << 40  # "no strategy within the cap": far above any total, and sums of a few stay in int64
+DINF = INF64  # "no strategy within the cap" (jit.py: the kernels' one convention)
 
 
 class Tables(NamedTuple):

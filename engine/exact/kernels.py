@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import kernel, prange
+from ..jit import INF32, kernel, prange
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -68,7 +68,7 @@ from numba.extending import intrinsic
 #   set compared element by element), so a hash collision can never return another set's value.
 # ----------------------------------------------------------------------------------------------
 
-INF = 1 << 24
+INF = INF32  # (jit.py: the kernels' one convention)
 
 # Switches (a bit each) so the tests can check that no rule changes a value.
 USE_BOUNDS = 1

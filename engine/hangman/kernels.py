@@ -36,10 +36,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import kernel
+from ..jit import INF64, kernel
 
 
-INF = np.int64(1) << np.int64(62)
+INF = np.int64(INF64)  # (jit.py: the kernels' one convention)
 RULE_FREQUENCY = 0
 RULE_ENTROPY = 1
 # ctr slots
