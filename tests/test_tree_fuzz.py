@@ -309,3 +309,20 @@ def test_dordle_verify_says_what_proves_an_optimality_claim(dordle_tree, tmp_pat
         assert code == 0 and out.splitlines()[-1].startswith(line), (out, err)
         code, out, _ = run(["verify", tree, *lists, "--json"])
         assert code == 0 and json.loads(out)["optimal"] == claim
+
+
+def test_a_hangman_weights_file_not_of_word_tab_count_lines_is_one_line(hangman_tree, tmp_path):
+    """A tree naming weights, and the user's file of that fingerprint not of word<TAB>count lines."""
+    import hashlib
+
+    doc, words, word = hangman_tree
+    weights = tmp_path / "weights.tsv"
+    weights.write_bytes(b"the\t12\nof 7\n")
+    tree = tmp_path / "t.json"
+    tree.write_text(json.dumps({**doc, "game": {**doc["game"], "weights": "weights.tsv",
+                                                "weights_sha256": hashlib.sha256(weights.read_bytes()).hexdigest()}}))
+    for argv in (["verify", tree, "--answers", words, "--weights", weights],
+                 ["next", tree, "___", "--answers", words, "--weights", weights]):
+        code, _, err = run(argv)
+        lines = err.strip().splitlines()
+        assert code == 1 and len(lines) == 1 and "word<TAB>count" in lines[0], err

@@ -115,9 +115,11 @@ def _weights(game: dict, words, weights_file=None) -> dict[str, int]:
     if hashlib.sha256(raw).hexdigest() != game.get("weights_sha256"):
         raise UserError(f"{path}: weights file differs from the one the tree was made with")
     counts: dict[str, int] = {}
-    for line in raw.decode("utf-8", "replace").splitlines():
+    for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
         if line.strip():
-            word, count = line.split("\t")
+            word, tab, count = line.partition("\t")
+            if not tab or not count.strip().isdigit() or len(count.strip()) > 18:
+                raise UserError(f"{path}: line {number} is not word<TAB>count")
             counts.setdefault(word.strip().lower(), int(count))
     return {w: max(1, counts.get(w, 1)) for w in words}
 
