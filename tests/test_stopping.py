@@ -288,4 +288,8 @@ def test_exact_build_ranking_its_openers_stops_on_term_and_ctrl_c(tmp_path):
         finally:
             running.kill()
         assert code == 130, err
-        assert "--resume" in stopped_line(err)
+        line = stopped_line(err)
+        assert "--resume" in line
+        # the line says where the work is only where a file holds it
+        assert (f"the work so far is in {ck}" in line) == ck.exists(), line
+        assert (f"nothing was finished to keep in {ck} yet" in line) == (not ck.exists()), line

@@ -93,6 +93,13 @@ def interrupted_line(exc: KeyboardInterrupt, argv: list[str]) -> str:
         return f"{done} with nothing kept; add --checkpoint FILE to keep the work done next time"
     again = [word for word in argv if word != "--overwrite"]
     again += [] if "--resume" in again else ["--resume"]
-    saved = (f"the checkpoint {exc.checkpoint} could not be saved at the end ({exc.error}) and holds what was "
-             f"saved before" if exc.error else f"the work so far is in {exc.checkpoint}")
+    import os
+
+    if exc.error:
+        saved = (f"the checkpoint {exc.checkpoint} could not be saved at the end ({exc.error}) and holds what was "
+                 "saved before")
+    elif os.path.lexists(exc.checkpoint):
+        saved = f"the work so far is in {exc.checkpoint}"
+    else:  # stopped before anything was finished to keep
+        saved = f"nothing was finished to keep in {exc.checkpoint} yet"
     return f"{done}; {saved}; resume with: wordtree {shlex.join(again)}"
