@@ -44,6 +44,11 @@ def add_build(sub, argv: list[str] | None = None) -> None:
 
         absurdle_build_options(p)
         return
+    if name == "multiboard":
+        from .multiboard import multiboard_build_options
+
+        multiboard_build_options(p)
+        return
     if name == "dordle":
         from .dordle import dordle_build_options
 
@@ -88,6 +93,10 @@ def run_build(args) -> int:
         from .absurdle import run_build_absurdle
 
         return run_build_absurdle(args)
+    if args.game in ("quordle", "octordle", "sedecordle", "duotrigordle", "multiboard"):
+        from .multiboard import run_build_multiboard
+
+        return run_build_multiboard(args)
     if args.game != "dordle":  # Dordle checks its own: --checkpoint or --jobs
         checkpoint_flags(args)
     if args.game == "hangman":

@@ -50,6 +50,10 @@ def run_verify(args) -> int:
         from .absurdle import verify_absurdle
 
         return verify_absurdle(args)
+    if family == "multiboard":
+        from .multiboard import verify_multiboard
+
+        return verify_multiboard(args)
     if family == "dordle":
         if args.prove:
             raise UsageError("--prove re-proves Wordle-family and Hangman trees; a Dordle tree's claim is "
@@ -169,7 +173,11 @@ def hangman_options(p, length: bool = False) -> None:
 
 
 def dordle_options(p) -> None:
-    """The Dordle options of the position commands (a Dordle tree, or --game dordle)."""
+    """The Dordle options of the position commands (a Dordle tree, or --game dordle), and the
+    multi-board games' (--boards, --grid; --max-guesses shared)."""
+    from .multiboard import position_options as multiboard_options
+
+    multiboard_options(p)
     p.add_argument("--max-guesses", type=int_option("--max-guesses", 2, 16), default=None, metavar="N",
                    help="Dordle with no tree: the guess cap (default 7; a tree plays within its own)")
     p.add_argument("--seconds", type=seconds_or_none, default=argparse.SUPPRESS, metavar="S|none",
@@ -178,7 +186,9 @@ def dordle_options(p) -> None:
     cache_dir_option(p, family="Dordle")
 
 
-FAMILY_FLAGS = {"hangman": ("missed", "length", "weights"), "dordle": ("max_guesses", "seconds", "cache_dir")}
+FAMILY_FLAGS = {"hangman": ("missed", "length", "weights"), "dordle": ("max_guesses", "seconds", "cache_dir"),
+                "multiboard": ("boards", "grid", "max_guesses")}
+MULTIBOARD_GAMES = ("quordle", "octordle", "sedecordle", "duotrigordle", "multiboard")
 
 
 def position_family(args, first) -> str:
@@ -187,6 +197,8 @@ def position_family(args, first) -> str:
     a Hangman option is given; the Wordle family otherwise. An option of one family given where
     another plays is refused, naming the family it is for."""
     family = args.game if args.game in ("hangman", "dordle", "absurdle") else None
+    if args.game in MULTIBOARD_GAMES or _given(args, "boards"):
+        family = "multiboard"
     if family is None and first is not None:
         from ..families import family_of_tree, find_tree
 
@@ -197,7 +209,7 @@ def position_family(args, first) -> str:
         family = "hangman" if any(_given(args, flag) for flag in FAMILY_FLAGS["hangman"]) else "wordle"
     for other, flags in FAMILY_FLAGS.items():
         for flag in flags:
-            if other != family and _given(args, flag):
+            if other != family and _given(args, flag) and flag not in FAMILY_FLAGS.get(family, ()):
                 raise UsageError(f"--{flag.replace('_', '-')} is for a {other.capitalize()} position, "
                                  f"not {'a ' + family.capitalize() if family != 'wordle' else 'this'} one")
     return family
@@ -258,6 +270,10 @@ def run_next(args) -> int:
         from .absurdle import run_next_absurdle
 
         return run_next_absurdle(args)
+    if family == "multiboard":
+        from .multiboard import run_next_multiboard
+
+        return run_next_multiboard(args)
     if family == "dordle":
         from .dordle import run_lookup
 
@@ -297,6 +313,10 @@ def run_candidates(args) -> int:
         from .absurdle import run_candidates_absurdle
 
         return run_candidates_absurdle(args)
+    if family == "multiboard":
+        from .multiboard import run_candidates_multiboard
+
+        return run_candidates_multiboard(args)
     if family == "dordle":
         from .dordle import run_lookup
 
@@ -355,6 +375,10 @@ def run_play(args) -> int:
         from .absurdle import run_play_absurdle
 
         return run_play_absurdle(args)
+    if family == "multiboard":
+        from .multiboard import run_play_multiboard
+
+        return run_play_multiboard(args)
     if family == "dordle":
         from .dordle import run_lookup
 
