@@ -11,6 +11,7 @@ import contextvars
 import hashlib
 import string
 import sys
+import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,11 @@ from .files import read_bounded, read_stream  # noqa: F401 (the readers' old hom
 
 WORDLIST_DIR = wordlists_dir()
 LOWERCASE = frozenset(string.ascii_lowercase)
+# The alphabet of the Wordle family's lists: any letter of any script. A word is read as NFC code
+# points, lowercased (str.lower, then NFC again); a character of a Unicode letter (L*) or mark (M*)
+# category is a letter, so a mark with no precomposed form is a letter of its own.
+LETTERS = "letters"
+GREEK_FINAL_SIGMA = {"\u03c2": "\u03c3"}  # folding: ς is σ, as the game's capital tiles show it (Σ)
 LIST_MAX_BYTES = 64 << 20  # the largest word list read (the shipped ones are under 2 MB)
 # A list with a few bad lines (a character outside the alphabet, another length) is read without
 # them, with one notice; one with more (bad_lines_allowed), or nothing left, is refused, as any bad
@@ -83,6 +89,74 @@ def skip_or_refuse(path, bad: list[tuple[int, str, str]], lines: int, kept: int)
 
 
 @dataclass(frozen=True)
+class Folding:
+    """How letters are folded on reading (the Wordle family's lists and typed words): `fold`
+    drops every combining mark (á -> a, ç -> c, ü -> u, ñ -> n) and makes Greek ς σ, except on the
+    letters of `keep` (normalized, e.g. "ñ" for Spanish)."""
+
+    fold: bool = False
+    keep: str = ""
+
+    def record(self) -> dict:
+        """The game-identity fields of this folding (none when nothing is folded)."""
+        return {"fold_accents": True, "keep_letters": self.keep} if self.fold else {}
+
+
+_FOLDING = contextvars.ContextVar("letter_folding", default=Folding())
+
+
+@contextmanager
+def letter_folding(fold: bool = False, keep: str = ""):
+    """Word lists of any alphabet (LETTERS) read inside the block are folded as `Folding` says."""
+    token = _FOLDING.set(folding(fold, keep))
+    try:
+        yield
+    finally:
+        _FOLDING.reset(token)
+
+
+def current_folding() -> Folding:
+    return _FOLDING.get()
+
+
+def folding(fold: bool = False, keep: str = "") -> Folding:
+    """A Folding with `keep` normalized as words are (each letter once); a character of `keep`
+    that is no letter is a UserError."""
+    keep = unicodedata.normalize("NFC", unicodedata.normalize("NFC", keep).lower())
+    odd = [ch for ch in keep if not is_letter(ch)]
+    if odd:
+        raise UserError(f"keep letters {shown_line(keep)}: {odd[0]!r} is not a letter")
+    return Folding(bool(fold), "".join(dict.fromkeys(keep)))
+
+
+def is_letter(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LM"
+
+
+def fold_text(text: str, keep: str = "") -> str:
+    """`text` with every combining mark dropped (NFD), Greek ς made σ, but for the letters of `keep`."""
+    out = []
+    for ch in text:
+        if ch in keep or ch.isascii():
+            out.append(ch)
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+        out.append(GREEK_FINAL_SIGMA.get(base, base))
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def normal_text(text: str, fold: Folding | None = None) -> str:
+    """Text as a word of any alphabet is read: NFC, lowercase, NFC again, folded if `fold` says so."""
+    text = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).lower())
+    return fold_text(text, fold.keep) if fold is not None and fold.fold else text
+
+
+def normal_word(word: str, fold: Folding | None = None) -> str:
+    """A typed word as a list of any alphabet holds it (normal_text, blanks around it dropped)."""
+    return normal_text(word.strip(), fold)
+
+
+@dataclass(frozen=True)
 class WordList:
     """A validated word list: its words in file order (first occurrence kept) and its fingerprint."""
 
@@ -99,7 +173,7 @@ class WordList:
 def canonical_sha256(words) -> str:
     """sha256 of the sorted distinct words, one per line, LF, trailing newline."""
     words = sorted(set(words))
-    return hashlib.sha256(("\n".join(words) + "\n" * bool(words)).encode("ascii")).hexdigest()
+    return hashlib.sha256(("\n".join(words) + "\n" * bool(words)).encode("utf-8")).hexdigest()
 
 
 def is_bare_name(name) -> bool:
@@ -133,29 +207,38 @@ def load_words(name: str | Path, length: int | str | None = None, alphabet=LOWER
     """Read a word list, one word per line; blank lines are skipped, case and surrounding blanks
     are normalized, duplicates dropped. A word with a character outside `alphabet`, or of a length
     other than `length` (when given; "first" means the first word's), is a UserError naming the
-    file and line."""
+    file and line. `alphabet` LETTERS takes any letter: the text is read as `normal_text` (NFC,
+    lowercase), folded as the block's `letter_folding` says, and a word's length is its number of
+    code points."""
     path = resolve_path(name)
     raw = read_bounded(path, LIST_MAX_BYTES, "word list")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UserError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    allowed = {ord(ch): None for ch in alphabet}  # deleted by translate: what is left is outside the alphabet
+    if alphabet == LETTERS:
+        text = normal_text(text, current_folding())
+        alphabet = {ch for ch in set(text) if is_letter(ch)}
+        allowed = {ord(ch): None for ch in alphabet}
+    else:
+        text = text.lower()
+        allowed = {ord(ch): None for ch in alphabet}  # deleted by translate: what is left is outside the alphabet
     # checked all at once (the 12972 guesses in 4.7 ms; line by line it took 8.6); only a list
     # with a defect is read line by line (_sort_lines)
-    words = [word for word in map(str.strip, text.lower().splitlines()) if word]
+    words = [word for word in map(str.strip, text.splitlines()) if word]
     fixed = len(words[0]) if words and length == "first" else length
     if not words:
         raise UserError(f"{path}: the word list is empty")
     bad = []
     if "".join(words).translate(allowed) or (fixed is not None and any(len(w) != fixed for w in words)):
-        words, bad = _sort_lines(text, length, allowed)
+        words, bad = _sort_lines(text, length, allowed, "a-z" if alphabet == LOWERCASE else None)
         skip_or_refuse(path, bad, len(words) + len(bad), len(words))
     words = tuple(dict.fromkeys(words))
     return WordList(name=path.name, path=str(path), words=words, sha256=canonical_sha256(words), skipped=len(bad))
 
 
-def _sort_lines(text: str, length: int | str | None, allowed: dict) -> tuple[list[str], list[tuple[int, str, str]]]:
+def _sort_lines(text: str, length: int | str | None, allowed: dict,
+                named: str | None = "a-z") -> tuple[list[str], list[tuple[int, str, str]]]:
     """The good words of a list, and its bad lines (line number, the line, what is wrong): a
     character outside the alphabet, or another length than `length` ("first": the length of the
     most words, the first word's among equals)."""
@@ -166,7 +249,8 @@ def _sort_lines(text: str, length: int | str | None, allowed: dict) -> tuple[lis
             continue
         outside = word.translate(allowed)
         if outside:
-            bad.append((lineno, line.strip(), f"has a character outside a-z: {outside[0]!r}"))
+            what = f"outside {named}" if named else "that is not a letter"
+            bad.append((lineno, line.strip(), f"has a character {what}: {outside[0]!r}"))
         else:
             good.append((lineno, line.strip(), word))
     if length == "first" and good:

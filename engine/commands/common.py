@@ -66,6 +66,7 @@ def game_options(p: argparse.ArgumentParser, positional: bool = True, hangman: b
     p.add_argument("--answers", metavar="FILE", help="custom answer list (with --guesses)")
     p.add_argument("--guesses", metavar="FILE", help="custom guess list (with --answers)")
     cache_dir_option(p)
+    fold_options(p)
     for option in OPTIONS.values():
         games = ", ".join(name for name, preset in PRESETS.items() if option.name in {o.name for o in preset.options})
         flag = f"--{option.name}"
@@ -74,6 +75,19 @@ def game_options(p: argparse.ArgumentParser, positional: bool = True, hangman: b
         else:
             p.add_argument(flag, type=int_option(flag, option.least, option.most), metavar=option.name.upper(),
                            help=f"{games}: {option.summary}")
+
+
+def fold_options(p: argparse.ArgumentParser) -> None:
+    """--fold-accents and --keep-letters: how the Wordle family reads lists of other alphabets."""
+    p.add_argument("--fold-accents", action="store_true",
+                   help="Wordle family: read the lists with accents folded, as Portuguese Termo plays: á, â, ã -> a, "
+                        "ç -> c, ü -> u, Greek ά -> α, ς -> σ (the tree records it)")
+    p.add_argument("--keep-letters", metavar="LETTERS",
+                   help="with --fold-accents: letters left as they are, e.g. ñ for Spanish (á -> a, but ñ stays)")
+
+
+def folding_given(args) -> bool:
+    return bool(getattr(args, "fold_accents", False) or getattr(args, "keep_letters", None) is not None)
 
 
 def games_epilog(hangman: bool = False, dordle: bool = False) -> str:
@@ -103,11 +117,24 @@ def game_options_given(args) -> dict:
 
 def load_game(args):
     from ..games import get_game
+    from ..words import folding, letter_folding
 
+    fold, keep = getattr(args, "fold_accents", False), getattr(args, "keep_letters", None)
+    if keep is not None and not fold:
+        raise UsageError("--keep-letters needs --fold-accents")
+    if keep is not None and not keep.strip():
+        raise UsageError("--keep-letters needs the letters to keep, e.g. --keep-letters ñ")
     try:
-        game = get_game(getattr(args, "game", None), args.answers, args.guesses, **game_options_given(args))
+        folding(fold, keep or "")
+    except UserError as exc:
+        raise UsageError(f"--keep-letters: {exc}") from None
+    try:
+        with letter_folding(fold, keep or ""):
+            game = get_game(getattr(args, "game", None), args.answers, args.guesses, **game_options_given(args))
     except UnknownGame as exc:  # named on the command line: a usage error
         raise UsageError(str(exc)) from None
+    if fold and game.kind != "wordle":
+        raise UsageError(f"--fold-accents is an option of the Wordle games' word lists, not of {game.name}")
     for notice in game.notices:
         print(notice, file=sys.stderr)
     if getattr(args, "max_guesses", None) == GAME_CAP:

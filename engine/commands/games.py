@@ -88,7 +88,7 @@ def run_feedback(args) -> int:
 
 
 def _feedback_pair(game, guess: str, answer: str, where: str) -> tuple[str, str]:
-    guess, answer = guess.strip().lower(), answer.strip().lower()
+    guess, answer = game.normal_word(guess), game.normal_word(answer)
     if guess not in game.guess_index:
         raise UserError(f"{where}: {guess!r} is not an allowed guess in {game.name}")
     if answer not in game.answer_index and answer not in game.guess_index:  # the game adds answers to its list

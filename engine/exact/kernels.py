@@ -362,7 +362,8 @@ def _constrain(req_from, req_to, letters, code, length):
     feedback; greys add nothing)."""
     for j in range(req_from.size):
         req_to[j] = req_from[j]
-    shown = np.zeros(26, dtype=np.int32)
+    n_letters = req_to.size - length  # 26 for a-z; any alphabet's own count
+    shown = np.zeros(n_letters, dtype=np.int32)
     c = code
     for i in range(length):
         colour = c % 3
@@ -371,7 +372,7 @@ def _constrain(req_from, req_to, letters, code, length):
             req_to[i] = letters[i]
         if colour != 0:
             shown[letters[i]] += 1
-    for x in range(26):
+    for x in range(n_letters):
         if shown[x] > req_to[length + x]:
             req_to[length + x] = shown[x]
 

@@ -94,13 +94,13 @@ class Solver(OrbitSearch):
                 raise UserError(f"{mode} mode is a Wordle rule")
             from ..games.wordle import letters_array
 
-            self.letters = letters_array(game.guesses, game.length)
+            self.letters = letters_array(game.guesses, game.length, game.alphabet)
             # hard: the greens and the least count of each letter; ultra: the history itself
-            self.state_size = game.length + 26 if mode == "hard" else self.cap
+            self.state_size = game.length + len(game.alphabet) if mode == "hard" else self.cap
         else:
             self.letters = np.zeros((len(game.guesses), 1), np.uint8)
             self.state_size = 1
-        self.counts = np.zeros((len(game.guesses), 26), np.uint8)
+        self.counts = np.zeros((len(game.guesses), len(getattr(game, "alphabet", "")) or 26), np.uint8)
         for i in range(self.game.length if mode == "hard" else 0):
             np.add.at(self.counts, (np.arange(len(game.guesses)), self.letters[:, i]), 1)
         self.memo_mb = memo_mb

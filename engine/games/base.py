@@ -56,9 +56,13 @@ class Game:
         labelled the best given that opener."""
         return self.proven_first(mode)
 
+    def normal_word(self, word: str) -> str:
+        """A word typed by a user as the game's lists hold it."""
+        return word.strip().lower()
+
     def parse_guess(self, word: str) -> str:
         """Normalize a guess typed by a user; an unknown guess is a UserError."""
-        w = word.strip().lower()
+        w = self.normal_word(word)
         if w not in self.guess_index:
             raise UserError(f"{word!r} is not an allowed guess in {self.name}")
         return w

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..errors import UserError
-from ..words import load_words
+from ..words import LETTERS, current_folding, load_words, normal_word
 from .base import Game, merge_answers_into_guesses
 
 PRESET_LISTS = {
@@ -24,6 +24,8 @@ COLOURS = "BYG"
 INPUT_COLOURS = {"b": 0, "0": 0, "\u2b1b": 0, "\u2b1c": 0, "y": 1, "1": 1, "\U0001f7e8": 1, "\U0001f7e6": 1,
                  "g": 2, "2": 2, "\U0001f7e9": 2, "\U0001f7e7": 2}
 MAX_LENGTH = 10  # 3**10 codes still fit in uint16
+A_TO_Z = "abcdefghijklmnopqrstuvwxyz"
+MOST_LETTERS = 255  # letter numbers are bytes
 
 
 def wordle_feedback(guess: str, answer: str) -> int:
@@ -42,12 +44,27 @@ def wordle_feedback(guess: str, answer: str) -> int:
     return sum(c * 3**i for i, c in enumerate(colours))
 
 
-def letters_array(words, length: int):
-    """Words as a (n, length) uint8 array of letter numbers 0..25."""
+def game_alphabet(words) -> str:
+    """The letters a game numbers: a-z (a is 0 ... z is 25) for words of a-z only, else every
+    letter its words use, in code point order."""
+    used = set("".join(words))
+    if used <= set(A_TO_Z):
+        return A_TO_Z
+    if len(used) > MOST_LETTERS:
+        raise UserError(f"the word lists use {len(used)} letters; wordtree numbers at most {MOST_LETTERS}")
+    return "".join(sorted(used))
+
+
+def letters_array(words, length: int, alphabet: str = A_TO_Z):
+    """Words as a (n, length) uint8 array of letter numbers: each letter's place in `alphabet`."""
     import numpy as np
 
-    flat = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
-    return (flat.reshape(len(words), length) - ord("a")).astype(np.uint8)
+    if alphabet == A_TO_Z:
+        flat = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
+        return (flat.reshape(len(words), length) - ord("a")).astype(np.uint8)
+    number = {ch: i for i, ch in enumerate(alphabet)}
+    flat = np.fromiter((number[ch] for word in words for ch in word), dtype=np.uint8, count=len(words) * length)
+    return flat.reshape(len(words), length)
 
 
 class Wordle(Game):
@@ -63,6 +80,8 @@ class Wordle(Game):
         self.n_codes = 3**self.length
         self.win_code = self.n_codes - 1
         self.default_first = default_first
+        self.folding = current_folding()  # how its lists were read (words.letter_folding)
+        self.alphabet = game_alphabet(self.guesses)
 
     def default_opener(self, mode: str) -> str | None:
         """Ranking the 12972 openers in hard or ultra mode takes hours, so a build there opens
@@ -71,6 +90,10 @@ class Wordle(Game):
 
     def feedback(self, guess: str, answer: str) -> int:
         return wordle_feedback(guess, answer)
+
+    def normal_word(self, word: str) -> str:
+        """A typed word as the game's lists hold it: NFC, lowercase, folded as they were."""
+        return normal_word(word, self.folding)
 
     def pattern_text(self, code: int) -> str:
         out = []
@@ -98,13 +121,15 @@ class Wordle(Game):
             "guesses": self.guesses_list.name,
             "guesses_sha256": self.guesses_list.sha256,
             "guesses_count": len(self.guesses),
+            **self.folding.record(),
         }
 
     def _compute_matrix(self):
         from .wordle_kernels import wordle_pattern_matrix
 
         return wordle_pattern_matrix(
-            letters_array(self.guesses, self.length), letters_array(self.answers, self.length), self.code_dtype
+            letters_array(self.guesses, self.length, self.alphabet),
+            letters_array(self.answers, self.length, self.alphabet), self.code_dtype,
         )
 
 
@@ -114,9 +139,9 @@ def wordle_preset(name: str, answers: str | None, guesses: str | None) -> Wordle
     default_answers, default_guesses, first = PRESET_LISTS[name]
     if answers is not None:
         first = None  # a recorded best opener is only valid for the preset's own lists
-    answers_list = load_words(answers or default_answers, length="first")
+    answers_list = load_words(answers or default_answers, length="first", alphabet=LETTERS)
     length = len(answers_list.words[0])
     if not 2 <= length <= MAX_LENGTH:
         raise UserError(f"{answers_list.path}: words of {length} letters; wordtree supports 2 to {MAX_LENGTH}")
-    guesses_list = load_words(guesses or default_guesses, length=length)
+    guesses_list = load_words(guesses or default_guesses, length=length, alphabet=LETTERS)
     return Wordle(name, answers_list, guesses_list, first)

@@ -58,9 +58,11 @@ def _wordle_matrix(guess_letters, answer_columns, answer_letter_counts, out):
 
 
 def wordle_pattern_matrix(guess_letters: np.ndarray, answer_letters: np.ndarray, dtype) -> np.ndarray:
-    """The guesses x answers Wordle pattern matrix from (n, L) arrays of letter numbers 0..25."""
+    """The guesses x answers Wordle pattern matrix from (n, L) arrays of letter numbers (0..25 for
+    a-z; any alphabet numbers its letters from 0, up to 255)."""
     n_answers, length = answer_letters.shape
-    counts = np.zeros((26, n_answers), dtype=np.int32)
+    top = max(int(guess_letters.max(initial=0)), int(answer_letters.max(initial=0))) + 1
+    counts = np.zeros((max(26, top), n_answers), dtype=np.int32)
     for i in range(length):
         np.add.at(counts, (answer_letters[:, i], np.arange(n_answers)), 1)
     out = np.empty((guess_letters.shape[0], n_answers), dtype=dtype)

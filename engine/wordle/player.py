@@ -394,7 +394,7 @@ def play_answer(position: Position, answer: str, ansi: bool) -> list[str]:
     """The rows the tree plays against `answer`, then `solved in N`. An allowed guess that is no
     answer of the list is played as the suggestions go (the tree while it can, then beyond the
     list), with the note said where the candidates widen."""
-    word = answer.strip().lower()
+    word = position.game.normal_word(answer)
     if word in position.game.answer_index and position.doc is not None:
         steps = replay(position.game, position.doc["root"], word, position.cap)
         for guess, pattern in steps:  # each step checked against the feedback rule, as a player's would be

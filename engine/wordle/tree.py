@@ -21,7 +21,7 @@ import orjson
 
 from ..errors import ListPairError, UnshippedListError, UserError
 from ..files import write_atomic
-from ..words import read_bounded, shipped_list
+from ..words import is_letter, letter_folding, read_bounded, shipped_list
 from .rules import RULES
 
 FORMAT = "wordtree/1"
@@ -198,6 +198,9 @@ def check_fields(doc: dict) -> None:
     for key in ("pegs", "colours", "digits"):
         expect(game, "game", key, lambda v: whole(v, 0, 100), "a whole number", optional=True)
     expect(game, "game", "repeats", lambda v: isinstance(v, bool), "true or false", optional=True)
+    expect(game, "game", "fold_accents", lambda v: isinstance(v, bool), "true or false", optional=True)
+    expect(game, "game", "keep_letters", lambda v: text(v, 64) and all(is_letter(ch) for ch in v),
+           "a string of letters", optional=True)
     for key in ("total", "worst"):
         expect(stats, "stats", key, whole, "a whole number, 0 or more")
     expect(stats, "stats", "mean", number, "a number, 0 or more")
@@ -276,6 +279,13 @@ def check_lists(doc: dict, game) -> None:
             )
 
 
+def tree_folding(doc: dict):
+    """The letter folding the tree's lists were read with (its game.fold_accents and
+    game.keep_letters; none when absent), for reading them again (words.letter_folding)."""
+    game = doc["game"]
+    return letter_folding(game.get("fold_accents") is True, game.get("keep_letters") or "")
+
+
 def game_for(doc: dict, answers=None, guesses=None):
     """The engine Game a tree was made for: its preset with the user's lists if given, else with
     the shipped lists the file names (`list_path`); the list fingerprints must match the file's."""
@@ -284,7 +294,8 @@ def game_for(doc: dict, answers=None, guesses=None):
     if (answers is None) != (guesses is None):
         raise ListPairError()
     if answers is not None:
-        game = get_game(doc["game"]["name"], answers, guesses)
+        with tree_folding(doc):
+            game = get_game(doc["game"]["name"], answers, guesses)
     else:
         game = named_game(doc)
     check_lists(doc, game)
@@ -301,7 +312,8 @@ def named_game(doc: dict, keys=("answers", "guesses")):
         get_game(doc["game"]["name"])
     paths = [list_path(doc, key) for key in keys]
     try:
-        return get_game(doc["game"]["name"], paths[0], paths[-1])
+        with tree_folding(doc):
+            return get_game(doc["game"]["name"], paths[0], paths[-1])
     except UserError as exc:
         raise named_list_error(doc, exc) from None
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import GeneratedCodesError, ListPairError, UserError
-from ..words import canonical_sha256, load_words
+from ..words import LETTERS, canonical_sha256, load_words
 from .rules import (  # noqa: F401 - the rules, re-exported: the verifier's own
     RULES,
     WORDLE_RULES,
@@ -27,7 +27,7 @@ from .rules import (  # noqa: F401 - the rules, re-exported: the verifier's own
     wordle_hard_violation,
     wordle_text,
 )
-from .tree import list_path, named_list_error
+from .tree import list_path, named_list_error, tree_folding
 
 
 # ------------------------------------------------------------------------------------------------
@@ -199,9 +199,11 @@ def load_lists(doc: dict, answers=None, guesses=None) -> tuple[tuple[str, ...], 
         return codes, codes
     length = doc["game"].get("word_length")
     if answers is not None:
-        return load_words(answers, length=length).words, load_words(guesses, length=length).words
+        with tree_folding(doc):
+            return tuple(load_words(path, length=length, alphabet=LETTERS).words for path in (answers, guesses))
     try:  # the shipped lists the tree names (by file name only)
-        named = [load_words(list_path(doc, key), length=length) for key in ("answers", "guesses")]
+        with tree_folding(doc):
+            named = [load_words(list_path(doc, key), length=length, alphabet=LETTERS) for key in ("answers", "guesses")]
     except UserError as exc:
         raise named_list_error(doc, exc) from None
     return named[0].words, named[1].words
