@@ -451,7 +451,7 @@ def _ticker(what: str, seconds: float):
     try:
         from .progress import Ticker
 
-        return Ticker(f"compiling {what}", seconds)
+        return Ticker(f"notice: compiling {what}", seconds)  # a notice line too, piped
     except Exception:  # noqa: BLE001 (a compile never fails for its bar)
         return None
 
