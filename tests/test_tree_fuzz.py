@@ -326,3 +326,30 @@ def test_a_hangman_weights_file_not_of_word_tab_count_lines_is_one_line(hangman_
         code, _, err = run(argv)
         lines = err.strip().splitlines()
         assert code == 1 and len(lines) == 1 and "word<TAB>count" in lines[0], err
+
+
+@pytest.fixture(scope="module")
+def dordle_strategy(dordle_tree, tmp_path_factory):
+    _, lists = dordle_tree
+    out = tmp_path_factory.mktemp("dordle-strategy") / "s.json"
+    code, _, err = run(["dordle", "heuristic", *lists, "--max-guesses", "6", "--first", "salet", "-o", out])
+    assert code == 0, err
+    return json.loads(out.read_text()), lists
+
+
+def test_dordle_strategy_fields_of_every_type(dordle_strategy, tmp_path):
+    doc, lists = dordle_strategy
+
+    def commands(tree, web):
+        return [["verify", tree, *lists], ["dordle", "verify", tree, *lists], ["stats", tree]]
+
+    tree = tmp_path / "valid.json"
+    tree.write_text(json.dumps(doc))
+    for argv in commands(tree, None):
+        code, _, err = run(argv)
+        assert code == (1 if argv[0] == "stats" else 0), (argv, err)  # (stats lists trees, not strategies)
+    # what a strategy's verify does not replay beyond a tree's: a larger cap, and the rule's
+    # parameters and engine (the rule is walked with them, and its claims checked)
+    free = DORDLE_FREE | {("max_guesses",), ("rule", "engine"), *(("rule", key) for key in ("alpha", "shortlist", "tries"))}
+    failures = fuzz(doc, "first", commands, tmp_path, free)
+    assert not failures, f"{len(failures)} failures:\n" + "\n".join(failures[:80])

@@ -36,13 +36,36 @@ def _whole(value, low: int, high: int | None = None) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= low and (high is None or value <= high)
 
 
+def check_game_section(game) -> None:
+    """The game section of either kind of file: its names and fingerprints, and the counts, word
+    length and kind where given, of their types (a UserError naming the first that is not)."""
+    from ..wordle.tree import expect, is_sha256, text
+
+    if not isinstance(game, dict) or not all(isinstance(game.get(k), str) for k in GAME_KEYS):
+        raise UserError(f"malformed 'game' section (needs {', '.join(GAME_KEYS)})")
+    for key in ("answers_sha256", "guesses_sha256"):
+        expect(game, "game", key, is_sha256, "a sha256 (64 hex digits)")
+    for key in ("answers_count", "guesses_count", "word_length"):
+        expect(game, "game", key, lambda v: _whole(v, 1), "a whole number, 1 or more", optional=True)
+    expect(game, "game", "kind", text, "a string", optional=True)
+
+
+def check_game_claims(spec: dict, game) -> None:
+    """The counts, word length and kind a file's game section states, against the game it is
+    verified on; the first that differs is a UserError."""
+    for key, count in (("answers_count", len(game.answers)), ("guesses_count", len(game.guesses)),
+                       ("word_length", game.length)):
+        if spec.get(key, count) != count:
+            raise UserError(f"game.{key} is {spec[key]}, the lists give {count}")
+    if spec.get("kind", game.kind) != game.kind:
+        raise UserError(f"game.kind is {spec['kind'][:20]!r}, the game is {game.kind!r}")
+
+
 def check_strategy(doc: dict) -> None:
     """Every field of a wordtree-dordle-strategy/1 document, of its type and in its range (a
     UserError naming the first one that is not): the game's names and fingerprints, the cap,
     the labels, the opener, the rule's parameters and the claimed result."""
-    game = doc.get("game")
-    if not isinstance(game, dict) or not all(isinstance(game.get(k), str) for k in GAME_KEYS):
-        raise UserError(f"malformed 'game' section (needs {', '.join(GAME_KEYS)})")
+    check_game_section(doc.get("game"))
     if not _whole(doc.get("max_guesses"), 2, 16):
         raise UserError("'max_guesses' must be a whole number from 2 to 16")
     if doc.get("strategy") != "heuristic" or doc.get("optimal") is not False:
@@ -107,16 +130,9 @@ def check_shape(doc: dict) -> None:
     """The fields a lookup or a replay reads, of the types they need: the game's names and
     fingerprints, the cap, the result's total, and every node ({"guess": word, "next": {key:
     node or remainder}}, a remainder {"board": 1 or 2, "answers": [words], "guesses_left": k})."""
-    from ..wordle.tree import expect, field_error, is_sha256, kind, number, text
+    from ..wordle.tree import expect, field_error, kind, number, text
 
-    game = doc.get("game")
-    if not isinstance(game, dict) or not all(isinstance(game.get(k), str) for k in GAME_KEYS):
-        raise UserError(f"malformed 'game' section (needs {', '.join(GAME_KEYS)})")
-    for key in ("answers_sha256", "guesses_sha256"):
-        expect(game, "game", key, is_sha256, "a sha256 (64 hex digits)")
-    for key in ("answers_count", "guesses_count", "word_length"):
-        expect(game, "game", key, lambda v: _whole(v, 1), "a whole number, 1 or more", optional=True)
-    expect(game, "game", "kind", text, "a string", optional=True)
+    check_game_section(doc.get("game"))
     cap = doc.get("max_guesses")
     if not _whole(cap, 2, 16):
         raise UserError("'max_guesses' must be a whole number from 2 to 16")

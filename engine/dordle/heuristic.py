@@ -27,7 +27,7 @@ import numpy as np
 from .. import ENGINE
 from ..errors import UserError
 from . import bounds
-from .document import FORMAT, STRATEGY_FORMAT, check_strategy, remainder, solved_mark
+from .document import FORMAT, STRATEGY_FORMAT, check_game_claims, check_strategy, remainder, solved_mark
 from .kernels import DINF, Rule, Walk, strategy_walk
 from .search import Child, DordleSearch
 
@@ -216,6 +216,7 @@ def verify_strategy(doc: dict, game, matrix: np.ndarray, progress=None) -> dict:
     for key in ("answers_sha256", "guesses_sha256"):
         if doc["game"].get(key) != identity.get(key):
             raise UserError(f"the strategy was made for other word lists ({key} differs)")
+    check_game_claims(doc["game"], game)
     if doc["first"] not in game.guess_index:
         raise UserError(f"'first': {doc['first']!r} is not an allowed guess of these lists")
     first = game.guess_index[doc["first"]]

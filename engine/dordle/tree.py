@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..exact.solver import Infeasible, Solver
-from .document import FORMAT, check_shape, remainder, solved_mark
+from .document import FORMAT, check_game_claims, check_shape, remainder, solved_mark
 from .kernels import DINF
 from .search import Child, DordleSearch
 
@@ -153,12 +153,7 @@ def check_claims(doc: dict, game, figures: dict) -> None:
     mean = result.get("mean")
     if mean is not None and abs(mean - figures["mean"]) > 1e-6:
         raise UserError(f"result.mean is {mean}, the replay gives {round(figures['mean'], 6)}")
-    for key, count in (("answers_count", len(game.answers)), ("guesses_count", len(game.guesses)),
-                       ("word_length", game.length)):
-        if spec.get(key, count) != count:
-            raise UserError(f"game.{key} is {spec[key]}, the lists give {count}")
-    if spec.get("kind", game.kind) != game.kind:
-        raise UserError(f"game.kind is {spec['kind'][:20]!r}, the game is {game.kind!r}")
+    check_game_claims(spec, game)
     if result.get("first", doc["tree"]["guess"]) != doc["tree"]["guess"]:
         raise UserError(f"result.first is {result['first']!r}, the tree opens with {doc['tree']['guess']!r}")
     if doc.get("solved_mark", solved_mark(game)) != solved_mark(game):
