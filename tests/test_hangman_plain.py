@@ -167,3 +167,9 @@ def test_the_plain_rule_is_the_kernels_frequency_rule():
         hw = HangmanWords(4, tuple(words), np.array(weights, dtype=np.int64), mask_table(words, 4), {})
         s = Searcher(hw, 10, memo_entries=1 << 10)
         assert tree._plain_rule(words) == LETTERS[rule_letter(s, np.arange(len(words)), "frequency")], words
+
+
+def test_play_takes_the_long_lengths_too():
+    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "play", "--game", "hangman", "--length", "17",
+                           "--answer", "electroretinogram"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1].startswith("won: electroretinogram"), done.stderr

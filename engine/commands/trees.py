@@ -165,7 +165,7 @@ def position_options(p, steps: bool = True, hangman: str = "") -> None:
 def hangman_options(p, length: bool = False) -> None:
     """The Hangman options of next and play (hangman.py runs them)."""
     if length:
-        p.add_argument("--length", type=int_option("--length", 2, 15), metavar="N",
+        p.add_argument("--length", type=int_option("--length", 2, 64), metavar="N",  # hangman.lookup.LONGEST
                        help="Hangman: the word's letters, with --game hangman")
     else:
         p.add_argument("--missed", metavar="LETTERS", help="Hangman: the letters guessed wrong so far, e.g. sa")
