@@ -293,3 +293,24 @@ def test_exact_build_ranking_its_openers_stops_on_term_and_ctrl_c(tmp_path):
         # the line says where the work is only where a file holds it
         assert (f"the work so far is in {ck}" in line) == ck.exists(), line
         assert (f"nothing was finished to keep in {ck} yet" in line) == (not ck.exists()), line
+
+
+def test_dordle_build_of_the_nyt_lists_stops_while_it_plans(tmp_path):
+    """`dordle build wordle-nyt`: its plan solves one board of 2309 answers exactly (minutes, in
+    one kernel call). TERM once the checkpoint is held (its lock taken, so the plan is under way
+    or next) ends it at once, exit 130, saying nothing was finished to keep yet."""
+    ck = tmp_path / "nyt.ck"
+    lock = tmp_path / "nyt.ck.lock"
+    running = Running([ROOT / "cli.py", "dordle", "build", "wordle-nyt", "--checkpoint", ck])
+    try:
+        deadline = time.monotonic() + STARTUP
+        while not lock.exists():
+            assert running.proc.poll() is None, running.err.decode(errors="replace")
+            assert time.monotonic() < deadline, "the checkpoint was never held"
+            time.sleep(0.05)
+        time.sleep(2)  # (into the plan's long search; any moment of the plan would do)
+        code, err, _ = running.stop(signal.SIGTERM)
+    finally:
+        running.kill()
+    assert code == 130, err
+    assert f"nothing was finished to keep in {ck} yet" in stopped_line(err)

@@ -44,6 +44,8 @@ force of tests/reference_dordle.py):
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from typing import NamedTuple
 
@@ -107,6 +109,68 @@ class Child(NamedTuple):
         return f"{game.pattern_text(self.code1)}/{game.pattern_text(self.code2)}"
 
 
+LONG_V1 = 400  # answers from which DordleSearch.v1 solves in a thread beside the caller's (_Beside)
+
+
+class _Beside:
+    """One daemon thread that runs long kernel calls (the exact one-board search releases the
+    GIL) while the calling thread waits for them in short steps, so that a Ctrl-C or TERM is
+    raised in the caller at once instead of when the kernel returns; the call under way is then
+    left to end in the background (the process is ending). One thread for a search, so that its
+    solver's per-thread context is made once."""
+
+    def __init__(self):
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="dordle-v1", daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            job = self.jobs.get()
+            if job is None:  # its search is gone
+                return
+            work, box, done = job
+            try:
+                box.append(work())
+            except BaseException as exc:  # handed to the waiting caller
+                box.append(exc)
+            finally:
+                done.set()
+
+    def run(self, work):
+        box: list = []
+        done = threading.Event()
+        self.jobs.put((work, box, done))
+        while not done.wait(0.2):
+            pass
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0]
+
+
+_besides: dict[int, _Beside] = {}
+_besides_lock = threading.Lock()
+
+
+def _beside(search) -> _Beside:
+    """The search's _Beside (kept apart from the search, which stays a plain object)."""
+    import weakref
+
+    with _besides_lock:
+        found = _besides.get(id(search))
+        if found is None or found.owner() is not search:
+            found = _besides[id(search)] = _Beside()
+            found.owner = weakref.ref(search)
+            weakref.finalize(search, _retire, id(search), found)
+        return found
+
+
+def _retire(key: int, beside: _Beside) -> None:
+    with _besides_lock:
+        if _besides.get(key) is beside:
+            del _besides[key]
+    beside.jobs.put(None)
+
+
 class DordleSearch:
     """Exact Dordle values over a game's full guess list, with at most `max_guesses` guesses."""
 
@@ -151,7 +215,10 @@ class DordleSearch:
         key = (S.tobytes(), d)
         value = self.v1_cache.get(key)
         if value is None:
-            value, _ = self.solver.solve(S, d)
+            if n >= LONG_V1:  # minutes for a whole list: Ctrl-C and TERM are not held by the kernel
+                value, _ = _beside(self).run(lambda: self.solver.solve(S, d))
+            else:
+                value, _ = self.solver.solve(S, d)
             value = DINF if value >= single_kernels.INF else int(value)
             self.v1_cache[key] = value
         return value
