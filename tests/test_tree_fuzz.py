@@ -266,8 +266,14 @@ def test_dordle_tree_fields_of_every_type(dordle_tree, tmp_path):
     def commands(tree, web):
         return [["verify", tree, *lists], ["dordle", "verify", tree, *lists], ["stats", tree],
                 ["stats", tree, "--json"], ["next", tree, *lists], ["next", tree, step, *lists],
-                ["candidates", tree, step, *lists], ["grade", tree, step, "--seconds", "1", *lists]]
+                ["candidates", tree, step, *lists], ["grade", tree, step, "--seconds", "1", *lists],
+                ["play", tree, *lists]]
 
+    tree = tmp_path / "valid.json"
+    tree.write_text(json.dumps(doc))
+    for argv in commands(tree, None):
+        code, _, err = run(argv)
+        assert code == 0, (argv, err)
     failures = fuzz(doc, "tree", commands, tmp_path, DORDLE_FREE)
     assert not failures, f"{len(failures)} failures:\n" + "\n".join(failures[:80])
 
