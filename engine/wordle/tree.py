@@ -224,25 +224,34 @@ def is_sha256(value) -> bool:
 
 def check_nodes(root) -> None:
     """Every node {"guess": word, "next": {pattern: node}} (no "next", or null: a leaf); a
-    UserError naming the first bad one by its path."""
-    stack = [(root, [])]
+    UserError naming the first bad one by its path (worked out only then: a node's path is its
+    parent's entry and its own step)."""
+    stack = [(root, None)]
     while stack:
-        node, steps = stack.pop()
-        where = path_text(steps) or "the root"
-        if not isinstance(node, dict):
-            raise UserError(f"the node at {where} must be an object, got {kind(node)}")
+        node, at = stack.pop()
+        if type(node) is not dict:
+            raise UserError(f"the node at {_where(at)} must be an object, got {kind(node)}")
         guess = node.get("guess")
-        if not text(guess, 64) or guess == "":
-            raise field_error(f"the guess at {where}", guess, "a word")
+        if type(guess) is not str or not 0 < len(guess) <= 64:
+            raise field_error(f"the guess at {_where(at)}", guess, "a word")
         branches = node.get("next")
         if branches is None:
             continue
-        if not isinstance(branches, dict):
-            raise field_error(f"'next' of {guess!r} at {where}", branches, "an object")
+        if type(branches) is not dict:
+            raise field_error(f"'next' of {guess!r} at {_where(at)}", branches, "an object")
         for pattern, child in branches.items():
             if len(pattern) > 64:
-                raise UserError(f"'next' of {guess!r} at {where}: a pattern of {len(pattern)} characters")
-            stack.append((child, steps + [(guess, pattern)]))
+                raise UserError(f"'next' of {guess!r} at {_where(at)}: a pattern of {len(pattern)} characters")
+            stack.append((child, (at, guess, pattern)))
+
+
+def _where(at) -> str:
+    """The path of check_nodes' (parent entry, guess, pattern) chain, as path_text words it."""
+    steps = []
+    while at is not None:
+        at, guess, pattern = at
+        steps.append((guess, pattern))
+    return path_text(steps[::-1]) or "the root"
 
 
 def generates_codes(doc: dict) -> bool:
