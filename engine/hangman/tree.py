@@ -335,31 +335,40 @@ def check_document(doc) -> None:
 def check_nodes(root, length: int) -> None:
     """Every node of a Hangman tree of its shape: a word (a leaf), {"lost": [words]}, or
     {"guess": letter, "next": {feedback: node}} with feedback texts of `length` characters; a
-    UserError naming the first that is not, by its path."""
-    stack = [(root, [])]
+    UserError naming the first that is not, by its path (worked out only then)."""
+    stack = [(root, None)]
     while stack:
-        node, steps = stack.pop()
-        where = " ".join(steps) or "the root"
-        if isinstance(node, str):
+        node, at = stack.pop()
+        if type(node) is str:
             if len(node) != length:
-                raise UserError(f"tree: the leaf {node[:20]!r} at {where} is not a {length}-letter word")
+                raise UserError(f"tree: the leaf {node[:20]!r} at {_where(at)} is not a {length}-letter word")
             continue
-        if not isinstance(node, dict):
-            raise UserError(f"tree: the node at {where} must be an object or a word, got {kind(node)}")
+        if type(node) is not dict:
+            raise UserError(f"tree: the node at {_where(at)} must be an object or a word, got {kind(node)}")
         if "lost" in node:
             lost = node["lost"]
             if not isinstance(lost, list) or not lost or not all(isinstance(w, str) for w in lost):
-                raise field_error(f"tree: 'lost' at {where}", lost, "a list of words")
+                raise field_error(f"tree: 'lost' at {_where(at)}", lost, "a list of words")
             continue
         letter, branches = node.get("guess"), node.get("next")
-        if not (isinstance(letter, str) and len(letter) == 1 and "a" <= letter <= "z"):
-            raise field_error(f"tree: the guess at {where}", letter, "a letter a-z")
-        if not isinstance(branches, dict) or not branches:
-            raise field_error(f"tree: 'next' of {letter!r} at {where}", branches, "a non-empty object")
+        if not (type(letter) is str and len(letter) == 1 and "a" <= letter <= "z"):
+            raise field_error(f"tree: the guess at {_where(at)}", letter, "a letter a-z")
+        if type(branches) is not dict or not branches:
+            raise field_error(f"tree: 'next' of {letter!r} at {_where(at)}", branches, "a non-empty object")
         for key, child in branches.items():
             if len(key) != length:
-                raise UserError(f"tree: the branch {key[:20]!r} of {letter!r} at {where} is not {length} characters")
-            stack.append((child, steps + [f"{letter}:{key}"]))
+                raise UserError(f"tree: the branch {key[:20]!r} of {letter!r} at {_where(at)} is not {length} "
+                                "characters")
+            stack.append((child, (at, letter, key)))
+
+
+def _where(at) -> str:
+    """The path of check_nodes' (parent entry, letter, feedback) chain: `e:-e--- s:-----`."""
+    steps = []
+    while at is not None:
+        at, letter, key = at
+        steps.append(f"{letter}:{key}")
+    return " ".join(steps[::-1]) or "the root"
 
 
 def verify_file(path, words_file=None, weights_file=None) -> str:
