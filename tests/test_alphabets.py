@@ -161,6 +161,22 @@ def test_cli_build_verify_next_feedback_on_spanish(tmp_path, capsys):
     assert code == 0, err and "señor" in stdout
     code, stdout, err = cli(capsys, "feedback", *lists, "SEÑOR", "baños")
     assert (code, stdout.strip()) == (0, reference.wordle_feedback("señor", "baños"))
+    code, stdout, err = cli(capsys, "grade", out, *lists, f"{opener}:{pattern}", "--json")
+    assert code == 0, err
+    assert orjson.loads(stdout)["moves"][0]["loss"] == 0
+    code, stdout, err = cli(capsys, "grade", out, *lists, "--fold-accents", f"{opener}:{pattern}")
+    assert code == 2 and "a tree says itself how its lists are read" in err
+    code, stdout, err = cli(capsys, "play", out, *lists, "--answer", "SEÑOR")
+    assert code == 0 and stdout.strip().endswith(f"solved in {len(doc_path(doc['root'], 'señor'))}"), err
+
+
+def doc_path(node, answer):
+    """The guesses the tree plays against `answer`, by the reference feedback."""
+    steps = [node["guess"]]
+    while node["guess"] != answer:
+        node = node["next"][reference.wordle_feedback(node["guess"], answer)]
+        steps.append(node["guess"])
+    return steps
 
 
 def test_fold_accents_gives_the_tree_of_the_list_folded_by_hand(tmp_path, capsys):

@@ -7,6 +7,7 @@ import sys
 from ..errors import UsageError
 from .common import (
     GAME_CAP,
+    folding_given,
     game_options,
     game_options_given,
     intermixed,
@@ -94,6 +95,8 @@ def run_grade(args) -> int:
         mode, cap = args.mode or "normal", args.max_guesses
         doc = shipped_tree(game, mode, cap)
     else:
+        if folding_given(args):
+            raise UsageError("--fold-accents and --keep-letters go with --game: a tree says itself how its lists are read")
         doc = open_tree(tree_path)
         game = game_for(doc, args.answers, args.guesses)
         mode = args.mode or doc["game"]["mode"]
