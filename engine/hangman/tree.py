@@ -344,7 +344,7 @@ def check_nodes(root, length: int) -> None:
                 raise UserError(f"tree: the leaf {node[:20]!r} at {_where(at)} is not a {length}-letter word")
             continue
         if type(node) is not dict:
-            raise UserError(f"tree: the node at {_where(at)} must be an object or a word, got {kind(node)}")
+            raise UserError(f"tree: not a node at {_where(at)}: a node must be an object or a word, got {kind(node)}")
         if "lost" in node:
             lost = node["lost"]
             if not isinstance(lost, list) or not lost or not all(isinstance(w, str) for w in lost):
@@ -352,9 +352,10 @@ def check_nodes(root, length: int) -> None:
             continue
         letter, branches = node.get("guess"), node.get("next")
         if not (type(letter) is str and len(letter) == 1 and "a" <= letter <= "z"):
-            raise field_error(f"tree: the guess at {_where(at)}", letter, "a letter a-z")
+            raise field_error(f"tree: bad or repeated guess at {_where(at)}: the guess", letter, "a letter a-z")
         if type(branches) is not dict or not branches:
-            raise field_error(f"tree: 'next' of {letter!r} at {_where(at)}", branches, "a non-empty object")
+            raise field_error(f"tree: the node of {letter!r} at {_where(at)} has no branches: its 'next'", branches,
+                              "a non-empty object")
         for key, child in branches.items():
             if len(key) != length:
                 raise UserError(f"tree: the branch {key[:20]!r} of {letter!r} at {_where(at)} is not {length} "
