@@ -227,6 +227,9 @@ def test_spanish_keeps_n_tilde_apart_when_folding(tmp_path, capsys):
     (["info", "--keep-letters", "ñ"], "--keep-letters needs --fold-accents"),
     (["info", "--fold-accents", "--keep-letters", "ñ1"], "is not a letter"),
     (["feedback", "--game", "mastermind", "--fold-accents", "1234", "1234"], "not of mastermind"),
+    (["rank", "--answers", PORTUGUESE, "--guesses", PORTUGUESE, "--fold-accents", "--scheduler", "local"],
+     "does not reach the workers"),
+    (["info", "--fold-accents", "--keep-letters", " "], "needs the letters to keep"),
 ])
 def test_folding_flags_refused_where_they_mean_nothing(capsys, args, message):
     code, _, err = cli(capsys, *args)

@@ -122,6 +122,9 @@ def load_game(args):
     fold, keep = getattr(args, "fold_accents", False), getattr(args, "keep_letters", None)
     if keep is not None and not fold:
         raise UsageError("--keep-letters needs --fold-accents")
+    if fold and getattr(args, "scheduler", None):
+        raise UsageError("--fold-accents does not reach the workers of --scheduler: give them the lists folded "
+                         "by hand (the same game, the same tree)")
     if keep is not None and not keep.strip():
         raise UsageError("--keep-letters needs the letters to keep, e.g. --keep-letters ñ")
     try:
