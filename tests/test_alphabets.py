@@ -208,6 +208,26 @@ def test_fold_accents_gives_the_tree_of_the_list_folded_by_hand(tmp_path, capsys
     assert code == 1 and "not the one the tree was made for" in err and "Traceback" not in err
 
 
+def test_position_commands_fold_with_game_and_refuse_folding_with_a_tree(tmp_path, capsys):
+    lists = ("--answers", PORTUGUESE, "--guesses", PORTUGUESE)
+    pattern = reference.wordle_feedback("nacao", "irmao")
+    code, stdout, err = cli(capsys, "candidates", "--game", "wordle", *lists, "--fold-accents", f"NAÇÃO:{pattern}")
+    assert code == 0, err
+    game = game_on(PORTUGUESE, fold=True)
+    fits = [w for w in game.answers if reference.wordle_feedback("nacao", w) == pattern]
+    assert "irmao" in fits and all(w in stdout for w in fits) and "irmão" not in stdout
+    code, stdout, err = cli(capsys, "next", "--game", "wordle", *lists, "--fold-accents", "--json")
+    assert code == 0, err
+    assert orjson.loads(stdout)["guess"] in game.guesses
+    out = tmp_path / "pt.json"
+    assert cli(capsys, "build", *lists, "--fold-accents", "-o", out, "--quiet", "--first", "auto")[0] == 0
+    for command in ("next", "candidates"):
+        code, _, err = cli(capsys, command, out, *lists, "--fold-accents")
+        assert code == 2 and "a tree says itself how its lists are read" in err
+    code, _, err = cli(capsys, "next", "--game", "hangman", "--fold-accents", "_e___")
+    assert code == 2 and "not a Hangman position" in err
+
+
 def test_spanish_keeps_n_tilde_apart_when_folding(tmp_path, capsys):
     out = tmp_path / "es.json"
     code, _, err = cli(capsys, "build", "--answers", SPANISH, "--guesses", SPANISH, "--fold-accents",

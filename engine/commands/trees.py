@@ -9,6 +9,8 @@ from ..errors import UsageError, UserError
 from .common import (
     cache_dir_option,
     check_tree_shape,
+    fold_options,
+    folding_given,
     int_option,
     intermixed,
     json_option,
@@ -160,6 +162,7 @@ def position_options(p, steps: bool = True, hangman: str = "") -> None:
                         "today's NYT game: TARSE's), else with no tree (off a tree from the start)"
                         + (f"; hangman: the shipped Hangman tree {hangman}" if hangman else ""))
     list_options(p)
+    fold_options(p)
 
 
 def hangman_options(p, length: bool = False) -> None:
@@ -207,6 +210,9 @@ def position_family(args, first) -> str:
         family = found.name if found is not None and found.name != "wordle" else None
     if family is None:  # (a Hangman option alone says Hangman: next _e___ --missed sa)
         family = "hangman" if any(_given(args, flag) for flag in FAMILY_FLAGS["hangman"]) else "wordle"
+    if family != "wordle" and folding_given(args):
+        raise UsageError(f"--fold-accents and --keep-letters are for a Wordle game with --game, not a "
+                         f"{family.capitalize()} position")
     for other, flags in FAMILY_FLAGS.items():
         for flag in flags:
             if other != family and _given(args, flag) and flag not in FAMILY_FLAGS.get(family, ()):
@@ -244,6 +250,8 @@ def _position(args, tree, steps):
         if shipped is not None:
             return position_after(shipped, steps)
         return position_after(None, steps, game=game)
+    if folding_given(args):
+        raise UsageError("--fold-accents and --keep-letters go with --game: a tree says itself how its lists are read")
     return position_after(check_tree_shape(open_tree(tree)), steps, args.answers, args.guesses)
 
 
