@@ -64,6 +64,10 @@ FAMILIES: dict[str, Family] = {
                ("absurdle",), ("wordtree-absurdle/1",), "absurdle",
                spec="absurdle.build", build="absurdle.build", document="absurdle.document",
                position="absurdle.position"),
+        Family("multiboard", "any number of Wordle boards at once: Quordle, Octordle, Sedecordle, Duotrigordle",
+               ("quordle", "octordle", "sedecordle", "duotrigordle", "multiboard"), ("wordtree-multiboard-sample/1",),
+               "multiboard", spec="multiboard.spec", build="multiboard.sample", document="multiboard.document",
+               position="multiboard.position"),
     )
 }
 

@@ -41,11 +41,13 @@ def test_every_shipped_tree_is_verified_by_a_test():
     import test_absurdle
     import test_dordle
     import test_hangman_trees
+    import test_multiboard
     import test_verify
 
     trees = ENGINE.parent / "trees"
     families = {"wordle": test_verify.SHIPPED_TREES, "hangman": test_hangman_trees.TREES,
-                "dordle": test_dordle.SHIPPED_DORDLE, "absurdle": test_absurdle.SHIPPED_ABSURDLE}
+                "dordle": test_dordle.SHIPPED_DORDLE, "absurdle": test_absurdle.SHIPPED_ABSURDLE,
+                "multiboard": test_multiboard.SHIPPED_MULTIBOARD}
     assert [family for family, paths in families.items() if not paths] == []
     verified = {path.resolve() for paths in families.values() for path in paths}
     shipped = {path.resolve() for path in trees.rglob("*") if path.is_file()}

@@ -10,7 +10,7 @@ def add_trees(sub) -> None:
                        description="The shipped trees of every game family: the name every command takes for "
                                    "it (verify, next, play, stats ...), its game, lists, total and whether it "
                                    "is proven optimal, and the file where it is installed.")
-    p.add_argument("--family", choices=("wordle", "hangman", "dordle", "absurdle"), help="only this family's trees")
+    p.add_argument("--family", choices=("wordle", "hangman", "dordle", "absurdle", "multiboard"), help="only this family's trees")
     json_option(p, "a list of objects: name, family, format, game, lists, answers, total, measure, mean, "
                    "optimal, path (and mode, max_guesses, opener, word_length, lives where the family has them)")
 
@@ -38,5 +38,7 @@ def _game(tree: dict) -> str:
         return f"absurdle, {tree['answers']} answers, {tree['game'].split('(')[1].rstrip(')')}"
     if tree["family"] == "dordle":
         return f"dordle, {tree['answers']} answers, cap {tree['max_guesses']}"
+    if tree["family"] == "multiboard":
+        return f"{tree['game']}, {tree['boards']} boards, {tree['answers']} answers, cap {tree['max_guesses']}"
     mode = f", {tree['mode']}" if tree.get("mode") not in (None, "normal") else ""
     return f"{tree['game']}{mode}, {tree['answers']} answers"

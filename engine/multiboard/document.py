@@ -3,7 +3,7 @@
 Fields: `game` (the lists, as the Wordle family's identity, and `boards`, `max_guesses`,
 `preset`), `player` (the heuristic's name and shortlist; `heuristic`: true), `sample` (`kind`:
 "sample" with `seed`, `games` and the generator, or "every" tuple), `lengths` (each game's
-length, one character of sample.ALPHABET a game, in the order drawn), `results` (figures of the
+length, one character of spec.ALPHABET a game, in the order drawn), `results` (figures of the
 lengths: mean, its 95 % interval for a sample, games won within the cap, histogram),
 `lower_bound` (lower.py's proven bound on any strategy's mean, with how) and `opener`.
 
@@ -16,13 +16,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import orjson
 
 from ..errors import UserError
 from ..files import write_atomic
-from . import sample
-from .spec import MAX_BOARDS, MultiSpec
+from .spec import ALPHABET, MAX_BOARDS, MultiSpec
 
 FORMAT = "wordtree-multiboard-sample/1"
 MAX_BYTES = 16 << 20
@@ -45,6 +43,8 @@ def _field(doc: dict, key: str, kind, where: str = ""):
 
 
 def build_document(game, spec: MultiSpec, result: dict, seed: int | None, bound: dict) -> dict:
+    from . import sample
+
     ident = game.identity()
     n = result["figures"]["games"]
     what = f"every one of the {n} tuples of different answers (exact for this player)" if seed is None else \
@@ -117,7 +117,7 @@ def check(doc) -> None:
     lengths = _field(doc, "lengths", str)
     if len(lengths) != games:
         raise UserError(f"lengths holds {len(lengths)} games, sample.games says {games}")
-    if set(lengths) - set(sample.ALPHABET):
+    if set(lengths) - set(ALPHABET):
         raise UserError("lengths holds a character that is no game length")
     _field(doc, "opener", str)
     _field(doc, "results", dict)
@@ -151,6 +151,10 @@ def game_of(doc: dict, answers=None, guesses=None):
 def verify(doc: dict, game, matrix, replay: int | None, seed: int = 0, progress=None) -> list[str]:
     """The problems found (none: valid). The results are re-derived from the lengths; then
     `replay` games (None: all) are replayed, chosen by default_rng(seed) among the file's."""
+    import numpy as np
+
+    from . import sample
+
     problems = []
     spec = spec_of(doc)
     n, k = len(game.answers), spec.boards

@@ -19,10 +19,9 @@ import time
 import numpy as np
 
 from .player import Player, narrow
-from .spec import MultiSpec
+from .spec import ALPHABET, MultiSpec
 
 GENERATOR = "numpy.random.default_rng(seed); game i: rng.choice(n, K, replace=False), board 1 first"
-ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"  # a game's length, one character
 MAX_EVERY = 2_000_000  # tuples played when every tuple is asked for
 
 

@@ -15,6 +15,7 @@ PRESETS = {"quordle": (4, 9), "octordle": (8, 13), "sedecordle": (16, 21), "duot
 GAMES = (*PRESETS, "multiboard")  # multiboard: any number of boards, given
 MAX_BOARDS = 64
 WORDLE_PRESETS = ("wordle", "wordle-nyt", "wordle-nyt2023")
+ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"  # a game's length, one character
 
 
 @dataclass(frozen=True)
