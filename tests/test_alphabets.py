@@ -203,6 +203,14 @@ def test_fold_accents_gives_the_tree_of_the_list_folded_by_hand(tmp_path, capsys
     assert code == 0 and "nacao" in stdout, err
     code, stdout, err = cli(capsys, "feedback", *lists, "--fold-accents", "NAÇÃO", "nacao")
     assert (code, stdout.strip()) == (0, "GGGGG")
+    olson = tmp_path / "folded.olson"
+    code, _, err = cli(capsys, "export", tmp_path / "folded.json", *lists, "--format", "olson", "-o", olson)
+    assert code == 0, err
+    back = tmp_path / "back.json"
+    code, _, err = cli(capsys, "import", olson, "--format", "olson", *lists, "--fold-accents", "-o", back)
+    assert code == 0, err
+    assert orjson.loads(back.read_bytes())["root"] == folded["root"]
+    assert orjson.loads(back.read_bytes())["game"]["fold_accents"] is True
     # unfolded, the accented list is another game: the tree is refused, in one line
     code, stdout, err = cli(capsys, "verify", tmp_path / "by-hand.json", *lists)
     assert code == 1 and "not the one the tree was made for" in err and "Traceback" not in err

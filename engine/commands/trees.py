@@ -485,6 +485,7 @@ def add_import(sub) -> None:
     p.add_argument("-o", "--output", required=True, metavar="TREE", help="the wordtree/1 file to write")
     p.add_argument("--answers", metavar="FILE", help="custom answer list (with --guesses)")
     p.add_argument("--guesses", metavar="FILE", help="custom guess list (with --answers)")
+    fold_options(p)
     p.add_argument("--max-guesses", default="6", metavar="N", help="the game's cap (default 6; 'none' for no cap)")
     p.add_argument("--mode", default="normal", choices=("normal", "hard", "ultra"), help="the rules the tree obeys")
 
