@@ -353,7 +353,7 @@ def test_next_candidates_and_play_on_a_small_list(tmp_path):
     code, out2, err = cli("candidates", "--boards", "2", *lists, "--grid", "-", g, "--json", stdin=grid)
     assert code == 0 and json.loads(out2) == json.loads(out), err
     # play: the assistant's guesses answered with the colours of (a, b) until both are solved
-    lines, solved = [], set()
+    lines = []
     position = MultiPosition(game, game._compute_matrix(), spec_for("multiboard", 2, 7))
     while not position.won:
         guess = position.suggest().guess

@@ -96,8 +96,8 @@ def run_build_multiboard(args) -> int:
         bound = lower_bound(game, matrix, spec.boards)
         if args.json:
             return print_json({"game": spec.name, "boards": spec.boards, "lower_bound": bound})
-        print(f"{spec.name} on {game.name}'s lists ({n} answers): any strategy's mean over the tuples of different "
-              f"answers is at least {bound['mean']:.6f} (proven: {bound['how']})")
+        print(f"{spec.name} on {game.identity()['answers']} ({n} answers): any strategy's mean over the tuples "
+              f"of different answers is at least {bound['mean']:.6f} (proven: {bound['how']})")
         return 0
     if args.optimum:
         return _optimum(args, spec, game, matrix)
@@ -143,7 +143,7 @@ def summary_lines(doc: dict) -> list[str]:
     what = f"every one of the {f['games']} tuples (exact for this player)" if f["exact"] else \
         f"a sample of {f['games']} tuples (seed {doc['sample']['seed']}; an estimate)"
     mean = f"mean {f['mean']:.4f}" + ("" if f["exact"] else f", 95 % CI {f['ci95'][0]:.4f}..{f['ci95'][1]:.4f}")
-    return [f"{g['preset']} ({g['boards']} boards, {g['max_guesses']} guesses) on {g['name']}'s lists "
+    return [f"{g['preset']} ({g['boards']} boards, {g['max_guesses']} guesses) on {g['answers']} "
             f"({g['answers_count']} answers): heuristic player (not proven optimal), opener {doc['opener']}, on {what}",
             f"{mean} guesses to solve every board; won within {g['max_guesses']}: {f['won']} of {f['games']} "
             f"({100 * f['win_rate']:.2f} %); worst {f['worst']}",
@@ -358,7 +358,8 @@ def run_play_multiboard(args) -> int:
 
     position = _position(args)
     spec = position.spec
-    print(f"{spec.name}: {spec.boards} boards, {spec.cap} guesses, on {position.game.name}'s lists; the guesses are "
-          "a heuristic's (not proven optimal)", flush=True)
+    lists = position.game.identity()["answers"]
+    print(f"{spec.name}: {spec.boards} boards, {spec.cap} guesses, on {lists}; the guesses are a heuristic's "
+          "(not proven optimal)", flush=True)
     return play(MultiPlay(position), sys.stdin, lambda text: print(text, flush=True), sys.stdin.isatty(),
                 sys.stdout.isatty())

@@ -109,7 +109,8 @@ class MultiPosition:
                                     f"show it as {self.mark}")
                 codes.append(None)
             elif text and set(text) == {"="}:
-                raise UserError(f"board {board + 1} is not solved: give its colours ({self.mark} is for a solved board)")
+                raise UserError(f"board {board + 1} is not solved: give its colours "
+                                f"({self.mark} is for a solved board)")
             else:
                 codes.append(game.parse_pattern(text))
         if sum(code == game.win_code for code in codes) > 1:
@@ -170,7 +171,8 @@ def grid_feedback(text: str, boards: int, length: int, guesses: int) -> list[str
             raise UserError(f"grid line {number}: {len(squares)} squares, not a whole number of {length}-letter rows")
         row = [squares[i:i + length] for i in range(0, len(squares), length)]
         if current is not None and len(row) != len(current[0]):
-            raise UserError(f"grid line {number}: {len(row)} boards side by side, the line above shows {len(current[0])}")
+            raise UserError(f"grid line {number}: {len(row)} boards side by side, "
+                            f"the line above shows {len(current[0])}")
         if current is None:
             current = []
             blocks.append(current)
