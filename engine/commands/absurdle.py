@@ -16,7 +16,8 @@ def absurdle_build_options(p) -> None:
                    help="the game: Wordle against an adversary that keeps the largest bucket of answers")
     p.add_argument("preset", nargs="?", default="wordle",
                    help="the Wordle preset whose lists it plays: wordle (default), wordle-nyt, wordle-nyt2023")
-    list_options(p)
+    p.add_argument("--answers", metavar="FILE", help="an answer list of your own (with --guesses)")
+    p.add_argument("--guesses", metavar="FILE", help="a guess list of your own (with --answers)")
     p.add_argument("--rule", choices=("qntm", "any"), default="qntm",
                    help="the adversary's tie-break: qntm (default: fewest greens, then fewest yellows, then the "
                         "colours left to right) or any (every largest bucket: a result for every tie-break)")
