@@ -6,7 +6,7 @@ import sys
 
 from ..errors import OutputSavedElsewhere, UsageError, UserError
 from ..files import check_writable, write_or_fallback
-from .common import json_option, list_options, print_json, quiet_option, report_failures, threads_option
+from .common import json_option, print_json, quiet_option, report_failures, threads_option
 
 SHIPPED = {"wordle": "absurdle-wordle", "wordle-nyt2023": "absurdle-wordle-nyt2023"}
 
