@@ -204,14 +204,35 @@ def test_a_position_refuses_feedback_the_game_cannot_show():
 
 def test_a_board_with_one_answer_left_is_guessed():
     game, matrix = instance(2, answers=(6, 6))
-    p = MultiPosition(game, matrix, spec_for("multiboard", 2, 6))
+    p = MultiPosition(game, matrix, spec_for("multiboard", 3, 7))  # three boards open: no exact search
     guess, a = next((g, x) for g in game.guesses for x in game.answers if x != g and
                     [ref.colours(g, y) for y in game.answers].count(ref.colours(g, x)) == 1)
-    b = next(y for y in game.answers if y not in (a, guess))
-    p.play(guess, f"{ref.colours(guess, a)}/{ref.colours(guess, b)}")
+    b, c = [y for y in game.answers if y not in (a, guess)][:2]
+    p.play(guess, "/".join(ref.colours(guess, x) for x in (a, b, c)))
     assert p.words(0) == [a]
     s = p.suggest()
     assert s.source == "forced" and s.guess == a
+
+
+@pytest.mark.parametrize("seed", [20, 21, 22])
+def test_two_boards_or_one_left_are_solved_exactly(seed):
+    """Two boards left: the Dordle engine's exact value, the brute force's optimum over the
+    pairs; one board left: the single-board optimum, the brute force's with one board."""
+    game, matrix = instance(seed, answers=(4, 5), extra=(1, 2))
+    n = len(game.answers)
+    p = MultiPosition(game, matrix, spec_for("multiboard", 2, 4))
+    s = p.suggest()
+    assert s.source == "exact" and not s.as_json()["heuristic"]
+    assert round(s.expected * n * (n - 1)) == ref.optimum(game.answers, game.guesses, 2, 4)
+    a, b = game.answers[0], game.answers[1]
+    p.play(a, f"GGGGG/{ref.colours(a, b)}")
+    left = [w for w in game.answers if w != a and ref.colours(a, w) == ref.colours(a, b)]
+    s = p.suggest()
+    if len(left) > 1:
+        assert s.source == "exact"
+        assert round(s.expected * len(left)) == ref.optimum(left, game.guesses, 1, 3)
+    else:
+        assert s.source == "forced" and s.guess == b
 
 
 # --- the sample and its document ------------------------------------------------------------------
@@ -344,7 +365,7 @@ def test_next_candidates_and_play_on_a_small_list(tmp_path):
     code, out, err = cli("next", "--boards", "2", *lists, step, "--json")
     assert code == 0, err
     got = json.loads(out)
-    assert got["heuristic"] is True and got["guess"] in game.guesses
+    assert got["source"] == "exact" and got["heuristic"] is False and got["guess"] in game.guesses
     want = ref.possible(game.answers, 2, [(g, [ref.colours(g, a), ref.colours(g, b)])])
     code, out, err = cli("candidates", "--boards", "2", *lists, step, "--json")
     assert code == 0 and [set(x["words"]) for x in json.loads(out)] == want
@@ -368,3 +389,6 @@ def test_next_on_quordle_says_its_guess_is_a_heuristics():
     code, out, err = cli("next", "--game", "quordle", "salet:BBYBB/GBBBB/BBBBB/BYBBB")
     assert code == 0, err
     assert "heuristic" in out and out.count("board ") == 4
+    code, out, err = cli("next", "--game", "quordle", "crane:GGGGG/BBBGB/BBBYB/BBBBY", "salet:=====/BBBBB/GBBBB/BBYYG",
+                         "pound:=====/GGGGG/BYBYB/BBBBY")  # boards 3 and 4 left: the Dordle engine's exact value
+    assert code == 0 and "(exact, 2.33333 guesses expected: 2 boards open" in out, out + err

@@ -277,8 +277,10 @@ def guess_line(s) -> str:
     if s.source == "solved":
         return f"solved in {s.step}"
     open_boards = [len(c) for c in s.candidates if c]
-    return (f"{s.guess}  ({'heuristic' if s.source == 'heuristic' else 'a board with one answer left'}: "
-            f"{len(open_boards)} board{'s' * (len(open_boards) != 1)} open, {s.guesses_left} guesses left)")
+    why = {"heuristic": "heuristic", "forced": "a board with one answer left",
+           "exact": f"exact, {s.expected:g} guesses expected" if s.expected is not None else "exact"}[s.source]
+    return (f"{s.guess}  ({why}: {len(open_boards)} board{'s' * (len(open_boards) != 1)} open, "
+            f"{s.guesses_left} guesses left)")
 
 
 def candidate_lines(s, every: bool = False, limit: int = 10) -> list[str]:

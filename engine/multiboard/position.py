@@ -23,6 +23,9 @@ from .player import Inconsistent, Player, narrow
 from .spec import MultiSpec
 
 MAX_STEPS_TEXT = 4096  # characters of one step
+SINGLE_LIMIT = 60  # answers on the last board solved exactly (as Dordle's lone board)
+PAIR_LIMIT = 200  # answers a board where two are left and the Dordle engine is tried (as Dordle's)
+EXACT_SECONDS = 10.0  # time the exact search of two boards may take
 GRID_MAX_BYTES = 1 << 16
 SQUARES = {"\u2b1b": "B", "\u2b1c": "B", "\U0001f7e8": "Y", "\U0001f7e6": "Y", "\U0001f7e9": "G",
            "\U0001f7e7": "G", "\U0001f7e5": "R"}
@@ -48,11 +51,13 @@ class MultiSuggestion:
     step: int
     guesses_left: int
     note: str | None = None
+    expected: float | None = None  # "exact": the least expected guesses still needed (with the next)
 
     def as_json(self) -> dict:
         return {"guess": self.guess, "source": self.source, "step": self.step, "guesses_left": self.guesses_left,
                 "candidates": [len(c) for c in self.candidates], "candidate_words": self.candidates,
-                "solved_at": self.solved_at, "heuristic": self.source != "solved", "note": self.note}
+                "solved_at": self.solved_at, "heuristic": self.source in ("heuristic", "forced"),
+                "expected_guesses": self.expected, "note": self.note}
 
 
 @dataclass
@@ -145,6 +150,12 @@ class MultiPosition:
         if self.player is None:
             self.player = Player(self.game, self.matrix)
         open_boards = self.open_boards
+        found = self._exact(open_boards, left)
+        if found is not None:
+            g, expected = found
+            return MultiSuggestion(self.game.guesses[g], "exact", cands, list(self.solved_at), n, left,
+                                   "exact: the least expected guesses for the boards left (the Dordle engine's)",
+                                   expected)
         g = self.player.choose(self.sets, open_boards, left)
         word = self.game.guesses[g]
         forced = any(len(self.sets[b]) == 1 for b in open_boards)
@@ -155,6 +166,44 @@ class MultiPosition:
             note = "a heuristic's guess (fewest answers expected left over the open boards), not proven optimal"
         source = "forced" if forced else "heuristic"
         return MultiSuggestion(word, source, cands, list(self.solved_at), n, left, note)
+
+
+    def _exact(self, open_boards: list[int], left: int) -> tuple[int, float] | None:
+        """With one or two boards left (and few answers, at most MAX_CAP guesses left), the guess
+        of the exact search and the least expected guesses still needed: the state is a Dordle
+        state (two boards of different answers, the solved boards' answers already out), or one
+        board. None where the search does not apply, finds no strategy within the cap, or runs
+        out of time."""
+        from ..dordle.search import MAX_CAP
+
+        sizes = [len(self.sets[b]) for b in open_boards]
+        if len(open_boards) > 2 or not 2 <= left <= MAX_CAP or max(sizes) > PAIR_LIMIT:
+            return None
+        if len(open_boards) == 1 and (sizes[0] > SINGLE_LIMIT or sizes[0] == 1):
+            return None
+        import time
+
+        from ..dordle.kernels import DINF
+        from ..dordle.player import OutOfTime, TimedSearch
+        from ..exact.kernels import INF
+
+        if getattr(self, "_search", None) is None or self._search.cap != left:
+            self._search = TimedSearch(self.game, self.matrix, left)
+        search = self._search
+        S = [self.sets[b].astype(np.int32) for b in open_boards]
+        if len(S) == 1:
+            value, g = search.solver.solve(S[0], left)
+            return None if value >= INF or g < 0 else (int(g), round(int(value) / len(S[0]), 6))
+        ident = bool(np.array_equal(S[0], S[1]))
+        search.deadline = time.perf_counter() + EXACT_SECONDS
+        try:
+            value, g = search.solve(S[0], S[1], ident, left)
+        except OutOfTime:
+            return None
+        finally:
+            search.deadline = None
+        m = len(S[0]) * len(S[1]) - len(np.intersect1d(S[0], S[1]))
+        return None if value >= DINF or g < 0 or m == 0 else (int(g), round(int(value) / m, 6))
 
 
 def grid_feedback(text: str, boards: int, length: int, guesses: int) -> list[str]:
