@@ -30,9 +30,9 @@ def multiboard_build_options(p) -> None:
                    help="the Wordle preset whose lists every board uses: wordle (default), wordle-nyt, wordle-nyt2023")
     list_options(p)
     boards_options(p)
-    p.add_argument("--samples", type=int_option("--samples", 1000, 10_000_000), default=100_000, metavar="N",
+    p.add_argument("--samples", type=int_option("--samples", 1000, 10_000_000), default=None, metavar="N",
                    help="games in the sample (default 100000)")
-    p.add_argument("--seed", type=int_option("--seed", 0, 2**63 - 1), default=1, metavar="S",
+    p.add_argument("--seed", type=int_option("--seed", 0, 2**63 - 1), default=None, metavar="S",
                    help="the sample's seed (default 1)")
     p.add_argument("--every", action="store_true",
                    help="play every tuple of different answers instead of a sample (exact figures; small lists)")
@@ -82,6 +82,12 @@ def run_build_multiboard(args) -> int:
         raise UsageError("--every, --bound and --optimum are different runs: give one")
     if args.output and (args.bound or args.optimum):
         raise UsageError("-o writes the player's measurement; drop --bound/--optimum or -o")
+    other = next((flag for flag, on in (("--every", args.every), ("--bound", args.bound), ("--optimum", args.optimum))
+                  if on), None)
+    if other is not None and (args.samples is not None or args.seed is not None):
+        raise UsageError(f"--samples and --seed are for a sample; {other} draws none")
+    args.samples = 100_000 if args.samples is None else args.samples
+    args.seed = 1 if args.seed is None else args.seed
     if args.output:
         from ..files import check_writable
 
@@ -358,6 +364,9 @@ class MultiPlay:
 def run_play_multiboard(args) -> int:
     from ..play import play
 
+    if getattr(args, "grid", None) is not None:
+        raise UsageError("--grid reads a finished game's grid for next and candidates; play reads the colours "
+                         "a guess at a time")
     position = _position(args)
     spec = position.spec
     lists = position.game.identity()["answers"]
