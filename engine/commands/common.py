@@ -101,6 +101,8 @@ def games_epilog(hangman: bool = False, dordle: bool = False) -> str:
     if dordle:
         lines.append(f"  {'dordle':<16}Dordle, two Wordle boards at once (build dordle --help)")
         lines.append(f"  {'absurdle':<16}Absurdle, Wordle against an adversary (build absurdle --help)")
+        lines.append(f"  {'quordle':<16}Quordle, 4 boards, to duotrigordle, 32; multiboard --boards K "
+                     "(build quordle --help)")
     return "\n".join(lines)
 
 
