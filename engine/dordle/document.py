@@ -26,10 +26,42 @@ def solved_mark(game) -> str:
     return "=" * game.length
 
 
-def remainder(game, board: int, answers, guesses_left: int) -> dict:
+def remainder(game, board: int, answers, guesses_left: int, solution: tuple[int, dict] | None = None) -> dict:
     """A tree's remainder node: `board` (1 or 2) goes on alone with `answers` (answer ids) and
-    `guesses_left`, solved exactly by the single-board engine on demand."""
-    return {"board": board, "answers": [game.answers[a] for a in answers], "guesses_left": guesses_left}
+    `guesses_left`. `solution`: (total, tree), its exact single-board value V1 and an optimal
+    single-board tree ({"guess", "next": {pattern: node}}), stored as "total" and "tree" so that a
+    lookup needs no engine; without them (and for one answer, whose tree is that answer and whose
+    total is 1) the single-board engine solves it on demand."""
+    node = {"board": board, "answers": [game.answers[a] for a in answers], "guesses_left": guesses_left}
+    if solution is not None:
+        node["total"], node["tree"] = int(solution[0]), solution[1]
+    return node
+
+
+def single_tree_total(game, tree: dict, answers, left: int) -> int:
+    """The guesses a single-board tree takes over `answers` (words), all added up, each answer
+    replayed with the plain feedback: found within `left` guesses, every branch on the way
+    present. A UserError names the first answer that is not."""
+    win = game.win_code
+    total = 0
+    for answer in answers:
+        node, used = tree, 0
+        while True:
+            used += 1
+            guess = node.get("guess")
+            if used > left:
+                raise UserError(f"its tree does not solve {answer} within {left} guess{'es' * (left != 1)}")
+            if guess not in game.guess_index:
+                raise UserError(f"its tree guesses {str(guess)[:20]!r}, not an allowed guess")
+            if guess == answer:
+                break
+            code = game.feedback(guess, answer)
+            child = node.get("next", {}).get(game.pattern_text(code)) if code != win else None
+            if not isinstance(child, dict):
+                raise UserError(f"its tree has no branch {game.pattern_text(code)} after {guess} (answer {answer})")
+            node = child
+        total += used
+    return total
 
 
 def _whole(value, low: int, high: int | None = None) -> bool:
@@ -129,7 +161,8 @@ def read_document(path, formats: tuple[str, ...] = (FORMAT,)) -> dict:
 def check_shape(doc: dict) -> None:
     """The fields a lookup or a replay reads, of the types they need: the game's names and
     fingerprints, the cap, the result's total, and every node ({"guess": word, "next": {key:
-    node or remainder}}, a remainder {"board": 1 or 2, "answers": [words], "guesses_left": k})."""
+    node or remainder}}, a remainder {"board": 1 or 2, "answers": [words], "guesses_left": k}, with
+    "total" and "tree" where its solution is stored)."""
     from ..wordle.tree import expect, field_error, kind, number, text
 
     check_game_section(doc.get("game"))
@@ -161,12 +194,36 @@ def check_shape(doc: dict) -> None:
                     not _whole(node.get("guesses_left"), 0, 16) or not isinstance(node.get("answers"), list) or \
                     not node["answers"] or not all(isinstance(w, str) for w in node["answers"]):
                 raise UserError("malformed remainder (needs board 1 or 2, answers, guesses_left)")
+            if "total" in node or "tree" in node:
+                _check_single(node)
             continue
         branches = node.get("next", {})
         if not text(node.get("guess"), 64):
             raise field_error("malformed tree: a node's 'guess'", node.get("guess"), "a word")
         if not isinstance(branches, dict):
             raise field_error(f"malformed tree: 'next' of {node['guess']!r}", branches, "an object")
+        stack.extend((child, depth + 1) for child in branches.values())
+
+
+def _check_single(node: dict) -> None:
+    """A remainder's stored solution: a whole "total" and a "tree" of single-board nodes
+    ({"guess": word, "next": {pattern: node}}) no deeper than its guesses left."""
+    from ..wordle.tree import field_error, kind, text
+
+    if not _whole(node.get("total"), 1) or "tree" not in node:
+        raise UserError("malformed remainder: a stored solution needs a whole 'total' (1 or more) and a 'tree'")
+    stack = [(node["tree"], 1)]
+    while stack:
+        single, depth = stack.pop()
+        if depth > node["guesses_left"]:
+            raise UserError(f"malformed remainder: its tree is deeper than its {node['guesses_left']} guesses left")
+        if not isinstance(single, dict):
+            raise UserError(f"malformed remainder tree: a node must be an object, got {kind(single)}")
+        if not text(single.get("guess"), 64):
+            raise field_error("malformed remainder tree: a node's 'guess'", single.get("guess"), "a word")
+        branches = single.get("next", {})
+        if not isinstance(branches, dict):
+            raise field_error(f"malformed remainder tree: 'next' of {single['guess']!r}", branches, "an object")
         stack.extend((child, depth + 1) for child in branches.values())
 
 

@@ -18,30 +18,31 @@ a heuristic guess, labelled as such, with a proven lower bound on the expected g
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import UserError
-from ..exact.solver import Infeasible
-from .bounds import pairs
-from .kernels import DINF
-from .search import DordleSearch, SingleBoard
+from .document import single_tree_total
 
+DINF = 1 << 56  # kernels.DINF (jit.INF64), named here so that a lookup on a tree imports no numba
 SET_LIMIT = 200  # answers on a board the exact engine is tried on (its single-board bounds solve each set)
 SINGLE_LIMIT = 60  # candidates on a lone board solved exactly off the tree (as player.EXACT_LIMIT)
 DEFAULT_SECONDS = 10.0  # time the exact search of a two-board position may take off the tree
 
 
-class NoStrategyLeft(Infeasible):
+class NoStrategyLeft(UserError):
     """No strategy finishes every pair left within the guesses left (exact_rest: the exact search,
     no time limit): a proven result, exit status 3 as every family's cap that no strategy meets."""
+
+    exit_code = 3
 
     def __init__(self, guesses_left: int):
         self.cap = guesses_left
         left = f"{guesses_left} guess{'es' * (guesses_left != 1)} left"
-        UserError.__init__(self, f"no strategy finishes every pair within the {left} (proven)")
+        super().__init__(f"no strategy finishes every pair within the {left} (proven)")
 
 
 class TreeDisagrees(UserError):
@@ -52,16 +53,31 @@ class OutOfTime(Exception):
     pass
 
 
-class TimedSearch(DordleSearch):
-    """DordleSearch that stops (OutOfTime) at the first state it is asked about after `deadline`.
-    What its memo holds stays proven: entries are stored only when a state's search ends."""
+@functools.cache
+def _timed_search() -> type:
+    """TimedSearch, made on first use: it is the exact engine's DordleSearch (numba), which a
+    lookup on the tree never needs."""
+    from .search import DordleSearch
 
-    deadline: float | None = None
+    class TimedSearch(DordleSearch):
+        """DordleSearch that stops (OutOfTime) at the first state it is asked about after
+        `deadline`. What its memo holds stays proven: entries are stored only when a state's
+        search ends."""
 
-    def solve(self, *args, **kwargs):
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise OutOfTime
-        return super().solve(*args, **kwargs)
+        deadline: float | None = None
+
+        def solve(self, *args, **kwargs):
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OutOfTime
+            return super().solve(*args, **kwargs)
+
+    return TimedSearch
+
+
+def __getattr__(name: str):
+    if name == "TimedSearch":
+        return _timed_search()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -91,14 +107,17 @@ def parse_step(text: str) -> tuple[str, str]:
 
 @dataclass
 class DordlePosition:
-    """One Dordle game played along a tree (`doc`, a read_document) or with no tree."""
+    """One Dordle game played along a tree (`doc`, a read_document) or with no tree. `matrix`
+    None: the patterns come from the feedback rule, a guess at a time, while the game is on the
+    tree, and the pattern matrix (from the cache in `cache_dir`) is read only for the engine."""
 
     game: object
-    matrix: np.ndarray
+    matrix: np.ndarray | None
     cap: int
     doc: dict | None = None
     seconds: float | None = DEFAULT_SECONDS
     steps: list[tuple[str, str]] = field(default_factory=list)
+    cache_dir: str | None = None
 
     def __post_init__(self):
         n = len(self.game.answers)
@@ -111,11 +130,18 @@ class DordlePosition:
         self.mark = "=" * self.game.length
         self.win_text = self.game.pattern_text(self.game.win_code)
 
-    # --- engines, made when first needed ---
+    # --- engines, made when first needed (never while the game is on a tree that stores its remainders) ---
+    def engine_matrix(self) -> np.ndarray:
+        if self.matrix is None:
+            from ..wordle.patterns import pattern_matrix
+
+            self.matrix = pattern_matrix(self.game, self.cache_dir).matrix
+        return self.matrix
+
     @property
-    def search(self) -> TimedSearch:
+    def search(self):
         if self._search is None:
-            self._search = TimedSearch(self.game, self.matrix, self.cap)
+            self._search = _timed_search()(self.game, self.engine_matrix(), self.cap)
         return self._search
 
     @property
@@ -123,8 +149,24 @@ class DordlePosition:
         if self._remainder_solver is None:  # the solver `dordle verify` replays remainders with
             from ..exact.solver import Solver
 
-            self._remainder_solver = Solver(self.game, self.matrix, self.cap)
+            self._remainder_solver = Solver(self.game, self.engine_matrix(), self.cap)
         return self._remainder_solver
+
+    def codes(self, g: int, S: np.ndarray) -> np.ndarray:
+        """The pattern codes guess g shows on the answers S: the matrix's where it is read, else
+        the feedback rule's."""
+        if self.matrix is not None:
+            return self.matrix[g, S]
+        guess, answers, feedback = self.game.guesses[g], self.game.answers, self.game.feedback
+        return np.fromiter((feedback(guess, answers[a]) for a in S.tolist()), dtype=np.int64, count=len(S))
+
+    def single_total(self, S: np.ndarray, d: int) -> int:
+        """What the remainder's single-board tree at `self.single` plays over the answers S, added
+        up (each replayed with the feedback rule within the d guesses left)."""
+        try:
+            return single_tree_total(self.game, self.single, [self.game.answers[a] for a in S], d)
+        except UserError as exc:
+            raise TreeDisagrees(f"the tree's remainder disagrees with the feedback: {exc}") from None
 
     @property
     def won(self) -> bool:
@@ -178,7 +220,7 @@ class DordlePosition:
         for board, code in enumerate(codes):
             if code is not None:
                 S = self.sets[board]
-                new[board] = S[self.matrix[g, S] == code]
+                new[board] = S[self.codes(g, S) == code]
                 if len(new[board]) == 0:
                     raise UserError(f"board {board + 1}: {game.pattern_text(code)} cannot occur here: "
                                     f"no answer left would give it")
@@ -227,7 +269,12 @@ class DordlePosition:
             raise TreeDisagrees(f"the tree's remainder {key} after {guess} does not match the answers or "
                                 f"guesses left")
         self.node = child
-        self.single = self.remainder_solver.tree(S, d) if len(S) > 1 else {"guess": self.game.answers[S[0]]}
+        if "tree" in child:  # stored with the file (document.check_shape checked its shape)
+            self.single = child["tree"]
+        elif len(S) > 1:
+            self.single = self.remainder_solver.tree(S, d)
+        else:
+            self.single = {"guess": self.game.answers[S[0]]}
 
     # --- the suggestion ---
     def suggest(self) -> DordleSuggestion:
@@ -247,7 +294,7 @@ class DordlePosition:
         S = self.sets[board]
         k = len(S)
         if self.single is not None:
-            return DordleSuggestion(self.single["guess"], "tree", cands, k, _mean(self.search.v1(S, d), k), True, n)
+            return DordleSuggestion(self.single["guess"], "tree", cands, k, _mean(self.single_total(S, d), k), True, n)
         if k == 1:
             return DordleSuggestion(self.game.answers[S[0]], "exact", cands, 1, 1.0, True, n)
         if k <= SINGLE_LIMIT:
@@ -298,7 +345,7 @@ class DordlePosition:
 
     def _single_heuristic(self, S: np.ndarray) -> int:
         """The guess leaving the least sum of squared class sizes on S (ties: a candidate first)."""
-        codes = self.matrix[:, S].astype(np.int64)
+        codes = self.engine_matrix()[:, S].astype(np.int64)
         n_codes = self.game.n_codes
         flat = codes + n_codes * np.arange(codes.shape[0])[:, None]
         counts = np.bincount(flat.ravel(), minlength=codes.shape[0] * n_codes).reshape(codes.shape[0], n_codes)
@@ -314,10 +361,12 @@ def _mean(total: int, count: int) -> float | None:
 
 def tree_total(position: DordlePosition, node: dict, S1, S2, ident: bool, d: int) -> int:
     """The total the tree's subtree at `node` plays over the pairs of (S1, S2, ident, d): every pair
-    pays for each guess; a remainder is worth V1 of its answers (its tree is an optimal one). Each
-    branch is checked against the feedback rule on the way (TreeDisagrees)."""
-    search, game = position.search, position.game
-    m = pairs(len(S1), len(S2), ident)
+    pays for each guess; a remainder is worth what its stored tree plays over its answers (V1, the
+    tree an optimal one), or V1 from the single-board engine where it stores none. Each branch is
+    checked against the feedback rule on the way (TreeDisagrees); the patterns come from
+    position.codes, so no engine is needed for a tree that stores its remainders."""
+    game = position.game
+    m = _pairs(len(S1), len(S2), ident)
     if m == 0:
         return 0
     g = game.guess_index.get(node.get("guess")) if isinstance(node.get("guess"), str) else None
@@ -325,22 +374,84 @@ def tree_total(position: DordlePosition, node: dict, S1, S2, ident: bool, d: int
         raise TreeDisagrees(f"the tree's node {node.get('guess')!r} is not a guess of the game or past the cap")
     branches = node.get("next", {})
     total = m
-    for part in search.parts(S1, S2, ident, g):
-        key = part.key(game)
+    for part in _parts(position, S1, S2, ident, g):
+        key = part[-1]
         child = branches.get(key)
-        if isinstance(part, SingleBoard):
-            if not isinstance(child, dict) or child.get("board") != part.board or \
+        if part[0] == "single":
+            _, board, answers, _ = part
+            if not isinstance(child, dict) or child.get("board") != board or \
                     child.get("guesses_left") != d - 1 or \
-                    sorted(child.get("answers", [])) != sorted(game.answers[a] for a in part.answers):
+                    sorted(child.get("answers", [])) != sorted(game.answers[a] for a in answers):
                 raise TreeDisagrees(f"the tree's remainder {key} after {game.guesses[g]} does not match the feedback")
-            total += search.v1(part.answers, d - 1)
+            total += _remainder_total(position, child, answers, d - 1, f"{key} after {game.guesses[g]}")
             continue
-        if part.pairs == 0:
+        _, C1, C2, child_ident, count, _ = part
+        if count == 0:
             continue
         if not isinstance(child, dict) or "board" in child:
             raise TreeDisagrees(f"the tree has no branch {key} after {game.guesses[g]}")
-        total += tree_total(position, child, part.S1, part.S2, part.ident, d - 1)
+        total += tree_total(position, child, C1, C2, child_ident, d - 1)
     return min(total, DINF)
+
+
+def _pairs(n1: int, n2: int, ident: bool) -> int:
+    """bounds.pairs: the ordered pairs of different answers of a state."""
+    return n1 * (n1 - 1) if ident else n1 * n2
+
+
+def _classes(position: DordlePosition, S: np.ndarray, g: int) -> tuple[list[tuple[int, np.ndarray]], bool]:
+    """DordleSearch.classes from position.codes: the non-winning classes of g on S as (code,
+    sorted answers), by code, and whether g is in S."""
+    codes = position.codes(g, S)
+    order = np.argsort(codes, kind="stable")
+    S_sorted, codes_sorted = S[order], codes[order]
+    cuts = np.flatnonzero(np.diff(codes_sorted)) + 1
+    out, hit = [], False
+    for part, code_part in zip(np.split(S_sorted, cuts), np.split(codes_sorted, cuts)):
+        if int(code_part[0]) == position.game.win_code:
+            hit = True
+        else:
+            out.append((int(code_part[0]), part))
+    return out, hit
+
+
+def _parts(position: DordlePosition, S1, S2, ident: bool, g: int) -> list[tuple]:
+    """DordleSearch.parts with no engine, each with its branch's key last: ("single", board,
+    answers, key) for the open board's classes where g solved the other, ("child", S1, S2, ident,
+    pairs, key) for each pair of non-winning classes."""
+    game = position.game
+    win = game.pattern_text(game.win_code)
+    classes1, in1 = _classes(position, S1, g)
+    classes2, in2 = (classes1, in1) if ident else _classes(position, S2, g)
+    out: list[tuple] = []
+    if in1:
+        out += [("single", 2, C, f"{win}/{game.pattern_text(code)}") for code, C in classes2]
+    if in2:
+        out += [("single", 1, C, f"{game.pattern_text(code)}/{win}") for code, C in classes1]
+    for p, (code1, C1) in enumerate(classes1):
+        for q, (code2, C2) in enumerate(classes2):
+            same = ident and p == q
+            out.append(("child", C1, C2, same, _pairs(len(C1), len(C2), same),
+                        f"{game.pattern_text(code1)}/{game.pattern_text(code2)}"))
+    return out
+
+
+def _remainder_total(position: DordlePosition, child: dict, answers: np.ndarray, d: int, where: str) -> int:
+    """A remainder's value with d guesses left: what its stored tree plays over its answers
+    (checked against the stored total), 1 for one answer, else V1 from the single-board engine."""
+    game = position.game
+    if "tree" in child:
+        try:
+            played = single_tree_total(game, child["tree"], [game.answers[a] for a in answers], d)
+        except UserError as exc:
+            raise TreeDisagrees(f"the tree's remainder {where}: {exc}") from None
+        if played != child.get("total"):
+            raise TreeDisagrees(f"the tree's remainder {where} says its total is {child.get('total')}, its tree "
+                                f"plays {played}")
+        return played
+    if len(answers) == 1:
+        return 1 if d >= 1 else DINF
+    return position.search.v1(answers, d)
 
 
 def position_after(game, matrix, cap: int, doc: dict | None, steps: list[str],
@@ -416,7 +527,7 @@ def exact_rest(position: DordlePosition, objective: str = "total") -> ExactRest:
     return ExactRest(int(value), count, position.game.guesses[g], n, left, seconds, nodes, boards)
 
 
-def _single_exact(search: DordleSearch, S: np.ndarray, d: int) -> tuple[int, int]:
+def _single_exact(search, S: np.ndarray, d: int) -> tuple[int, int]:
     """V1(S, d) and a best guess (DINF, -1 when no tree fits)."""
     from ..exact.kernels import INF
 
@@ -494,7 +605,8 @@ class _Planned:
 def plan(position: DordlePosition, steps: list[str]) -> list[_Planned]:
     """Every step of `steps` played on a copy of `position` (the first error, one line, before
     any search), and for each whether the tree values it."""
-    copy = DordlePosition(position.game, position.matrix, position.cap, position.doc, position.seconds)
+    copy = DordlePosition(position.game, position.matrix, position.cap, position.doc, position.seconds,
+                          cache_dir=position.cache_dir)
     copy._search, copy._remainder_solver = position._search, position._remainder_solver  # (engines made once)
     applies = tree_values(position.doc)
     out = []
@@ -510,6 +622,7 @@ def plan(position: DordlePosition, steps: list[str]) -> list[_Planned]:
         copy.play(guess, feedback)
         out.append(_Planned(guess, feedback, bool(on)))
     position._search, position._remainder_solver = copy._search, copy._remainder_solver
+    position.matrix = copy.matrix
     return out
 
 
@@ -535,7 +648,8 @@ def grade(position: DordlePosition, steps: list[str], on_move=None, watch=None) 
         try:
             fields = _grade_move(position, g, d, tree_ok, own_root=applies == "below root" and number == 1)
         finally:
-            position.search.deadline = None
+            if position._search is not None:
+                position._search.deadline = None
         position.play(step.guess, step.feedback)
         moves.append(GradedMove(number, position.steps[-1][0], position.steps[-1][1], **fields))
         if on_move is not None:
@@ -551,7 +665,6 @@ def searched_moves(position: DordlePosition, steps: list[str]) -> list[int]:
 def _grade_move(position: DordlePosition, g: int, d: int, tree_ok: bool, own_root: bool) -> dict:
     """The fields of a GradedMove for guess g with d guesses left: from the tree where `tree_ok`
     (its values apply here), the played total of its own opener where `own_root`, else searched."""
-    search = position.search  # made (compiled) before the clock starts
     game = position.game
     if position.solved_at[0] or position.solved_at[1]:
         S = position.sets[1 if position.solved_at[0] else 0]
@@ -560,14 +673,16 @@ def _grade_move(position: DordlePosition, g: int, d: int, tree_ok: bool, own_roo
         if k > SINGLE_LIMIT and single is None:
             return dict(pairs=k, expected=None, best=None, best_expected=None,
                         note=f"not graded: {k} answers on one board (at most {SINGLE_LIMIT})")
-        value = search.v1(S, d)  # the remainder's optimum: exact, no time limit (the board is small)
-        if single is not None:
-            best, source = game.guess_index[single["guess"]], "tree"
-        else:
+        if single is not None:  # the remainder's optimum: what its tree plays (an optimal tree's)
+            value, best, source = position.single_total(S, d), game.guess_index[single["guess"]], "tree"
+        else:  # exact, no time limit (the board is small)
+            search = position.search
+            value = search.v1(S, d)
             best, source = (search.solver.solve(S, d)[1] if value < DINF else -1), "engine"
         if best == g:
             played = value
         else:
+            search = position.search
             classes, _ = search.classes(S, g)
             played = min(k + sum(search.v1(C, d - 1) for _, C in classes), DINF)
         return dict(pairs=k, expected=_mean(played, k), best=None if best < 0 else game.guesses[best],
@@ -593,6 +708,7 @@ def _grade_move(position: DordlePosition, g: int, d: int, tree_ok: bool, own_roo
         told = "" if best_total is None else f"; the tree's {game.guesses[best]}: {_mean(best_total, m):g}"
         return dict(pairs=m, expected=None, best=None, best_expected=None,
                     note=f"not graded: {len(S1)} and {len(S2)} answers (at most {SET_LIMIT} a board){told}")
+    search = position.search  # made (compiled) before the clock starts
     search.deadline = None if position.seconds is None else time.perf_counter() + position.seconds
     played_exact = best_exact = True
     ran_out = False

@@ -11,10 +11,13 @@ Format (wordtree-dordle/1, JSON):
 
 A two-board node's children are keyed by the two patterns, board 1 first, e.g. "BYGBB/BBBGY".
 When the guess solves a board its pattern is the win ("GGGGG/BYBBG") and the child is a
-remainder: {"board": 2, "answers": [...], "guesses_left": k}, the other board's candidates and
-the guesses left, which the single-board engine solves exactly on demand (the optimal
-single-board tree below it is exact.Solver.tree of that state). In play, a solved board shows
-the fixed mark `solved_mark` from then on ("=====/BYBBG").
+remainder: {"board": 2, "answers": [...], "guesses_left": k, "total": V, "tree": {...}}, the
+other board's candidates and the guesses left, with (for two answers or more) its exact
+single-board value V1 and an optimal single-board tree (exact.Solver.tree of that state, nodes
+{"guess": word, "next": {pattern: node}}), so that a lookup needs no engine. A remainder without
+"total" and "tree" (an older file) is solved exactly by the single-board engine on demand; one of
+a single answer is that answer, total 1. In play, a solved board shows the fixed mark
+`solved_mark` from then on ("=====/BYBBG").
 
 With the objective "worst" (fewest guesses for the worst pair, then fewest in all), max_guesses is
 that least worst case and result.cap_asked the cap the build allowed; the tree is the optimal
@@ -29,7 +32,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..exact.solver import Infeasible, Solver
-from .document import FORMAT, check_game_claims, check_shape, remainder, solved_mark
+from .document import FORMAT, check_game_claims, check_shape, remainder, single_tree_total, solved_mark
 from .kernels import DINF
 from .search import Child, DordleSearch
 
@@ -75,7 +78,7 @@ def build_document(search, first: int | None = None, objective: str = "total", c
     if value >= DINF:
         raise NoStrategy(search.cap, None if first is None else game.guesses[first])
     S1, S2, ident, d = search.root()
-    tree = _node(search, S1, S2, ident, d, guess)
+    tree = _node(search, S1, S2, ident, d, guess, RemainderTrees(game, search.matrix, search.cap))
     n = len(game.answers)
     pairs = n * (n - 1)
     return {
@@ -91,7 +94,28 @@ def build_document(search, first: int | None = None, objective: str = "total", c
     }
 
 
-def _node(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, guess: int | None = None) -> dict:
+class RemainderTrees:
+    """The stored solution of each remainder of two answers or more: its optimal single-board tree
+    (exact.Solver.tree with the game's cap, the tree a lookup on a file without it builds) and
+    that tree's total, which is V1 of its answers with its guesses left; one per distinct state."""
+
+    def __init__(self, game, matrix: np.ndarray, cap: int):
+        self.game, self.solver, self.solved = game, Solver(game, matrix, cap), {}
+
+    def __call__(self, answers: np.ndarray, left: int) -> tuple[int, dict] | None:
+        if len(answers) < 2:
+            return None
+        S = np.sort(np.asarray(answers, dtype=np.int32))
+        key = (S.tobytes(), left)
+        if key not in self.solved:
+            tree = self.solver.tree(S, left)
+            words = [self.game.answers[a] for a in S]
+            self.solved[key] = (single_tree_total(self.game, tree, words, left), tree)
+        return self.solved[key]
+
+
+def _node(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, guess: int | None,
+          solutions: RemainderTrees) -> dict:
     game = search.game
     if guess is None:
         value, guess = search.solve(S1, S2, ident, d)
@@ -101,9 +125,10 @@ def _node(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, guess: in
     children = {}
     for part in search.parts(S1, S2, ident, guess):
         if not isinstance(part, Child):  # the guess solved the other board
-            children[part.key(game)] = remainder(game, part.board, part.answers, d - 1)
+            children[part.key(game)] = remainder(game, part.board, part.answers, d - 1,
+                                                 solutions(part.answers, d - 1))
         elif part.pairs:
-            children[part.key(game)] = _node(search, part.S1, part.S2, part.ident, d - 1)
+            children[part.key(game)] = _node(search, part.S1, part.S2, part.ident, d - 1, None, solutions)
     if children:
         node["next"] = children
     return node
@@ -111,8 +136,9 @@ def _node(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, guess: in
 
 def verify_document(doc: dict, game, matrix: np.ndarray) -> dict:
     """Replay every ordered pair of different answers through the tree (the remainders through
-    the single-board engine's optimal trees) and check the rules, the cap and the total. Returns
-    the recomputed figures; a failure is a UserError naming the pair."""
+    their stored trees, each checked by _stored_tree, or where none is stored the single-board
+    engine's optimal trees) and check the rules, the cap and the total. Returns the recomputed
+    figures; a failure is a UserError naming the pair."""
     if doc.get("format") != FORMAT:
         raise UserError(f"not a Dordle tree (format {doc.get('format')!r})")
     check_shape(doc)
@@ -138,7 +164,7 @@ def verify_document(doc: dict, game, matrix: np.ndarray) -> dict:
         raise UserError(f"the replay totals {total}, the file says {claimed}")
     n = len(answers)
     figures = {"total": total, "pairs": n * (n - 1), "mean": total / (n * (n - 1)), "worst": worst,
-               "remainders": len(singles)}
+               "remainders": sum(isinstance(key, tuple) for key in singles)}
     check_claims(doc, game, figures)
     return figures
 
@@ -209,11 +235,15 @@ def _single(child: dict, answer: str, game, solver, singles: dict, a: str, b: st
     if int(child["guesses_left"]) != left:
         raise UserError(f"pair {a}/{b}: the remainder says {child['guesses_left']} guesses left, not {left}")
     key = (tuple(child["answers"]), left)
-    tree = singles.get(key)
+    tree = singles.get(id(child)) if "tree" in child else singles.get(key)
     if tree is None:
         ids = np.array(sorted(game.answer_index[w] for w in child["answers"]), np.int32)
-        tree = solver.tree(ids, left) if len(ids) > 1 else {"guess": child["answers"][0]}
-        singles[key] = tree
+        if "tree" in child:
+            tree = singles[id(child)] = _stored_tree(child, ids, game, solver, left, f"pair {a}/{b}")
+            singles.setdefault(key, tree)
+        else:
+            tree = solver.tree(ids, left) if len(ids) > 1 else {"guess": child["answers"][0]}
+            singles[key] = tree
     used = 0
     while True:
         used += 1
@@ -222,3 +252,25 @@ def _single(child: dict, answer: str, game, solver, singles: dict, a: str, b: st
         if tree["guess"] == answer:
             return used
         tree = tree["next"][game.pattern_text(game.feedback(tree["guess"], answer))]
+
+
+def _stored_tree(child: dict, ids: np.ndarray, game, solver, left: int, where: str) -> dict:
+    """A remainder's stored single-board tree, checked: every answer of it replayed through the
+    tree with the plain feedback (within the guesses left), the guesses those take adding up to
+    its stored total, and that total the single-board optimum V1 (the exact engine's value)."""
+    from ..exact.kernels import INF
+
+    size = f"the remainder of {len(ids)} answer{'s' * (len(ids) != 1)} with {left} guesses left"
+    if len(set(child["answers"])) != len(ids):
+        raise UserError(f"{where}: {size} lists an answer twice")
+    try:
+        played = single_tree_total(game, child["tree"], child["answers"], left)
+    except UserError as exc:
+        raise UserError(f"{where}: {size}: {exc}") from None
+    if played != child["total"]:
+        raise UserError(f"{where}: {size} says its total is {child['total']}, its tree plays {played}")
+    optimum = 1 if len(ids) == 1 else int(solver.solve(ids, left)[0])
+    if played != optimum:
+        best = "no tree within them" if optimum >= INF else f"{optimum}"
+        raise UserError(f"{where}: {size}: its tree totals {played}, the single-board optimum is {best}")
+    return child["tree"]
