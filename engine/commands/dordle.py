@@ -525,7 +525,6 @@ def _open_position(args, tree: str | None):
         game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
         return DordlePosition(game, matrix, args.max_guesses or 7, None, seconds)
     from ..dordle.document import read_document
-    from ..wordle.patterns import pattern_matrix
     from ..wordle.tree import game_for
 
     if args.game is not None:
@@ -540,7 +539,7 @@ def _open_position(args, tree: str | None):
         game = game_for(doc, args.answers, args.guesses)
     except UserError as exc:
         raise UserError(f"{tree}: {exc}") from None
-    return DordlePosition(game, pattern_matrix(game, args.cache_dir).matrix, doc["max_guesses"], doc, seconds)
+    return DordlePosition(game, None, doc["max_guesses"], doc, seconds, cache_dir=args.cache_dir)  # (matrix: lazy)
 
 
 def run_lookup(args, action: str) -> int:
