@@ -9,11 +9,14 @@ answers differ), a pattern no answer left would give, a step past the cap or aft
 
 While both boards are open the position is the state (S1, S2, ident, d) of search.py; once one
 is solved, a single board (S, d). On the tree, the next guess is the node's (a remainder's is
-the first guess of exact.Solver.tree, the tree the file stands for, as `dordle verify` replays
-it), and the expected number of guesses left is the subtree's own total over the pairs left,
-counted by walking it (which also checks it against the feedback rule). Off the tree the exact
-engine solves the position within a time limit and size caps; a position it cannot finish gets
-a heuristic guess, labelled as such, with a proven lower bound on the expected guesses.
+that of the single-board tree it stores, or where it stores none of exact.Solver.tree, the tree
+the file stands for, as `dordle verify` replays it), and the expected number of guesses left is
+the subtree's own total over the pairs left, counted by walking it with the feedback rule (which
+also checks it). On a tree that stores its remainders no engine is made and no numba imported:
+the patterns come from game.feedback and the engines (and the pattern matrix) only off the tree.
+Off the tree the exact engine solves the position within a time limit and size caps; a position
+it cannot finish gets a heuristic guess, labelled as such, with a proven lower bound on the
+expected guesses.
 """
 
 from __future__ import annotations
