@@ -185,6 +185,41 @@ def test_hangman_bound_phase_keeps_to_its_node_limit_and_stays_sound():
         Searcher.solve = own
 
 
+
+def test_a_best_found_hangman_tree_keeps_to_its_node_limit():
+    """The best-found tree's searches (baselines.NodeBudget) spend at most the limit in all, then
+    read the memo only (one node a set), and the tree still plays every word."""
+    import random
+
+    from test_hangman import make, tiny_words
+    from wordtree.hangman.baselines import NodeBudget, best_found_chooser
+    from wordtree.hangman.search import Searcher
+    from wordtree.hangman.tree import build_tree
+
+    hw = make(tiny_words(random.Random(7), 60, 4, "abcdefghijkl"))
+    own = Searcher.solve
+    searches = []
+
+    def counted(self, members, strikes, max_nodes=2**62, limit=None):
+        found = own(self, members, strikes, max_nodes, limit)
+        searches.append((max_nodes, self.nodes))
+        return found
+
+    Searcher.solve = counted
+    try:
+        for limit in (0, 20, 300):
+            s = Searcher(hw, 3)
+            searches.clear()
+            budget = NodeBudget(s, limit)
+            counts = {"misses": 0, "lost": 0}
+            tree = build_tree(hw, np.arange(len(hw.words)), s.strikes, best_found_chooser(budget, 150, 5000), counts)
+            assert tree is not None and searches
+            assert sum(min(spent, given) for given, spent in searches) <= limit + budget.lookups
+            assert budget.spent == sum(spent for _, spent in searches)
+    finally:
+        Searcher.solve = own
+
+
 # --- dordle build ---
 def test_dordle_build_stops_on_term_and_resumes(dordle_lists, tmp_path):
     """A whole-game Dordle build with a checkpoint, signalled while it goes through the openers:

@@ -73,6 +73,28 @@ def played_cost(s: Searcher, members, strikes: int, exact_below: int, subtree_no
     return searched[0] if searched else s.totals_cost(rule_totals(s, "frequency", members, strikes))
 
 
+class NodeBudget:
+    """The Searcher `s` with its searches held to `nodes` nodes in all: each search gets at most
+    what is left, and once nothing is left a search reads the memo only (one node: a set the
+    search proved is still played by its optimum, any other by the heuristic). `spent`: the nodes
+    the searches took; `lookups`: the searches made with nothing left. Everything else is `s`'s."""
+
+    def __init__(self, s: Searcher, nodes: int):
+        self._s, self.left, self.spent, self.lookups = s, max(0, int(nodes)), 0, 0
+
+    def __getattr__(self, name):
+        return getattr(self._s, name)
+
+    def solve(self, members, strikes: int, max_nodes: int = 2**62, limit: int | None = None):
+        if self.left == 0:
+            self.lookups += 1
+        found = self._s.solve(members, strikes, max_nodes=max(1, min(max_nodes, self.left)), limit=limit)
+        used = self._s.nodes
+        self.spent += used
+        self.left = max(0, self.left - used)
+        return found
+
+
 def best_found_chooser(s: Searcher, exact_below: int, subtree_nodes: int):
     """`choose(members, strikes) -> letter` of a best-found tree (the whole search did not
     finish). A set is played by its optimum where that is proven: the memo holds its exact value

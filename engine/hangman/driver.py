@@ -312,7 +312,7 @@ def build_length(length: int, path: Path, *, words: str | None = None, weights: 
     with a proven bound, found in `bound_nodes` search nodes (by default `max_nodes` too, so that
     the node limit holds in that phase as well; None: no limit). `checkpoint`,
     `checkpoint_bytes`, `resume`: see search.Slices."""
-    from .baselines import RULES, best_found_chooser, rule_letter, rule_totals
+    from .baselines import RULES, NodeBudget, best_found_chooser, rule_letter, rule_totals
     from .memo import memo_capacity
     from .search import solve_in_slices
     from .tree import build_tree, meets_bound, verify_file, write_document
@@ -321,6 +321,7 @@ def build_length(length: int, path: Path, *, words: str | None = None, weights: 
         raise ValueError(f"strategy {strategy}: hangman knows exact, {', '.join(RULES)}")
     started, compiled = time.perf_counter(), compile_seconds()
     hw = game_of(length, words, weights)
+    given_nodes = max_nodes  # a limit of the user's holds in every phase, the tree's too
     max_nodes = max_nodes or PROOF_NODES.get(length, DEFAULT_MAX_NODES)
     bound_nodes = max_nodes if bound_nodes == "max_nodes" else bound_nodes
     s = Searcher(hw, lives, memo_entries=memo_capacity(max_nodes, memory_bytes), memory_bytes=memory_bytes)
@@ -361,10 +362,13 @@ def build_length(length: int, path: Path, *, words: str | None = None, weights: 
                                     larger_sets="one letter of lookahead over the frequency rule (heuristic)")
             result["bound"] = kept_bound(at_hand) or proven_bound(s, everyone, length, memory_bytes, progress,
                                                                   threads_or_default(threads), max_nodes=bound_nodes)
-            choose = best_found_chooser(s, EXACT_BELOW, SUBTREE_NODES)
+            budget = NodeBudget(s, given_nodes or 2**62)  # the tree's own searches keep to a given limit too
+            choose = best_found_chooser(budget, EXACT_BELOW, SUBTREE_NODES)
 
     counts = {"misses": 0, "lost": 0}
     tree = build_tree(hw, everyone, s.strikes, choose, counts)
+    if strategy == "best-found":
+        result["search"].update(tree_nodes=budget.spent, tree_lookups=budget.lookups)
     totals = Totals(counts["misses"], counts["lost"], s.total_weight)
     if result["optimal"] and s.totals_cost(totals) != cost:
         raise AssertionError(f"length {length}: the tree costs {s.totals_cost(totals)}, the search said {cost}")
