@@ -77,6 +77,9 @@ def run_grade(args) -> int:
     items = list(args.items)
     tree_path = items.pop(0) if items and (":" not in items[0] or Path(items[0]).is_file()) else None
     family = _family(args, tree_path)
+    if args.game in ("quordle", "octordle", "sedecordle", "duotrigordle", "multiboard"):
+        raise UsageError(f"grade does not grade {args.game} games yet: next --game {args.game} gives the exact "
+                         "guess once one or two boards are left")
     if family == "dordle":
         from .dordle import run_lookup
 
