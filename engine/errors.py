@@ -211,8 +211,11 @@ class CheckpointNotSaved(UserError):
 
     def __init__(self, path, reason: str):
         self.path, self.reason = path, reason
-        super().__init__(f"cannot save the checkpoint {path} ({reason}); the results above are complete, "
-                         "but the checkpoint holds only what was saved before")
+        where = reason.partition("; saved instead to ")[2]
+        tail = (f"the checkpoint went to {where} instead: move it to {path} to resume from it" if where else
+                "the checkpoint holds only what was saved before")
+        super().__init__(f"cannot save the checkpoint {path} ({reason.partition('; saved instead to ')[0]}); "
+                         f"the results above are complete, and {tail}")
 
 
 class CheckpointDamaged(UserError):

@@ -269,7 +269,10 @@ class ThrottledSave:
     A write that fails (a full disk) does not stop the search that asked for it: the first failure
     is told on stderr (unless it is the `last` save, which the run reports itself), the next call
     tries again, and `error` holds the reason while the file on disk is behind (None once a write
-    succeeds), for the run to report at its end."""
+    succeeds), for the run to report at its end. The `last` save, the one a run ends with, that
+    cannot be written to `path` goes where write_or_fallback puts a result (a file beside it,
+    else in the temporary folder), and `error` then names where it went, so that the run's work
+    is never lost at its last step."""
 
     def __init__(self, path, make):
         self.path, self.make = path, make
@@ -281,10 +284,15 @@ class ThrottledSave:
     def __call__(self, every: float = 0.0, last: bool = False) -> None:
         with self.lock:
             if time.monotonic() - self.last >= every:
+                data = self.make()
                 try:
-                    write_atomic(self.path, self.make())
+                    write_atomic(self.path, data)
                 except OSError as exc:
                     self.error = _reason(exc)
+                    if last:
+                        where, _ = write_or_fallback(self.path, lambda path: write_atomic(path, data))
+                        if where is not None and where != Path(self.path):
+                            self.error += f"; saved instead to {where}"
                     if not self._told and not last:
                         self._told = True
                         print(f"wordtree: warning: cannot save the checkpoint {self.path} ({self.error}); "

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import orjson
 import pytest
@@ -277,10 +278,15 @@ def test_a_write_failing_at_the_end_loses_nothing(lists, tmp_path, monkeypatch, 
     assert main(["rank", *args, "--limit", "8", "--top", "2", "--checkpoint", str(ck)]) == 1
     captured = capsys.readouterr()
     assert "ranked: 8 of 8" in captured.out and len(rows(captured.out)) == 8
+    kept = tmp_path / f"r.ck.{os.getpid()}.saved"  # the last save, beside the checkpoint it could not replace
     assert [line for line in captured.err.splitlines() if not line.startswith("notice: ")] == [
         f"wordtree: error: cannot save the checkpoint {ck} (No space left on device); the results above are complete, "
-        "but the checkpoint holds only what was saved before"]
-    assert not ck.exists() and not (tmp_path / "r.ck.lock").exists()
+        f"and the checkpoint went to {kept} instead: move it to {ck} to resume from it"]
+    assert not ck.exists() and not (tmp_path / "r.ck.lock").exists() and kept.is_file()
+    kept.rename(ck)  # as the line says: the rank resumes from it, with nothing left to rank
+    monkeypatch.undo()  # (the disk has room again)
+    assert main(["rank", *args, "--limit", "8", "--top", "2", "--checkpoint", str(ck), "--resume"]) == 0
+    assert len(rows(capsys.readouterr().out)) == 8
 
 
 def test_a_checkpoint_of_another_run_names_each_difference(tmp_path):
@@ -411,3 +417,27 @@ def test_ctrl_c_in_a_search_step_saves_then_says_how_to_resume(lists, tmp_path, 
     assert (len(saved["results"]) if command == "rank" else sum(map(len, saved["subtrees"].values()))) == 2
     monkeypatch.undo()
     assert main([*argv, "--resume"]) == 0, capsys.readouterr().err
+
+
+def test_a_last_checkpoint_save_that_fails_goes_to_a_fallback_file(tmp_path, monkeypatch):
+    """files.ThrottledSave: the save a run ends with, when its file cannot be written, is written
+    beside it (or in the temporary folder) and the error names where, so nothing is lost."""
+    from wordtree import files
+
+    target = tmp_path / "ck.json"
+    real = files.write_atomic
+    calls = []
+
+    def failing_at_target(path, data):
+        calls.append(Path(path))
+        if Path(path) == target:
+            raise OSError(28, "No space left on device")
+        return real(path, data)
+
+    monkeypatch.setattr(files, "write_atomic", failing_at_target)
+    save = files.ThrottledSave(target, lambda: b'{"x": 1}')
+    save(every=0.0)  # an ordinary save that fails: told, retried later, nothing written elsewhere
+    assert save.error and "saved instead" not in save.error and len(calls) == 1
+    save(last=True)
+    where = Path(save.error.split("saved instead to ")[1])
+    assert where != target and where.read_bytes() == b'{"x": 1}' and not target.exists()
