@@ -270,3 +270,32 @@ def test_a_file_without_stored_remainders_is_still_read(tree, lists, capsys, tmp
     for n in range(len(steps)):
         new = run(["dordle", "next", str(tree), *lists, *steps[:n], "--json"], capsys)[:2]
         assert new == run(["dordle", "next", str(old), *lists, *steps[:n], "--json"], capsys)[:2] and new[0] == 0
+
+
+def test_a_heuristic_strategys_tree_stores_its_remainders_too():
+    """heuristic --tree writes the same remainder solutions: a lookup on it makes no engine, and
+    verify's replay (which checks each stored tree against the single-board optimum) passes."""
+    from test_dordle import instance
+
+    from wordtree.dordle.heuristic import HeuristicStrategy, evaluate_opener, strategy_document
+    from wordtree.dordle.kernels import DINF
+    from wordtree.dordle.player import DordlePosition
+    from wordtree.dordle.search import DordleSearch
+    from wordtree.dordle.tree import verify_document
+
+    checked = 0
+    for seed in range(6):
+        game, _ = instance(seed, max_answers=9, max_guesses=14)
+        search = DordleSearch(game, game._compute_matrix(), 6)
+        optimum, first = search.solve_game()
+        strategy = HeuristicStrategy(search, shortlist=2, tries=16)
+        if optimum >= DINF or evaluate_opener(strategy, first)["failed"]:
+            continue
+        doc = strategy_document(strategy, first)
+        nodes = remainders(doc["tree"])
+        assert all(("tree" in r) == (len(r["answers"]) > 1) for r in nodes)
+        checked += any(len(r["answers"]) > 1 for r in nodes)
+        assert verify_document(doc, game, search.matrix)["total"] == doc["result"]["total"]
+        position = DordlePosition(game, None, doc["max_guesses"], doc)
+        assert position.suggest().source == "tree" and position._search is None
+    assert checked

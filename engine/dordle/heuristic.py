@@ -155,8 +155,11 @@ def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:
     """The strategy opening with `first` as a wordtree-dordle/1 document (tree.verify_document
     replays it), labelled a heuristic strategy (result.optimal false, result.strategy
     "heuristic"). For small games: the full lists' tree has millions of nodes."""
+    from .tree import RemainderTrees
+
     search = strategy.search
     game = search.game
+    solutions = RemainderTrees(game, search.matrix, search.cap)  # each remainder's stored solution, as build's
 
     def node(S1, S2, ident, d, guess, depth):
         if guess is None:
@@ -170,7 +173,8 @@ def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:
         children = {}
         for part in search.parts(S1, S2, ident, guess):
             if not isinstance(part, Child):
-                children[part.key(game)] = remainder(game, part.board, part.answers, d - 1)
+                children[part.key(game)] = remainder(game, part.board, part.answers, d - 1,
+                                                     solutions(part.answers, d - 1))
             elif part.pairs:
                 children[part.key(game)] = node(part.S1, part.S2, part.ident, d - 1, None, depth + 1)
         if children:
