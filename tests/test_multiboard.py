@@ -287,11 +287,14 @@ def test_a_damaged_document_fails_to_verify():
     fake = dict(doc, lengths="".join(lengths))
     fake["results"] = sample.figures(sample.decode(fake["lengths"]), 6, True)
     assert any(f"game {i}" in p for p in document.verify(fake, game, matrix, None))
+    bad = dict(doc, game=dict(doc["game"], answers_count=2315))
+    assert any("game.answers_count" in p for p in document.verify(bad, game, matrix, None))
     bad = dict(doc, lower_bound=dict(doc["lower_bound"], mean=9.0))
     assert any("lower_bound" in p for p in document.verify(bad, game, matrix, None))
     for broken, message in ((dict(doc, format="x"), "not a"), (dict(doc, lengths="xyz!"), "lengths"),
                             (dict(doc, player=dict(doc["player"], heuristic=False)), "heuristic"),
-                            (dict(doc, game=dict(doc["game"], boards=1)), "boards")):
+                            (dict(doc, game=dict(doc["game"], boards=1)), "boards"),
+                            (dict(doc, game=dict(doc["game"], preset="quordle")), "not the game of 2 boards")):
         with pytest.raises(UserError, match=message):
             document.check(broken)
 

@@ -97,6 +97,14 @@ def check(doc) -> None:
         raise UserError(f"game.boards must lie in 2..{MAX_BOARDS}, got {game['boards']}")
     if not game["boards"] <= game["max_guesses"] <= 4 * MAX_BOARDS:
         raise UserError(f"game.max_guesses must lie in {game['boards']}..{4 * MAX_BOARDS}, got {game['max_guesses']}")
+    from .spec import PRESETS, spec_for
+
+    k, cap = game["boards"], game["max_guesses"]
+    names = {spec_for("multiboard", k, cap).name}
+    names |= {spec_for(p, None, cap).name for p, (b, _) in PRESETS.items() if b == k}
+    if game["preset"] not in names:
+        raise UserError(f"game.preset {game['preset'][:64]!r} is not the game of {k} boards and {cap} guesses "
+                        f"({' or '.join(sorted(names))})")
     player = _field(doc, "player", dict)
     if _field(player, "name", str, "player.") != PLAYER:
         raise UserError(f"player.name must be {PLAYER}, got {player['name'][:64]!r}")
@@ -158,6 +166,9 @@ def verify(doc: dict, game, matrix, replay: int | None, seed: int = 0, progress=
     problems = []
     spec = spec_of(doc)
     n, k = len(game.answers), spec.boards
+    for key, value in (("answers_count", n), ("guesses_count", len(game.guesses))):
+        if doc["game"][key] != value:
+            problems.append(f"game.{key} is {doc['game'][key]}, the lists have {value}")
     if n < k:
         return [f"{k} boards need {k} different answers: the list has {n}"]
     lengths = sample.decode(doc["lengths"])
