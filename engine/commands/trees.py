@@ -182,7 +182,8 @@ def dordle_options(p) -> None:
 
     multiboard_options(p)
     p.add_argument("--max-guesses", type=int_option("--max-guesses", 2, 16), default=None, metavar="N",
-                   help="Dordle with no tree: the guess cap (default 7; a tree plays within its own)")
+                   help="Dordle with no tree: the guess cap (default 7; a tree plays within its own); "
+                        "multi-board games: the cap, up to 16 here (default: the preset's, or K + 5)")
     p.add_argument("--seconds", type=seconds_or_none, default=argparse.SUPPRESS, metavar="S|none",
                    help="Dordle: time the exact search of a position off the tree may take (default 10; 'none': "
                         "no limit)")
