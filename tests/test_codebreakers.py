@@ -444,10 +444,10 @@ def test_an_opener_solves_its_small_classes_in_full_before_the_shares(monkeypatc
         solver = Solver(game, matrix, 7)
         calls, solve = [], solver.solve_symmetric
 
-        def recording(part, d, history, budget, levels, solve=solve, calls=calls):
+        def recording(part, d, history, budget, levels, on_tried=None, solve=solve, calls=calls):
             if len(history) == 1:
                 calls.append((len(part), budget, solver.set_bound(part, d, history)))
-            return solve(part, d, history, budget, levels)
+            return solve(part, d, history, budget, levels, on_tried=on_tried)
 
         monkeypatch.setattr(solver, "solve_symmetric", recording)
         got = solver.evaluate_opener(S, o, beta)

@@ -1434,7 +1434,7 @@ def test_bot_stopped_session_says_how_to_continue(monkeypatch):
         def close(self):
             pass
 
-    def play_game(client, player, sid, resume, say):
+    def play_game(client, player, sid, resume, say, words=None):
         raise UserError("the server answered 500")
 
     monkeypatch.setattr(bot, "Client", Client)

@@ -126,7 +126,7 @@ def add_dordle(sub) -> None:
     dordle_build_options(actions.add_parser(
         "build", help="the optimal Dordle tree and its total over every ordered pair of answers"))
     v = actions.add_parser("verify", help="replay every ordered pair through a Dordle tree (or walk a heuristic "
-                                          "strategy's rule) and check its total")
+                                          "strategy's rule) and check every figure it states")
     v.add_argument("tree", help="a wordtree-dordle/1 or wordtree-dordle-strategy/1 file")
     _lists(v, game=False)
     v.add_argument("game", nargs="?", default=None,
