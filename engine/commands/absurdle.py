@@ -127,6 +127,10 @@ def verify_absurdle(args) -> int:
             print("fewest: " + (f"{doc['fewest']}, its lower bound re-proved by counting" if proved else
                                 f"{doc['fewest']} claimed by the search ({doc['lower_bound']['how']}); "
                                 "--prove re-proves a counting bound"))
+            openers = doc["openers"]
+            scope = "every opener" if openers["complete"] else f"{openers['searched']} of {openers['of']} openers"
+            print(f"openers: {openers['winning']} win in {doc['fewest']} ({scope} decided by the search; that the "
+                  "others do not is its claim, not replayed)")
     return 0 if ok else 1
 
 
