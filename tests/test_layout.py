@@ -183,3 +183,23 @@ def test_the_engine_has_no_import_cycle():
     counting the imports inside functions (a function-local import does not make a circle go
     away; it only hides it until the function runs)."""
     assert _cycle(_imports(_sources())) is None
+
+
+def test_the_wheel_lists_every_package_and_shelf():
+    """pyproject.toml names its packages one by one: every engine/ folder of modules is a package
+    (with __init__.py) and is listed, and so is every shelf of trees/ with its *.json data (a
+    folder left out works in a checkout's editable install and is missing from the wheel)."""
+    import tomllib
+
+    config = tomllib.loads((ENGINE.parent / "pyproject.toml").read_text())["tool"]["setuptools"]
+    packages = set(config["packages"])
+    for folder in sorted(p for p in ENGINE.rglob("*") if p.is_dir() and any(p.glob("*.py"))):
+        if folder.name == "__pycache__":
+            continue
+        name = ".".join(("wordtree", *folder.relative_to(ENGINE).parts))
+        assert (folder / "__init__.py").is_file(), f"{folder} has modules but no __init__.py"
+        assert name in packages, f"pyproject.toml does not list {name}"
+    trees = ENGINE.parent / "trees"
+    for folder in [trees, *sorted(p for p in trees.iterdir() if p.is_dir())]:
+        name = ".".join(("wordtree", "trees", *folder.relative_to(trees).parts))
+        assert name in packages and "*.json" in config["package-data"].get(name, []), name
