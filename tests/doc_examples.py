@@ -73,6 +73,8 @@ CHECKOUT = {
         "the copy of runs/ above",
     "wordtree crossword tests/data/crossword-15x15-1.txt -o fill.json": "tests/data/",
     "wordtree crossword tests/data/crossword-15x15-1.txt -o fill.png": "tests/data/",
+    "wordtree dordle build --answers runs/wordle-answers-every20-116.txt --guesses wordlists/wordle-allowed-12972.txt "
+    "--jobs runs/dordle-every20.jobs --status": "runs/",
 }
 # The help pages read for examples: every command's, and those of the games and actions with
 # their own options.
