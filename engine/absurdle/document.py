@@ -24,6 +24,7 @@ import orjson
 
 from ..errors import UserError
 from ..files import write_atomic
+from ..wordle.tree import expect, whole
 from .rule import RULES, replies
 
 FORMAT = "wordtree-absurdle/1"
@@ -31,14 +32,17 @@ MAX_BYTES = 64 << 20
 MAX_DEPTH = 64
 
 
+_TYPES = {  # what a field of each type must be, as the shared tree checks word it (wordle.tree.expect)
+    int: (lambda value: whole(value, -(1 << 63)), "a whole number"),
+    str: (lambda value: isinstance(value, str), "a string"),
+    dict: (lambda value: isinstance(value, dict), "an object"),
+    bool: (lambda value: isinstance(value, bool), "true or false"),
+}
+
+
 def _field(doc: dict, key: str, kind, where: str = ""):
-    value = doc.get(key)
-    name = f"{where}{key}"
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise UserError(f"{name} must be a whole number, got {type(value).__name__}")
-    if kind is not int and not isinstance(value, kind):
-        raise UserError(f"{name} must be {kind.__name__ if isinstance(kind, type) else 'valid'}, got {type(value).__name__}")
-    return value
+    test, wanted = _TYPES[kind]
+    return expect(doc, where.rstrip("."), key, test, wanted)
 
 
 def read(path) -> dict:
