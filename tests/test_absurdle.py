@@ -213,6 +213,20 @@ def test_a_shipped_proof_verifies_and_its_bound_is_re_proved(path):
         assert replay(doc, game, opener, line) == 4
 
 
+def test_the_carried_sweep_of_every_opener_resumes_with_this_engine():
+    """runs/absurdle-wordle-openers.ck (runs/README.md) is taken by a resume of the sweep it
+    records, checksum and all, and holds every opener's verdict: its winning lines are the
+    shipped proof's, each replayed to a win in 4."""
+    path = ROOT / "runs" / "absurdle-wordle-openers.ck"
+    shipped = orjson.loads(SHIPPED.read_bytes())
+    game = get_game("wordle", shipped["game"]["answers"], shipped["game"]["guesses"])
+    payload = checkpoint_for(path, game, AbsurdleSpec("qntm", every_opener=True)).read(resuming=True)
+    assert payload is not None and payload["cornering"] == shipped["lower_bound"]["cornering_after_opener"]
+    assert set(payload["lines"]) == set(game.guesses)
+    winning = {name: line for name, line in payload["lines"].items() if line}
+    assert winning == shipped["lines"] and len(winning) == shipped["openers"]["winning"]
+
+
 def cli(*args, stdin=None):
     return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], capture_output=True, text=True,
                           input=stdin, timeout=900)

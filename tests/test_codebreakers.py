@@ -718,7 +718,12 @@ def test_the_run_in_runs_proves_the_shipped_bulls_and_cows_with_repeats_tree(tmp
     assert "first guess 0123, optimal (exhaustive search)" in proc.stdout
 
 
-RUNS = sorted((ROOT / "runs").glob("*.ck"))
+RUNS = [path for path in sorted((ROOT / "runs").glob("*.ck"))  # the exact builds' (Absurdle's: tests/test_absurdle)
+        if orjson.loads(path.read_bytes()).get("format") == "wordtree-build-checkpoint/1"]
+
+
+def test_the_build_checkpoints_carried_are_there():
+    assert "bulls-cows-repeats.ck" in {path.name for path in RUNS}
 
 
 @pytest.mark.parametrize("path", RUNS, ids=lambda p: p.name)
