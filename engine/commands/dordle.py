@@ -372,13 +372,11 @@ def _build_checkpointed(args, game, matrix) -> int:
     --status, what FILE proves so far. Ctrl-C stops it with every finished opener saved (exit 130)."""
     import time
 
-    import orjson
-
     from ..dordle.checkpoint import build_by_openers, checkpoint_status
     from ..dordle.search import ALL_RULES
     from ..dordle.tree import build_document
-    from ..errors import CheckpointNotSaved, OutputSavedElsewhere
-    from ..files import check_writable, write_atomic, write_or_fallback
+    from ..errors import CheckpointNotSaved
+    from ..files import check_writable
     from ..progress import progress_bar
 
     if args.status:
@@ -396,7 +394,18 @@ def _build_checkpointed(args, game, matrix) -> int:
     search, result = build_by_openers(game, matrix, args.max_guesses, args.checkpoint, resume=args.resume,
                                       overwrite=args.overwrite, progress=bar, cluster=cluster)
     failures = [CheckpointNotSaved(args.checkpoint, result.checkpoint_error)] if result.checkpoint_error else []
-    doc = build_document(search, solved=(result.value, result.guess), started=started)
+    return _write_tree(args, build_document(search, solved=(result.value, result.guess), started=started), failures)
+
+
+def _write_tree(args, doc: dict, failures: list) -> int:
+    """The end of a checkpointed build: the result printed, the tree written to -o (or, where it
+    cannot be, next to it or to standard output, as OutputSavedElsewhere says), the failures
+    reported with their exit code."""
+    import orjson
+
+    from ..errors import OutputSavedElsewhere
+    from ..files import write_atomic, write_or_fallback
+
     _print_result(args, doc)
     if args.output:
         where, reason = write_or_fallback(args.output, lambda path: write_atomic(path, orjson.dumps(doc)))
@@ -413,13 +422,11 @@ def _build_jobs(args, game, matrix) -> int:
     over every opener, then the tree (-o); with --status, what FILE proves so far."""
     import time
 
-    import orjson
-
     from ..dordle.jobs import build_by_jobs, jobs_status
     from ..dordle.search import ALL_RULES
     from ..dordle.tree import NoStrategy, build_document
-    from ..errors import CheckpointNotSaved, OutputSavedElsewhere
-    from ..files import check_writable, write_atomic, write_or_fallback
+    from ..errors import CheckpointNotSaved
+    from ..files import check_writable
     from ..progress import progress_bar
 
     if args.status:
@@ -456,15 +463,7 @@ def _build_jobs(args, game, matrix) -> int:
                   f"{game.guesses[first]} (fixed; exact: each of its {result.jobs} child states solved), "
                   f"{result.job_seconds:.1f} s of search in all, {result.nodes} nodes")
         return report_failures(failures)
-    doc = build_document(search, solved=(result.value, result.guess), started=started)
-    _print_result(args, doc)
-    if args.output:
-        where, reason = write_or_fallback(args.output, lambda path: write_atomic(path, orjson.dumps(doc)))
-        if reason is not None:
-            failures.append(OutputSavedElsewhere(args.output, "tree", reason, where))
-            if where is None:
-                sys.stdout.write(orjson.dumps(doc).decode() + "\n")
-    return report_failures(failures)
+    return _write_tree(args, build_document(search, solved=(result.value, result.guess), started=started), failures)
 
 
 def _check_from(args) -> None:
