@@ -11,8 +11,10 @@ guess, and which one the page opens on) so the menu shows before any tree loads.
 CDN, no web fonts, no framework.
 
 Only verified trees are published: each is replayed by its family's verifier first (the answers
-of a Wordle-family tree, the words of a Hangman tree, the pairs of a Dordle tree), and a tree
-that fails is refused, naming it, before anything is written.
+of a Wordle-family tree, the words of a Hangman tree, the pairs of a Dordle tree, every line of
+an Absurdle proof against the adversary, a multi-board measurement's figures and opener), and a tree that fails is refused, naming it, before anything is written. An
+Absurdle proof travels with the game's lists (the page plays the adversary); a multi-board
+measurement with the lists and its heuristic player's shortlist (the page plays the player).
 """
 
 from __future__ import annotations
@@ -40,7 +42,9 @@ SITE_MARKER = "trees/index.js"  # a folder holding this is a site we wrote and m
 SITE_INDEX_MAX_BYTES = 16 << 20  # the largest site index read (it lists the trees by name)
 
 
-PLAYED = ("wordle", "hangman", "dordle")  # the families the page plays
+PLAYED = ("wordle", "hangman", "dordle", "absurdle", "multiboard")  # the families the page plays
+MULTIBOARD_REPLAY = 0  # games of a multi-board sample web replays (the page shows its opener and figures, which
+# verify re-derives; `wordtree verify` replays its games)
 
 
 def default_trees() -> list[Path]:
@@ -158,7 +162,69 @@ def _dordle(path: Path, cache=None) -> Published:
     return Published("dordle", tree, _lists(game), entry)
 
 
-def publish(path: Path, answers=None, guesses=None) -> Published:
+def _absurdle(path: Path) -> Published:
+    """An Absurdle proof, every line replayed against the adversary (absurdle/document.py
+    verify); the site carries its lines, rule and the game's lists (the page plays the
+    adversary itself)."""
+    from .absurdle.document import game_of, read, verify
+
+    doc = read(path)
+    try:
+        game = game_of(doc)
+        problems = verify(doc, game)
+    except UserError as exc:
+        problems = [str(exc)]
+    if problems:
+        raise UserError(f"{path}: not published, the proof does not verify: {problems[0]}")
+    tree = _clean(doc)
+    entry = {"game": tree["game"], "stats": {"fewest": tree["fewest"], "openers": tree["openers"]},
+             "first": next(iter(tree["lines"]), None), "rule": tree["rule"]}
+    return Published("absurdle", tree, {"answers": list(game.answers), "guesses": list(game.guesses)}, entry)
+
+
+def _multiboard(path: Path, players: dict) -> Published:
+    """A multi-board player's measurement, checked by multiboard/document.py verify (its figures
+    re-derived from its games' lengths, its opener the player's, its lower bound re-derived; no game
+replayed, MULTIBOARD_REPLAY). The file holds no
+    tree: the site carries the opener, the figures, the lists and the player's shortlist of
+    allowed guesses (the page runs the same heuristic on them, app.js)."""
+    from .multiboard.document import game_of, read, spec_of, verify
+    from .multiboard import player as players_module
+    from .multiboard.player import Player
+    from .multiboard.position import PAIR_LIMIT, SINGLE_LIMIT
+    from .dordle.search import MAX_CAP
+    from .wordle.patterns import pattern_matrix
+
+    doc = read(path)
+    try:
+        game = game_of(doc)
+        matrix = pattern_matrix(game).matrix
+        problems = verify(doc, game, matrix, MULTIBOARD_REPLAY)
+    except UserError as exc:
+        problems = [str(exc)]
+    if problems:
+        raise UserError(f"{path}: not published, the measurement does not verify: {problems[0]}")
+    shortlist = doc["player"]["shortlist"]
+    key = (game.identity()["answers_sha256"], game.identity()["guesses_sha256"], shortlist)
+    if key not in players:  # (one player a list pair: its shortlist costs seconds)
+        players[key] = Player(game, matrix, shortlist)
+    player = players[key]
+    n = len(game.answers)
+    extra_ids = [int(g) for g in player.G[n:]]
+    tree = _clean(doc)
+    tree.pop("lengths", None)  # every game's length: the figures in `results` are what the page shows
+    spec = spec_of(doc)
+    extra = {"answers": list(game.answers), "guesses": list(game.guesses),
+             "shortlist": [game.guesses[g] for g in extra_ids],
+             "exact": {"pair_limit": PAIR_LIMIT, "single_limit": SINGLE_LIMIT, "max_cap": MAX_CAP},
+             # the player's rules 1 to 3 only (the page's): a later player's guard takes over at this slack
+             "guard_slack": getattr(players_module, "GUARD_SLACK", None)}
+    entry = {"game": tree["game"], "stats": tree["results"], "first": tree["opener"],
+             "boards": spec.boards, "max_guesses": spec.cap}
+    return Published("multiboard", tree, extra, entry)
+
+
+def publish(path: Path, answers=None, guesses=None, players: dict | None = None) -> Published:
     """The tree at `path`, verified by its family's verifier, as the site carries it; a tree that
     does not verify is a UserError naming it."""
     from .families import family_of_tree
@@ -171,6 +237,10 @@ def publish(path: Path, answers=None, guesses=None) -> Published:
         return _hangman(path)
     if name == "dordle":
         return _dordle(path)
+    if name == "absurdle":
+        return _absurdle(path)
+    if name == "multiboard":
+        return _multiboard(path, {} if players is None else players)
     return _wordle(path, answers, guesses)
 
 
@@ -195,13 +265,13 @@ def build_site(tree_paths, out_dir, answers=None, guesses=None) -> Site:
         raise UserError(f"{out}: cannot read the folder ({exc.strerror or exc})") from None
 
     files: dict[Path, bytes] = {}
-    entries, seen, site = [], {}, Site([], [])
+    entries, seen, site, players = [], {}, Site([], []), {}
     for path in paths:
         name = site_name(path)
         if name in seen:
             raise UserError(f"{path}: same site name {name!r} as {seen[name]}; rename one of them")
         seen[name] = path
-        done = publish(path, answers, guesses)
+        done = publish(path, answers, guesses, players)
         raw = orjson.dumps(done.tree)  # compact: about half the size of the indented file
         tree_js = b"".join((f"wordtreeLoaded({_js_string(name)}, ".encode(), raw, b", ",
                             orjson.dumps(done.extra), b");\n"))

@@ -182,6 +182,13 @@
   const MASTERMIND = countsGame("mastermind", "B", "W", "black", "white", "Pegs (like 2B1W)");
   const BULLS = countsGame("bulls-cows", "A", "B", "bulls (A)", "cows (B)", "Counts (like 1A2B)");
 
+  // WORDLE.code's whole number as its pattern (the first letter the most significant digit)
+  function codeText(code, length) {
+    let x = code, out = "";
+    for (let i = 0; i < length; i++) { out = "BYG"[x % 3] + out; x = Math.floor(x / 3); }
+    return out;
+  }
+
   // The feedback rules, for the tests and the browser console.
   window.wordtreeGames = { wordle: WORDLE, mastermind: MASTERMIND, "bulls-cows": BULLS };
 
@@ -293,6 +300,22 @@
       out.cap = data.game.max_guesses === undefined ? 6 : data.game.max_guesses;
     } else if (family === "hangman") {
       out.words = hangmanWords(data.tree, []).sort();
+    } else if (family === "absurdle") {
+      out.game = WORDLE;
+      out.answers = out.extra.answers;
+      out.guesses = out.extra.guesses;
+      out.guessSet = new Set(out.guesses);
+      out.length = data.game.word_length;
+      out.board = new SOLVER.Absurdle(out.guesses, out.answers, WORDLE.code, out.length, data.rule === "qntm");
+    } else if (family === "multiboard") {
+      out.game = WORDLE;
+      out.answers = out.extra.answers;
+      out.guesses = out.extra.guesses;
+      out.guessSet = new Set(out.guesses);
+      out.length = data.game.word_length;
+      out.boards = data.game.boards;
+      out.cap = data.game.max_guesses;
+      out.player = new SOLVER.MultiPlayer(out.answers, out.extra.shortlist, WORDLE.code);
     } else if (family === "dordle") {
       out.answers = out.extra.answers;
       out.guesses = out.extra.guesses || out.answers;
@@ -410,6 +433,26 @@
         if (err) return { error: err };
       }
       return dordleSuggest(pos);
+    }
+    if (t.family === "absurdle") {
+      const pos = absurdlePosition(t);
+      for (const s of steps) {
+        const err = absurdleStep(pos, s);
+        if (err) return { error: typeof err === "string" ? err : err.error };
+      }
+      const a = absurdleAdvice(pos, true);
+      return { steps: pos.history.map((h) => `${h.guess}:${h.reply}`), guess: a.guess, wins_in: a.winsIn, source: a.source,
+               candidates: a.source === "won" ? 0 : pos.left.length, // (position.py: a won game has none left to find)
+               candidate_words: a.source === "won" ? [] : pos.left.slice(0, 50).map((i) => t.answers[i]) };
+    }
+    if (t.family === "multiboard") {
+      const pos = multiPosition(t);
+      for (const s of steps) {
+        const i = s.indexOf(":");
+        const err = multiStep(pos, s.slice(0, i), s.slice(i + 1));
+        if (err) return { error: err };
+      }
+      return multiSuggest(pos);
     }
     const pos = newPosition(t);
     for (const s of steps) {
@@ -1117,11 +1160,7 @@
       const out = { guess: node.guess };
       if (node.next) {
         out.next = {};
-        for (const c in node.next) {
-          let x = +c, s = "";
-          for (let i = 0; i < length; i++) { s = "BYG"[x % 3] + s; x = Math.floor(x / 3); }
-          out.next[s] = relabel(node.next[c]);
-        }
+        for (const c in node.next) out.next[codeText(+c, length)] = relabel(node.next[c]);
       }
       return out;
     };
@@ -1173,6 +1212,259 @@
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Absurdle (engine/absurdle/position.py): the user's guesses in, the adversary's replies out
+  // (solver.js Absurdle, the rule the proof records), and the next guess: the proof's line while
+  // the game follows one, else the search `wordtree next` runs (or its heuristic, labelled)
+  // ---------------------------------------------------------------------------------------------
+  function absurdlePosition(t) {
+    return { t, history: [], left: t.answers.map((_, i) => i), search: null };
+  }
+  const absurdleWon = (pos) => pos.history.length > 0 && pos.history[pos.history.length - 1].reply === WORDLE.win(pos.t.length);
+
+  // Play one guess (GUESS or GUESS:PATTERN); returns null, an error message, or {choices} when the
+  // adversary may answer in more than one way and the reply was not given.
+  function absurdleStep(pos, text) {
+    const t = pos.t, n = pos.history.length + 1;
+    const [word, typed] = String(text || "").split(":");
+    const guess = word.trim().toLowerCase();
+    const where = `guess ${n} (${guess})`;
+    if (absurdleWon(pos)) return "the game is won already";
+    if (!t.guessSet.has(guess)) return `${where}: "${guess}" is not an allowed guess`;
+    const win = WORDLE.winCode(t.length);
+    const options = pos.left.length === 1 && t.answers[pos.left[0]] === guess
+      ? [{ code: win, bucket: pos.left }] : t.board.replies(guess, pos.left);
+    const texts = options.map((o) => codeText(o.code, t.length));
+    let chosen;
+    if (typed === undefined || !typed.trim()) {
+      if (options.length > 1) return { choices: texts, guess, error: `the adversary may answer ${guess} with ${texts.join(" or ")}: choose the one it gave` };
+      chosen = 0;
+    } else {
+      const parsed = WORDLE.parse(typed.trim(), t.length);
+      if (parsed.error) return `${where}: ${parsed.error}`;
+      chosen = texts.indexOf(parsed.key);
+      if (chosen < 0) return `Absurdle (${t.data.rule} rule) answers ${guess} with ${texts.join(" or ")}, not ${parsed.key}`;
+    }
+    const groups = t.board.groups(guess, pos.left);
+    pos.history.push({ guess, reply: texts[chosen], groups: groups.map((g) => [codeText(g.code, t.length), g.bucket.length]),
+                       before: pos.left.length });
+    pos.left = options[chosen].bucket;
+    pos.search = null;
+    return null;
+  }
+
+  function lineDepth(node) {
+    let most = 0;
+    for (const k in node.next || {}) most = Math.max(most, lineDepth(node.next[k]));
+    return 1 + most;
+  }
+
+  // the proof's node the game is at, or null (position.py _line_node)
+  function absurdleLine(pos) {
+    const lines = pos.t.data.lines;
+    if (!pos.history.length) return null;
+    let node = lines[pos.history[0].guess] || null;
+    for (const h of pos.history) {
+      if (node === null || node.guess !== h.guess) return null;
+      node = (node.next || {})[h.reply] || null;
+    }
+    return node;
+  }
+
+  // position.py advice: {guess, winsIn, source}; source "searching" when the search is still to
+  // run and `search` is false
+  function absurdleAdvice(pos, search) {
+    const t = pos.t, data = t.data;
+    if (absurdleWon(pos)) return { guess: pos.history[pos.history.length - 1].guess, winsIn: 0, source: "won" };
+    if (pos.left.length === 1) return { guess: t.answers[pos.left[0]], winsIn: 1, source: "search" };
+    const openers = Object.keys(data.lines);
+    if (!pos.history.length && openers.length) return { guess: openers[0], winsIn: data.fewest, source: "line" };
+    const node = absurdleLine(pos);
+    if (node !== null) return { guess: node.guess, winsIn: lineDepth(node), source: "line" };
+    if (pos.search === null) {
+      if (!search) return { guess: null, winsIn: null, source: "searching" };
+      pos.search = t.board.advise(pos.left);
+    }
+    return pos.search;
+  }
+
+  let apos = null, achoices = null;
+  function renderAbsurdle() {
+    const t = cur, a = absurdleAdvice(apos, false), n = apos.history.length, left = apos.left.length;
+    if (a.source === "searching") {
+      $("ab-guess").textContent = "…";
+      $("ab-guess").dataset.word = "";
+      $("ab-source").dataset.source = "searching";
+      $("ab-source").textContent = `Off the proof's lines: no stored winning line continues from here; searching the ${left} answers left exactly, as wordtree next does…`;
+      setTimeout(() => { absurdleAdvice(apos, true); renderAbsurdle(); }, 20);
+    } else {
+      $("ab-guess").textContent = a.source === "won" ? "won" : a.guess.toUpperCase();
+      $("ab-guess").dataset.word = a.source === "won" ? "" : a.guess;
+      $("ab-source").dataset.source = a.source;
+      $("ab-source").dataset.winsIn = a.winsIn === null ? "" : String(a.winsIn);
+      const offLine = n > 0 && absurdleLine(apos) === null && a.source !== "won" && left > 1
+        ? "Off the proof's lines: no stored winning line continues from here. " : "";
+      const more = (k) => `${k} more guess${k === 1 ? "" : "es"}`;
+      $("ab-source").textContent = a.source === "won" ? `Won in ${n} guesses (the fewest that always win: ${t.data.fewest}).`
+        : a.source === "heuristic" ? `${offLine}Guess ${n + 1}: ${a.guess}, a heuristic's guess (the smallest largest group), ` +
+          "as the exact search found no win within 3 more guesses; not proven best."
+        : `${offLine}Guess ${n + 1}: ${a.guess} always wins in ${more(a.winsIn)}, the fewest ` +
+          `(${a.source === "line" ? "from the proof's line" : "exact search"}).`;
+    }
+    $("ab-form").hidden = absurdleWon(apos);
+    $("ab-choices").replaceChildren(...(achoices ? achoices.choices.map((c) => el("button", { type: "button", "data-reply": c,
+      onclick: () => absurdleEnter(`${achoices.guess}:${c}`) }, patternView(c, achoices.guess))) : []));
+    $("ab-count").textContent = `${left} answer${left === 1 ? "" : "s"} left`;
+    $("ab-count").dataset.n = left;
+    $("ab-words").textContent = apos.left.slice(0, 300).map((i) => t.answers[i]).join(" ") + (left > 300 ? " …" : "");
+    const body = $("ab-groups").tBodies[0];
+    const last = apos.history[n - 1];
+    $("ab-groups-title").textContent = last ? `Groups of ${last.guess} (${last.groups.length} of the ${last.before} answers; the adversary kept ${last.reply})` : "Groups of the last guess";
+    body.replaceChildren(...(last ? last.groups.slice(0, 12).map(([p, size]) => el("tr", { "data-pattern": p, class: p === last.reply ? "kept" : "" },
+      el("td", {}, patternView(p, last.guess)), el("td", { class: "num", text: String(size) }), el("td", { text: p === last.reply ? "kept" : "" }))) : []));
+    $("ab-path").replaceChildren(...apos.history.map((h) => el("li", {}, patternView(h.reply, h.guess), " ", el("span", { class: "counts", text: h.reply }))));
+    $("ab-undo").disabled = !n;
+    saveHash();
+  }
+
+  function absurdleEnter(text) {
+    const typed = text !== undefined ? text : $("ab-input").value.trim() || ($("ab-guess").dataset.word || "");
+    if (!typed) return;
+    const err = absurdleStep(apos, typed);
+    achoices = err && typeof err === "object" ? err : null;
+    $("ab-message").textContent = err ? (typeof err === "string" ? err : err.error) : "";
+    $("ab-message").dataset.kind = err ? "error" : "";
+    if (!err) $("ab-input").value = "";
+    renderAbsurdle();
+  }
+
+  function absurdleReplay(steps) {
+    apos = absurdlePosition(cur);
+    achoices = null;
+    for (const s of steps) if (absurdleStep(apos, s)) break;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Multi-board games (engine/multiboard/position.py): every board's colours in, each board's
+  // answers left out, and the next guess: the file's opener, then the heuristic player's guess
+  // (solver.js MultiPlayer, the same rules); where wordtree next searches the last boards exactly
+  // the page says so and gives no guess
+  // ---------------------------------------------------------------------------------------------
+  function multiPosition(t) {
+    const all = t.answers.map((_, i) => i);
+    return { t, steps: [], sets: Array.from({ length: t.boards }, () => all), solvedAt: new Array(t.boards).fill(0) };
+  }
+  const multiWon = (pos) => pos.solvedAt.every((x) => x > 0);
+
+  function multiStep(pos, guess, feedback) {
+    const t = pos.t, n = pos.steps.length + 1, k = t.boards, mark = "=".repeat(t.length);
+    guess = String(guess || "").trim().toLowerCase();
+    const where = `step ${n} (${guess}:${String(feedback).slice(0, 200)})`;
+    if (multiWon(pos)) return `${where}: the game is already won`;
+    if (n > t.cap) return `${where}: the game allows only ${t.cap} guesses`;
+    const texts = String(feedback).split("/");
+    if (texts.length !== k) return `${where}: expected ${k} patterns, one a board, as P1/P2/.../P${k}; got ${texts.length}`;
+    if (!t.guessSet.has(guess)) return `${where}: "${guess}" is not an allowed guess`;
+    const keys = [];
+    for (let b = 0; b < k; b++) {
+      const text = texts[b].trim();
+      if (pos.solvedAt[b]) {
+        if (text !== mark) return `${where}: board ${b + 1} was solved at guess ${pos.solvedAt[b]}: show it as ${mark}`;
+        keys.push(null);
+      } else if (text.length > 0 && /^=+$/.test(text)) return `${where}: board ${b + 1} is not solved: give its colours (${mark} is for a solved board)`;
+      else {
+        const parsed = WORDLE.parse(text, t.length);
+        if (parsed.error) return `${where}: board ${b + 1}: ${parsed.error}`;
+        keys.push(parsed.key);
+      }
+    }
+    const win = WORDLE.win(t.length);
+    if (keys.filter((x) => x === win).length > 1) return `${where}: one guess cannot solve two boards: their answers differ`;
+    const sets = pos.sets.map((S, b) => (keys[b] === null ? S : S.filter((a) => WORDLE.feedback(guess, t.answers[a]) === keys[b])));
+    for (let b = 0; b < k; b++) if (!sets[b].length) return `${where}: board ${b + 1}: ${keys[b]} cannot occur here: no answer left on it gives it`;
+    const narrowed = SOLVER.narrow(sets);
+    if (narrowed === null) return `${where}: no ${k} different answers, one a board, give that feedback`;
+    pos.sets = narrowed;
+    keys.forEach((x, b) => { if (x === win) pos.solvedAt[b] = n; });
+    pos.steps.push({ guess, key: keys.map((x) => (x === null ? mark : x)).join("/") });
+    return null;
+  }
+
+  // position.py suggest: {guess, source, candidates (words a board, [] once solved), solved_at,
+  // step, guesses_left, note} or {error}
+  function multiSuggest(pos) {
+    const t = pos.t, n = pos.steps.length, left = t.cap - n;
+    const candidates = pos.sets.map((S, b) => (pos.solvedAt[b] ? [] : S.map((a) => t.answers[a])));
+    const out = (guess, source, note) => ({ guess, source, candidates, solved_at: pos.solvedAt.slice(), step: n, guesses_left: left, note,
+                                           heuristic: source === "heuristic" || source === "forced" || source === "table" });
+    if (multiWon(pos)) return out(null, "solved", null);
+    if (left < 1) return { ...out(null, "none", null), error: `no guesses left after ${n} steps: the game allows ${t.cap}` };
+    const open = pos.sets.map((_, b) => b).filter((b) => !pos.solvedAt[b]);
+    const sizes = open.map((b) => pos.sets[b].length), x = t.extra.exact;
+    const exact = open.length <= 2 && left >= 2 && left <= x.max_cap && Math.max(...sizes) <= x.pair_limit
+      && !(open.length === 1 && (sizes[0] > x.single_limit || sizes[0] === 1));
+    if (exact) return { ...out(null, "exact", null), error: `${open.length} board${open.length === 1 ? "" : "s"} left: here wordtree next ` +
+      "searches the boards left exactly (the Dordle engine), which this page does not; it gives no guess" };
+    const slack = t.extra.guard_slack;
+    if (slack !== null && slack !== undefined && (open.length <= 2 || left - open.length <= slack) && n > 0)
+      return { ...out(null, "guard", null), error: `${left} guesses left for ${open.length} open board${open.length === 1 ? "" : "s"}: here ` +
+        "wordtree next's player checks its guess against proofs that the game can still be finished (its endgame and guard), " +
+        "which this page does not; it gives no guess" };
+    const forced = open.some((b) => pos.sets[b].length === 1);
+    let note = null;
+    if (open.length > left) note = `${open.length} boards open and ${left} guesses left: the game cannot be won within the cap`;
+    else if (!forced) note = "a heuristic's guess (fewest answers expected left over the open boards), not proven optimal";
+    if (n === 0 && t.data.opener) return out(t.data.opener, "table", note); // the file's opener: the player's first guess, verified
+    return out(t.player.choose(pos.sets, open, left), forced ? "forced" : "heuristic", note);
+  }
+
+  let mpos = null;
+  function renderMulti() {
+    const t = cur, a = multiSuggest(mpos), k = t.boards, mark = "=".repeat(t.length);
+    $("mb-guess").textContent = a.guess ? a.guess.toUpperCase() : a.source === "solved" ? "solved" : "?";
+    $("mb-guess").dataset.word = a.guess || "";
+    $("mb-step").dataset.source = a.source;
+    const why = { table: "the heuristic player's opener, stored in the file", heuristic: "the heuristic player's move",
+                  forced: "a board with one answer left: the heuristic player's rule 1" };
+    $("mb-step").textContent = a.source === "solved" ? `All ${k} boards solved in ${mpos.steps.length}.`
+      : a.guess ? `Guess ${mpos.steps.length + 1} of ${t.cap}: ${a.guess} (${why[a.source]}), then enter every board's colours.` : a.error;
+    $("mb-note").textContent = a.guess && a.note ? a.note : "";
+    $("mb-form").hidden = a.source === "solved" || a.source === "none";
+    $("mb-go").textContent = a.guess ? "Enter" : "Enter (type the word you played above)";
+    const inputs = $("mb-inputs");
+    if (inputs.children.length !== k) {
+      inputs.replaceChildren(...Array.from({ length: k }, (_, b) => el("div", { class: "entry" },
+        el("label", { for: `mb-p${b + 1}`, text: `Board ${b + 1}` }),
+        el("input", { id: `mb-p${b + 1}`, spellcheck: "false", autocapitalize: "characters", autocomplete: "off" }))));
+    }
+    for (let b = 0; b < k; b++) {
+      const input = $(`mb-p${b + 1}`);
+      input.value = mpos.solvedAt[b] ? mark : "";
+      input.disabled = !!mpos.solvedAt[b];
+    }
+    $("mb-boards").replaceChildren(...a.candidates.map((words, b) => el("div", { class: "board", "data-board": b + 1, "data-n": words.length },
+      el("h3", { text: mpos.solvedAt[b] ? `Board ${b + 1}: solved at guess ${mpos.solvedAt[b]}` : `Board ${b + 1}: ${words.length} left` }),
+      el("p", { class: "words", text: words.slice(0, 60).join(" ") + (words.length > 60 ? " …" : "") }))));
+    $("mb-path").replaceChildren(...mpos.steps.map((s) => el("li", {}, el("span", { class: "word", text: s.guess }), " ", el("span", { class: "counts", text: s.key }))));
+    $("mb-undo").disabled = !mpos.steps.length;
+    saveHash();
+  }
+
+  function multiEnter() {
+    const word = $("mb-own").value.trim().toLowerCase() || $("mb-guess").dataset.word;
+    if (!word) { $("mb-message").textContent = "Type the word you played."; $("mb-message").dataset.kind = "error"; return; }
+    const feedback = Array.from({ length: cur.boards }, (_, b) => $(`mb-p${b + 1}`).value).join("/");
+    const err = multiStep(mpos, word, feedback);
+    $("mb-message").textContent = err || "";
+    $("mb-message").dataset.kind = err ? "error" : "";
+    if (!err) { $("mb-own").value = ""; renderMulti(); }
+  }
+
+  function multiReplay(steps) {
+    mpos = multiPosition(cur);
+    for (const s of steps) if (multiStep(mpos, s.guess, s.key)) break;
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // the address: #tree=NAME (or ?tree=NAME) and the position, so it can be shared or reloaded
   // ---------------------------------------------------------------------------------------------
   function saveHash() {
@@ -1184,6 +1476,10 @@
       if (parts.length) h += `&p=${parts.map(encodeURIComponent).join(".")}`;
     } else if (cur.family === "dordle" && dpos && dpos.steps.length) {
       h += `&p=${dpos.steps.map((s) => encodeURIComponent(`${s.guess}:${s.key}`)).join(".")}`;
+    } else if (cur.family === "absurdle" && apos && apos.history.length) {
+      h += `&p=${apos.history.map((x) => encodeURIComponent(`${x.guess}:${x.reply}`)).join(".")}`;
+    } else if (cur.family === "multiboard" && mpos && mpos.steps.length) {
+      h += `&p=${mpos.steps.map((x) => encodeURIComponent(`${x.guess}:${x.key}`)).join(".")}`;
     } else if (cur.family === "hangman") {
       const p = $("hm-pattern").value, m = $("hm-missed").value;
       if (p) h += `&pattern=${encodeURIComponent(p)}`;
@@ -1202,6 +1498,8 @@
     for (const id of ["play", "explore", "review"]) $(id).hidden = family !== "wordle";
     $("hangman").hidden = family !== "hangman";
     $("dordle").hidden = family !== "dordle";
+    $("absurdle").hidden = family !== "absurdle";
+    $("multiboard").hidden = family !== "multiboard";
   }
 
   async function choose(name, h) {
@@ -1237,6 +1535,31 @@
       $("hm-pattern").value = (h && h.pattern) || "_".repeat(g.word_length);
       $("hm-missed").value = (h && h.missed) || "";
       renderHangman();
+    } else if (cur.family === "absurdle") {
+      const g = cur.data.game, o = cur.data.openers;
+      $("ab-title").textContent = `Absurdle: ${g.answers_count} answers (${g.name} lists)`;
+      $("ab-rule").textContent = (cur.data.rule === "qntm"
+        ? "The adversary keeps the largest group of answers after each guess; of groups as large, the one with fewest greens, then fewest yellows, then the first by its colours read left to right (grey, yellow, green): the qntm rule."
+        : "The adversary keeps the largest group of answers after each guess, any of them where several are as large (the proof holds for every tie-break): you give the reply it chose.")
+        + ` The fewest guesses that always win: ${cur.data.fewest} (proven); ${o.winning} opener${o.winning === 1 ? "" : "s"} of the ` +
+        `${o.complete ? o.of : `${o.searched} searched of ${o.of}`} win${o.winning === 1 ? "s" : ""} in ${cur.data.fewest}, each with its line in the proof.`;
+      $("ab-message").textContent = "";
+      absurdleReplay(steps);
+      renderAbsurdle();
+    } else if (cur.family === "multiboard") {
+      const g = cur.data.game, r = cur.data.results;
+      $("mb-title").textContent = `${g.preset[0].toUpperCase()}${g.preset.slice(1)}: ${g.boards} boards, at most ${g.max_guesses} guesses`;
+      $("mb-figures").textContent = `${cur.data.label}: mean ${r.mean} guesses` + (r.ci95 ? ` (95 % interval ${r.ci95[0]} to ${r.ci95[1]})` : "") +
+        `, ${r.won} of ${r.games} games won within the cap; any strategy needs at least ${cur.data.lower_bound.mean} on average (proven bound).`;
+      $("mb-inputs").replaceChildren();
+      $("mb-message").textContent = "";
+      mpos = multiPosition(cur);
+      for (const s of steps) {
+        const i = s.indexOf(":");
+        const err = multiStep(mpos, s.slice(0, i), s.slice(i + 1));
+        if (err) { $("mb-message").textContent = err; break; }
+      }
+      renderMulti();
     } else {
       dpos = dordlePosition(cur);
       $("dd-title").textContent = `Dordle: ${cur.data.game.answers_count} answers, at most ${cur.cap} guesses`;
@@ -1249,7 +1572,8 @@
     }
   }
 
-  const FAMILY_NAMES = { wordle: "Wordle, Mastermind, Bulls and Cows", hangman: "Hangman", dordle: "Dordle" };
+  const FAMILY_NAMES = { wordle: "Wordle, Mastermind, Bulls and Cows", hangman: "Hangman", dordle: "Dordle",
+                        absurdle: "Absurdle", multiboard: "Quordle, Octordle and more (heuristic player)" };
 
   function start() {
     if (!INDEX.length) { say("This site has no trees.", "error"); return; }
@@ -1260,7 +1584,9 @@
       if (!groups[family]) sel.append((groups[family] = el("optgroup", { label: FAMILY_NAMES[family] || family })));
       const g = e.game || {};
       const what = family === "hangman" ? [`${g.word_length} letters`, `${g.lives} lives`]
-        : family === "dordle" ? ["dordle", e.first] : [g.name, g.mode, e.first];
+        : family === "dordle" ? ["dordle", e.first]
+        : family === "absurdle" ? ["absurdle", `${e.rule} rule`, `wins in ${e.stats.fewest}`, e.first]
+        : family === "multiboard" ? [g.preset, `${e.boards} boards`, "heuristic", e.first] : [g.name, g.mode, e.first];
       const count = family === "hangman" ? g.words_count : g.answers_count;
       const label = what.filter(Boolean).join(" · ") + (count ? ` (${count} ${family === "hangman" ? "words" : "answers"})` : "");
       groups[family].append(el("option", { value: e.name, text: `${e.name}: ${label}${e.opening ? " — today's Wordle" : ""}` }));
@@ -1275,6 +1601,16 @@
     $("hm-form").addEventListener("submit", (ev) => { ev.preventDefault(); renderHangman(); saveHash(); });
     $("dd-form").addEventListener("submit", (ev) => { ev.preventDefault(); dordleEnter(); });
     $("dd-restart").addEventListener("click", () => { dpos = dordlePosition(cur); $("dd-message").textContent = ""; renderDordle(); });
+    $("ab-form").addEventListener("submit", (ev) => { ev.preventDefault(); absurdleEnter(); });
+    $("ab-restart").addEventListener("click", () => { absurdleReplay([]); $("ab-message").textContent = ""; renderAbsurdle(); });
+    $("ab-undo").addEventListener("click", () => {
+      absurdleReplay(apos.history.slice(0, -1).map((x) => `${x.guess}:${x.reply}`));
+      $("ab-message").textContent = "";
+      renderAbsurdle();
+    });
+    $("mb-form").addEventListener("submit", (ev) => { ev.preventDefault(); multiEnter(); });
+    $("mb-restart").addEventListener("click", () => { multiReplay([]); $("mb-message").textContent = ""; renderMulti(); });
+    $("mb-undo").addEventListener("click", () => { multiReplay(mpos.steps.slice(0, -1)); $("mb-message").textContent = ""; renderMulti(); });
     $("dd-undo").addEventListener("click", () => {
       const steps = dpos.steps.slice(0, -1);
       dpos = dordlePosition(cur);

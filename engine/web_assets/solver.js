@@ -13,6 +13,10 @@
  *
  * heuristicGuess(...) is player.py's _heuristic_guess; treeOf(...) is Solver.tree (the optimal
  * tree, ties going to the smaller worst case), which Dordle's remainders are played with.
+ *
+ * Absurdle(...) plays the Absurdle adversary and searches off a proof's line as `wordtree next`
+ * does; narrow(...) and MultiPlayer(...) are the multi-board games' candidates and heuristic
+ * player. Every feedback comes from the caller's `code` (app.js's one feedback rule).
  */
 "use strict";
 
@@ -296,5 +300,227 @@
     return best;
   }
 
-  window.wordtreeSolver = { INF, classBounds, Search, exactBest, heuristicGuess, branching, treeDepth };
+  // ---------------------------------------------------------------------------------------------
+  // Absurdle (engine/absurdle): the adversary keeps the largest bucket of answers after each
+  // guess (rule.py replies), and the next guess off a proof's line as position.py's advice finds
+  // it: a guess separating the answers left (the first in the guess list), else one after which
+  // every bucket the adversary may keep is separated by one more guess (kernels._second_guess,
+  // the first in the guess list), else the heuristic: the guess whose largest bucket is smallest.
+  // `code(g, a)` is the game's feedback as a whole number, base 3 with the first letter most
+  // significant (grey 0, yellow 1, green 2); so the adversary's order among buckets of equal size
+  // (fewest greens, then fewest yellows, then the colours from the first letter, grey < yellow <
+  // green) is (greens, yellows, code), and the win, all green, is last.
+  // ---------------------------------------------------------------------------------------------
+  function Absurdle(guesses, answers, code, length, fixed) {
+    this.guesses = guesses;
+    this.answers = answers;
+    this.code = code;
+    this.fixed = fixed; // the qntm rule (one bucket by the order), else any largest bucket
+    this.nCodes = 3 ** length;
+    this.win = this.nCodes - 1;
+    const key = new Float64Array(this.nCodes); // the order as one number
+    for (let c = 0; c < this.nCodes; c++) {
+      let greens = 0, yellows = 0;
+      for (let x = c, i = 0; i < length; i++, x = Math.floor(x / 3)) { if (x % 3 === 2) greens++; else if (x % 3 === 1) yellows++; }
+      key[c] = (greens * (length + 1) + yellows) * this.nCodes + c;
+    }
+    this.key = key;
+    this.cnt = new Int32Array(this.nCodes);
+    this.stamp = new Int32Array(this.nCodes);
+    this.epoch = 0;
+  }
+
+  // Every bucket of the answers S (indices, in order) under guess word `g`: [{code, bucket}], the
+  // largest first, equal sizes in the adversary's order.
+  Absurdle.prototype.groups = function (g, S) {
+    const by = new Map();
+    for (const a of S) {
+      const c = this.code(g, this.answers[a]);
+      let list = by.get(c);
+      if (!list) by.set(c, (list = []));
+      list.push(a);
+    }
+    return [...by.entries()].map(([code, bucket]) => ({ code, bucket }))
+      .sort((x, y) => y.bucket.length - x.bucket.length || this.key[x.code] - this.key[y.code]);
+  };
+
+  // rule.replies: what the adversary may answer guess word `g` with on S (one under qntm, every
+  // largest bucket but the win under any).
+  Absurdle.prototype.replies = function (g, S) {
+    const all = this.groups(g, S), size = all[0].bucket.length;
+    let largest = all.filter((x) => x.bucket.length === size);
+    if (!this.fixed && largest.length > 1) largest = largest.filter((x) => x.code !== this.win);
+    return this.fixed ? largest.slice(0, 1) : largest;
+  };
+
+  // The codes of every guess on S: M[g * n + i] (search state for the advice below)
+  Absurdle.prototype.columns = function (S) {
+    const n = S.length, G = this.guesses.length, M = new Uint8Array(G * n);
+    const words = S.map((a) => this.answers[a]);
+    for (let g = 0; g < G; g++) {
+      const w = this.guesses[g], base = g * n;
+      for (let i = 0; i < n; i++) M[base + i] = this.code(w, words[i]);
+    }
+    return M;
+  };
+
+  // Does guess g give the positions `idx` of the columns codes of their own?
+  Absurdle.prototype.separates = function (M, n, g, idx) {
+    const e = ++this.epoch, stamp = this.stamp, base = g * n;
+    for (const i of idx) {
+      const c = M[base + i];
+      if (stamp[c] === e) return false;
+      stamp[c] = e;
+    }
+    return true;
+  };
+
+  // {guess, winsIn, source} off a line (position.py advice, from its search step on), S of 2 or more
+  Absurdle.prototype.advise = function (S) {
+    const n = S.length, G = this.guesses.length, M = this.columns(S);
+    const whole = Int32Array.from({ length: n }, (_, i) => i);
+    for (let g = 0; g < G; g++) if (this.separates(M, n, g, whole)) return { guess: this.guesses[g], winsIn: 2, source: "search" };
+    // how many codes each guess gives on S: no guess tells more answers apart in a bucket of S
+    const bound = new Int32Array(G);
+    for (let g = 0; g < G; g++) {
+      const e = ++this.epoch, base = g * n;
+      let k = 0;
+      for (let i = 0; i < n; i++) { const c = M[base + i]; if (this.stamp[c] !== e) { this.stamp[c] = e; k++; } }
+      bound[g] = k;
+    }
+    const order = Array.from({ length: G }, (_, g) => g).sort((x, y) => bound[y] - bound[x] || x - y);
+    const most = bound[order[0]];
+    const cnt = this.cnt, sizes = new Int32Array(G);
+    let corner = -1;
+    for (let g = 0; g < G; g++) {
+      const base = g * n;
+      let size = 0;
+      for (let i = 0; i < n; i++) { const k = ++cnt[M[base + i]]; if (k > size) size = k; }
+      sizes[g] = size;
+      if (corner < 0 && size < n && size <= most) {
+        // the buckets the adversary may keep: the first by the order, or every largest but the win
+        let kept = [];
+        for (let i = 0; i < n; i++) {
+          const c = M[base + i];
+          if (cnt[c] === size && !kept.includes(c)) kept.push(c);
+        }
+        if (this.fixed) kept = [kept.reduce((x, y) => (this.key[y] < this.key[x] ? y : x))];
+        else if (kept.length > 1) kept = kept.filter((c) => c !== this.win);
+        let ok = true;
+        for (const c of kept) {
+          const idx = [];
+          for (let i = 0; i < n; i++) if (M[base + i] === c) idx.push(i);
+          let found = false;
+          for (const h of order) {
+            if (bound[h] < idx.length) break;
+            if (this.separates(M, n, h, idx)) { found = true; break; }
+          }
+          if (!found) { ok = false; break; }
+        }
+        if (ok) corner = g;
+      }
+      for (let i = 0; i < n; i++) cnt[M[base + i]] = 0;
+      if (corner >= 0) return { guess: this.guesses[corner], winsIn: 3, source: "search" };
+    }
+    let best = 0;
+    for (let g = 1; g < G; g++) if (sizes[g] < sizes[best]) best = g;
+    return { guess: this.guesses[best], winsIn: null, source: "heuristic" };
+  };
+
+  // ---------------------------------------------------------------------------------------------
+  // Multi-board games (engine/multiboard/player.py): each board's answers left, narrowed by the
+  // rule that the boards' answers differ, and the heuristic player's guess.
+  // ---------------------------------------------------------------------------------------------
+
+  // narrow: each board's answers (indices, in order) that some tuple of different answers, one a
+  // board, uses; null when no such tuple exists. Board i can take w when w is free in a matching
+  // of the boards to different answers, or is i's own, or is board j's and j can move to another
+  // answer along an augmenting path (not through i, which frees its own answer).
+  function narrow(sets) {
+    const k = sets.length;
+    if (Math.min(...sets.map((s) => s.length)) >= k) return sets;
+    const owner = new Map(), wordOf = new Array(k).fill(-1);
+    const augment = (b, seen) => {
+      for (const w of sets[b]) {
+        if (seen.has(w)) continue;
+        seen.add(w);
+        if (!owner.has(w) || augment(owner.get(w), seen)) { owner.set(w, b); wordOf[b] = w; return true; }
+      }
+      return false;
+    };
+    const byLength = Array.from({ length: k }, (_, b) => b).sort((x, y) => sets[x].length - sets[y].length || x - y);
+    for (const b of byLength) if (!augment(b, new Set())) return null;
+    const moves = (j, banned, i) => { // can j give up its word for another, word `banned` out, board i gone?
+      const seen = new Set([banned]);
+      const go = (b) => {
+        for (const x of sets[b]) {
+          if (seen.has(x)) continue;
+          seen.add(x);
+          const o = owner.get(x);
+          if (o === undefined || o === i || go(o)) return true;
+        }
+        return false;
+      };
+      return go(j);
+    };
+    return sets.map((s, i) => s.filter((w) => {
+      const j = owner.get(w);
+      return j === undefined || j === i || moves(j, w, i);
+    }));
+  }
+
+  // The player of one game's lists: its shortlist is every answer (in the answers' order) and the
+  // given allowed guesses (`extra`, in the guess list's order), as Player builds it.
+  function MultiPlayer(answers, extra, code) {
+    this.words = answers.concat(extra);
+    this.answers = answers;
+    this.nAnswers = answers.length;
+    this.code = code;
+    this.cache = new Map();
+  }
+
+  // board_score: the answers expected left on a board of answers S after each shortlist guess
+  MultiPlayer.prototype.boardScore = function (S) {
+    const key = S.join(",");
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const n = S.length, words = S.map((a) => this.answers[a]), inS = new Set(S);
+    const score = new Float64Array(this.words.length), cnt = new Map();
+    for (let j = 0; j < this.words.length; j++) {
+      cnt.clear();
+      let sumsq = 0;
+      for (const w of words) {
+        const c = this.code(this.words[j], w);
+        const m = (cnt.get(c) || 0) + 1;
+        cnt.set(c, m);
+        sumsq += 2 * m - 1;
+      }
+      score[j] = (sumsq - (j < this.nAnswers && inS.has(j) ? 1 : 0)) / n;
+    }
+    if (this.cache.size > 256) this.cache.clear();
+    this.cache.set(key, score);
+    return score;
+  };
+
+  // choose: the word to play on the narrowed `sets`, `open` being the unsolved boards
+  MultiPlayer.prototype.choose = function (sets, open, guessesLeft) {
+    const single = open.find((b) => sets[b].length === 1);
+    if (single !== undefined) return this.answers[sets[single][0]];
+    const total = new Float64Array(this.words.length);
+    for (const b of open) {
+      const s = this.boardScore(sets[b]);
+      for (let j = 0; j < total.length; j++) total[j] += s[j];
+    }
+    if (guessesLeft - open.length <= 1) { // tight: only a guess that may solve a board
+      const may = new Set();
+      for (const b of open) for (const a of sets[b]) may.add(a);
+      for (let j = 0; j < total.length; j++) if (!(j < this.nAnswers && may.has(j))) total[j] = Infinity;
+    }
+    let best = 0;
+    for (let j = 1; j < total.length; j++) if (total[j] < total[best]) best = j;
+    return this.words[best];
+  };
+
+  window.wordtreeSolver = { INF, classBounds, Search, exactBest, heuristicGuess, branching, treeDepth,
+                            Absurdle, narrow, MultiPlayer };
 })();
