@@ -16,8 +16,8 @@ def _list_options(p) -> None:
 def add_web(sub) -> None:
     p = sub.add_parser("web", help=summary("web"))
     p.add_argument("trees", nargs="*", metavar="TREE",
-                   help="Wordle-family, Hangman or Dordle tree files or shipped trees' names (default: every "
-                        "shipped tree of those); each is verified before it is published")
+                   help="Wordle-family, Hangman, Dordle, Absurdle or multi-board files or shipped trees' names "
+                        "(default: every shipped tree of those); each is verified before it is published")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="folder to write: new, empty, or a site written here before")
     _list_options(p)
@@ -40,8 +40,8 @@ def run_web(args) -> int:
 def add_serve(sub) -> None:
     p = sub.add_parser("serve", help=summary("serve"))
     p.add_argument("trees", nargs="*", metavar="TREE",
-                   help="Wordle-family, Hangman or Dordle tree files or shipped trees' names (default: every "
-                        "shipped tree of those); each is verified before it is served")
+                   help="Wordle-family, Hangman, Dordle, Absurdle or multi-board files or shipped trees' names "
+                        "(default: every shipped tree of those); each is verified before it is served")
     p.add_argument("--port", type=int_option("--port", 0, 65535), default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     p.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: run until Ctrl-C)")
     _list_options(p)
