@@ -19,7 +19,11 @@
  *
  * Hangman: the tree is walked by the set of letters guessed (engine/hangman/lookup.py); Dordle:
  * by both boards' patterns, a board solved earlier shown as =====, a remainder played with the
- * single-board engine's optimal tree (engine/dordle/player.py).
+ * single-board engine's optimal tree (engine/dordle/player.py). Absurdle: the user's guesses in,
+ * the adversary's replies (solver.js Absurdle, the proof's rule) and engine/absurdle/position.py's
+ * advice out; multi-board games: every board's colours in, each board's answers left and the
+ * heuristic player's guess out (engine/multiboard/position.py, solver.js MultiPlayer). Every
+ * feedback is WORDLE's below (no other copy).
  */
 "use strict";
 
