@@ -61,7 +61,7 @@ FAMILIES: dict[str, Family] = {
                ("dordle",), ("wordtree-dordle/1", "wordtree-dordle-strategy/1"), "dordle",
                spec="dordle.search", build="dordle.search", document="dordle.document", position="dordle.player"),
         Family("absurdle", "Wordle against an adversary that keeps the largest bucket of answers after each guess",
-               ("absurdle",), ("wordtree-absurdle/1",), "absurdle",
+               ("absurdle",), ("wordtree-absurdle/1", "wordtree-absurdle-challenge/1"), "absurdle",
                spec="absurdle.build", build="absurdle.build", document="absurdle.document",
                position="absurdle.position"),
         Family("multiboard", "any number of Wordle boards at once: Quordle, Octordle, Sedecordle, Duotrigordle",

@@ -73,3 +73,38 @@ def opener_wins(guesses, answers, any_tie: bool, most: int = 6) -> dict[str, int
             worst = max(worst, w)
         out[g] = None if worst is None else 1 + worst
     return out
+
+
+def challenge_brute(guesses, answers, most: int) -> dict[str, int | None]:
+    """The challenge mode by brute force: every sequence of at most `most` guesses played against
+    the qntm adversary (`kept`), no pruning but that a one-answer bucket ends the line (the
+    adversary then keeps it whatever is guessed, and guessing it wins); a target's fewest guesses
+    is the shortest sequence that leaves it alone, plus one for guessing it (None: none within
+    `most`)."""
+    best: dict[str, int | None] = {a: None for a in answers}
+    frontier = [tuple(answers)]
+    for k in range(1, most + 1):
+        nxt = []
+        for S in frontier:
+            for g in guesses:
+                (_, B), = kept(g, S, False)
+                if len(B) == 1:
+                    if best[B[0]] is None:
+                        best[B[0]] = k + 1
+                else:
+                    nxt.append(B)
+        frontier = nxt
+    return best
+
+
+def challenge_replay(guesses_played, answers) -> str | None:
+    """The answer the qntm adversary ends on after the guesses played, each answered with `kept`
+    (None where the last guess does not win: it is not the one answer left)."""
+    left = tuple(answers)
+    for i, g in enumerate(guesses_played):
+        if left == (g,):
+            return g if i == len(guesses_played) - 1 else None
+        if len(left) == 1:
+            return None  # another answer is cornered: it can no longer end on the target
+        (_, left), = kept(g, left, False)
+    return None

@@ -55,7 +55,7 @@ def read(path) -> dict:
     except orjson.JSONDecodeError as exc:
         raise UserError(f"{path}: not JSON ({exc})") from None
     try:
-        check(doc)
+        (check_challenge if isinstance(doc, dict) and doc.get("format") == CHALLENGE_FORMAT else check)(doc)
     except UserError as exc:
         raise UserError(f"{path}: {exc}") from None
     return doc
@@ -206,6 +206,8 @@ def write(path, doc: dict) -> None:
 
 def describe(doc: dict) -> dict:
     """What a list of trees says of the document (families.describe)."""
+    if doc.get("format") == CHALLENGE_FORMAT:
+        return describe_challenge(doc)
     game = doc["game"]
     return {"format": FORMAT, "game": f"absurdle ({doc['rule']} rule)",
             "lists": {key: game.get(key) for key in ("answers", "guesses")}, "answers": game["answers_count"],
@@ -215,3 +217,134 @@ def describe(doc: dict) -> dict:
 
 def describe_file(path) -> dict:
     return describe(read(path))
+
+
+# --- the challenge mode's table (wordtree-absurdle-challenge/1, written by challenge.build) ---
+#
+#     {"format": "wordtree-absurdle-challenge/1", "game": {...}, "rule": "qntm",
+#      "targets": {"count": N, "proven": P, "complete": bool},
+#      "lower_bound": {"how": "counting", "fewest_at_least": 4},
+#      "exhaustive_through": D | null,   # every target of fewest <= D was found by the exhaustive layers
+#      "layers": [...], "targeted": {...}, "seconds": s,
+#      "rows": {answer: {"fewest": d, "line": "g1 g2 ... answer"} | {"at_least": d} | {"unreachable": true}}}
+CHALLENGE_FORMAT = "wordtree-absurdle-challenge/1"
+
+
+def check_challenge(doc) -> None:
+    if not isinstance(doc, dict) or doc.get("format") != CHALLENGE_FORMAT:
+        raise UserError(f"not a {CHALLENGE_FORMAT} document")
+    game = _field(doc, "game", dict)
+    for key in ("name", "answers", "guesses", "answers_sha256", "guesses_sha256"):
+        _field(game, key, str, "game.")
+    for key in ("word_length", "answers_count", "guesses_count"):
+        _field(game, key, int, "game.")
+    if _field(doc, "rule", str) != "qntm":
+        raise UserError("the challenge table is for the qntm rule only")
+    _field(_field(doc, "lower_bound", dict), "fewest_at_least", int, "lower_bound.")
+    through = doc.get("exhaustive_through")
+    if through is not None and not whole(through, 0):
+        raise UserError("exhaustive_through must be a whole number or null")
+    rows = _field(doc, "rows", dict)
+    for word, row in rows.items():
+        where = f"rows.{word}"
+        if not isinstance(row, dict):
+            raise UserError(f"{where} must be an object")
+        if "fewest" in row:
+            if set(row) != {"fewest", "line"} or not whole(row["fewest"], 1) or row["fewest"] > MAX_DEPTH \
+                    or not isinstance(row["line"], str) or len(row["line"]) > 12 * MAX_DEPTH:
+                raise UserError(f"{where}: a row is {{fewest, line}} with fewest in 1..{MAX_DEPTH}")
+        elif "at_least" in row:
+            if set(row) != {"at_least"} or not whole(row["at_least"], 1):
+                raise UserError(f"{where}: at_least must be a whole number")
+        elif row != {"unreachable": True}:
+            raise UserError(f"{where}: a row has fewest and line, at_least, or unreachable")
+
+
+def replay_challenge(game, target: str, line: str) -> int:
+    """Replay one row's line against the qntm adversary with plain code (rule.replies): every
+    guess allowed, the adversary left with the target alone before the last guess, and the last
+    guess the target. Returns the guesses it takes."""
+    rule = RULES["qntm"]
+    allowed = set(game.guesses)
+    words = line.split()
+    left = list(game.answers)
+    for i, guess in enumerate(words):
+        if guess not in allowed:
+            raise UserError(f"rows.{target}: {guess!r} is not an allowed guess")
+        if left == [guess]:
+            if i != len(words) - 1 or guess != target:
+                raise UserError(f"rows.{target}: the game ends on {guess!r} at guess {i + 1}")
+            return i + 1
+        if len(left) == 1:
+            raise UserError(f"rows.{target}: the adversary is left {left[0]!r} alone after {i} guesses")
+        (_, left), = replies(rule, guess, left)
+    raise UserError(f"rows.{target}: the line ends with {len(left)} answers left, not a win")
+
+
+def verify_challenge(doc: dict, game, lower: int | None = None) -> list[str]:
+    """Every row's line replayed (its length the row's fewest, at least the document's counting
+    bound, and `lower`, the bound re-proved, where given); the rows cover the answers; the counts
+    add up. Returns the problems found."""
+    problems = []
+    rows = doc["rows"]
+    if set(rows) != set(game.answers):
+        problems.append(f"rows: {len(rows)} rows, the list has {len(game.answers)} answers (or other words)")
+    bound = doc["lower_bound"]["fewest_at_least"]
+    if lower is not None and lower != bound:
+        problems.append(f"lower_bound: the document says {bound}, the counting bound is {lower}")
+    proven = 0
+    for word, row in rows.items():
+        if "fewest" not in row:
+            proven += "unreachable" in row
+            if "at_least" in row and row["at_least"] < bound:
+                problems.append(f"rows.{word}: at_least {row['at_least']} is below the bound {bound}")
+            continue
+        proven += 1
+        try:
+            took = replay_challenge(game, word, row["line"])
+        except UserError as exc:
+            problems.append(str(exc))
+            continue
+        if took != row["fewest"]:
+            problems.append(f"rows.{word}: the line takes {took} guesses, the row says {row['fewest']}")
+        if took < bound:
+            problems.append(f"rows.{word}: {took} guesses, below the counting bound {bound}")
+    targets = doc.get("targets") or {}
+    if targets.get("proven") != proven or targets.get("count") != len(game.answers):
+        problems.append(f"targets: says {targets.get('proven')} of {targets.get('count')} proven, the rows "
+                        f"{proven} of {len(game.answers)}")
+    return problems
+
+
+def challenge_lower_bound(game, matrix) -> int:
+    """The counting bound on every target's fewest guesses, re-proved with numpy on the pattern
+    matrix (no search code): 2; 3 where no guess tells every answer apart; 4 where every opener
+    leaves a bucket larger than any guess has feedbacks on all the answers."""
+    import numpy as np
+
+    distinct = np.array([np.unique(row).size for row in matrix])
+    if distinct.max() >= matrix.shape[1]:
+        return 2
+    smallest = _smallest_kept(matrix)
+    return 4 if smallest > distinct.max() else 3
+
+
+def _smallest_kept(matrix) -> int:
+    import numpy as np
+
+    return int(min(np.bincount(row).max() for row in matrix))  # the largest bucket: what qntm keeps
+
+
+def describe_challenge(doc: dict) -> dict:
+    game = doc["game"]
+    values = [row["fewest"] for row in doc["rows"].values() if "fewest" in row]
+    return {"format": CHALLENGE_FORMAT, "game": "absurdle challenge (qntm rule)",
+            "lists": {key: game.get(key) for key in ("answers", "guesses")}, "answers": game["answers_count"],
+            "opener": None, "total": max(values) if values else None,
+            "measure": "the most guesses any target needs (each target's fewest in its row)",
+            "mean": round(sum(values) / len(values), 4) if values else None,
+            "optimal": bool(doc["targets"]["complete"])}
+
+
+def write_challenge(path, doc: dict) -> None:
+    write_atomic(Path(path), orjson.dumps(doc))

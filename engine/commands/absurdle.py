@@ -24,6 +24,14 @@ def absurdle_build_options(p) -> None:
     p.add_argument("--every-opener", action="store_true",
                    help="decide every opener (or every one of --openers) and write each winner's line "
                         "(minutes to hours; by default the search stops at the first opener that wins)")
+    p.add_argument("--challenge", action="store_true",
+                   help="the challenge mode instead: for every answer, the fewest guesses that make the adversary "
+                        "end on it (qntm rule), with a line each, as a wordtree-absurdle-challenge/1 table")
+    p.add_argument("--expand-layers", type=int, metavar="N",
+                   help="with --challenge: expand N layers of buckets exhaustively, then search the targets left "
+                        "one at a time (default: every layer, as small lists need; the original lists take 2)")
+    p.add_argument("--target-seconds", type=float, default=120.0, metavar="S",
+                   help="with --challenge and --expand-layers: the search of each target left, at most S seconds")
     p.add_argument("--openers", metavar="W,W,...", help="try only these openers (the least proven is then "
                    "the least among them)")
     threads_option(p)
@@ -42,6 +50,10 @@ def run_build_absurdle(args) -> int:
 
     if (args.resume or args.overwrite) and not args.checkpoint:
         raise UsageError(f"--{'resume' if args.resume else 'overwrite'} needs --checkpoint FILE")
+    if args.challenge:
+        return run_build_challenge(args)
+    if args.expand_layers is not None:
+        raise UsageError("--expand-layers is a --challenge option")
     if args.checkpoint and not args.every_opener:
         raise UsageError("--checkpoint keeps the verdicts of --every-opener; add --every-opener")
     if args.output:
@@ -70,6 +82,73 @@ def run_build_absurdle(args) -> int:
         if args.output and not failures:
             print(f"wrote {args.output}", file=sys.stderr)
     return report_failures(failures)
+
+
+def run_build_challenge(args) -> int:
+    from ..absurdle import challenge
+    from ..absurdle.document import write_challenge
+    from ..games import get_game
+
+    if args.rule != "qntm":
+        raise UsageError("--challenge is played under the qntm rule only (under `any` the adversary's choice is open)")
+    if args.every_opener or args.openers:
+        raise UsageError(f"--{'every-opener' if args.every_opener else 'openers'} is not a --challenge option")
+    if args.expand_layers is not None and not 0 <= args.expand_layers <= 16:
+        raise UsageError("--expand-layers must lie in 0..16")
+    if not args.target_seconds > 0:
+        raise UsageError("--target-seconds must be positive")
+    if args.output:
+        check_writable(args.output, "Absurdle challenge table")
+    game = get_game(args.preset, args.answers, args.guesses)
+    checkpoint = challenge.checkpoint_for(args.checkpoint, game) if args.checkpoint else None
+    doc = challenge.build(game, expand_layers=args.expand_layers, target_seconds=args.target_seconds,
+                          checkpoint=checkpoint, resume=args.resume, overwrite=args.overwrite,
+                          say=(lambda *a: None) if args.quiet else (lambda *a: print(*a, file=sys.stderr)))
+    failures = []
+    if args.output:
+        where, reason = write_or_fallback(args.output, lambda path: write_challenge(path, doc))
+        if reason is not None:
+            failures.append(OutputSavedElsewhere(args.output, "Absurdle challenge table", reason, where))
+    values = [row["fewest"] for row in doc["rows"].values() if "fewest" in row]
+    counts = {d: values.count(d) for d in sorted(set(values))}
+    if args.json:
+        print_json({"game": game.name, "rule": "qntm", "targets": doc["targets"], "fewest_counts": counts,
+                    "seconds": doc["seconds"], "output": args.output if args.output and not failures else None})
+    else:
+        print(f"Absurdle challenge on {game.name} (qntm rule): {doc['targets']['proven']} of "
+              f"{doc['targets']['count']} targets proven; fewest guesses: "
+              + ", ".join(f"{d}: {n}" for d, n in counts.items()))
+        if args.output and not failures:
+            print(f"wrote {args.output}", file=sys.stderr)
+    return report_failures(failures)
+
+
+def verify_challenge_table(args, doc, game) -> int:
+    from ..absurdle.document import challenge_lower_bound, verify_challenge
+    from ..wordle.patterns import pattern_matrix
+
+    lower = challenge_lower_bound(game, pattern_matrix(game).matrix)
+    problems = verify_challenge(doc, game, lower)
+    ok = not problems
+    rows = doc["rows"]
+    at_bound = sum(1 for r in rows.values() if r.get("fewest") == lower)
+    lined = sum(1 for r in rows.values() if "fewest" in r)
+    if args.json:
+        print_json({"tree": args.tree, "family": "absurdle", "valid": ok, "rows": len(rows), "lines": lined,
+                    "at_lower_bound": at_bound, "lower_bound": lower, "problems": problems,
+                    "optimal": "re-proved at the bound, claimed above it"})
+        return 0 if ok else 1
+    for problem in problems[:20]:
+        print(f"FAIL {problem}")
+    if ok:
+        print(f"ok: {lined} of {len(rows)} rows' lines replayed against the adversary (qntm rule), each ending on "
+              f"its target in the row's guesses")
+        print(f"optimal: {at_bound} rows at the counting bound ({lower}, re-proved from the pattern matrix); the other "
+              f"{lined - at_bound} rows' optimality is the exhaustive enumeration's claim (build absurdle --challenge "
+              f"reruns it), not re-proved here")
+        if lined < len(rows):
+            print(f"not settled: {len(rows) - lined} rows hold a lower bound or 'unreachable' only")
+    return 0 if ok else 1
 
 
 def summary_lines(doc: dict) -> list[str]:
@@ -105,6 +184,8 @@ def verify_absurdle(args) -> int:
     path = tree_path(args.tree)
     doc = read(path)
     game = game_of(doc, args.answers, args.guesses)
+    if doc["format"] != "wordtree-absurdle/1":
+        return verify_challenge_table(args, doc, game)
     problems = verify(doc, game)
     proved = None
     if args.prove and not problems:
@@ -145,6 +226,8 @@ def _document(args, tree):
             raise UserError(f"the shipped Absurdle proof {name} is missing from this install")
         tree = str(found)
     doc = read(tree_path(tree))
+    if doc["format"] != "wordtree-absurdle/1":
+        raise UserError(f"{tree} is a challenge table: replay its rows with verify; next and play take an Absurdle proof")
     return doc, game_of(doc, args.answers, args.guesses)
 
 
