@@ -448,9 +448,9 @@ def _build_jobs(args, game, matrix) -> int:
                                    split=args.split_pairs)
     failures = [CheckpointNotSaved(args.jobs, result.checkpoint_error)] if result.checkpoint_error else []
     if first is not None:
-        from ..dordle.kernels import DINF
+        from ..jit import INF64
 
-        if result.value >= DINF:
+        if result.value >= INF64:
             raise NoStrategy(search.cap, game.guesses[first])
         n = len(game.answers)
         pairs = n * (n - 1)

@@ -4,7 +4,7 @@ with them; the tests check each against the brute force (tests/reference_dordle.
 Notation. A state (S1, S2, d): both boards unsolved, answers S1 on board 1 and S2 on board 2, d
 guesses left; its pairs P = {(a, b) in S1 x S2 : a != b}, m = |P|. W(S1, S2, d) is the least
 total, over the pairs, of the guesses still to play until both boards are solved (each
-unfinished pair pays one per guess), DINF when no strategy finishes every pair within d. For a
+unfinished pair pays one per guess), INF64 when no strategy finishes every pair within d. For a
 pair and a strategy, t1 and t2 are the guesses (from now) that solve board 1 and board 2; the
 pair's cost is max(t1, t2). V1(S, d) is the single-board optimum (exact.Solver.solve).
 
@@ -25,7 +25,7 @@ The search keys its memo by the two sets in sorted order (search.USE_MIRROR).
 
 from __future__ import annotations
 
-from .kernels import DINF
+from ..jit import INF64
 
 
 def pairs(n1: int, n2: int, ident: bool) -> int:
@@ -35,7 +35,7 @@ def pairs(n1: int, n2: int, ident: bool) -> int:
 def child_bound(a: int, b: int, ident: bool, d: int) -> int:
     """The counting bound (c) on W of a state of sizes a, b (ident: a = b, S1 = S2).
 
-    Claim. Disjoint: W >= 3ab - max(a, b); ident (size s): W >= 3s(s-1) - 2(s-1). Both DINF when
+    Claim. Disjoint: W >= 3ab - max(a, b); ident (size s): W >= 3s(s-1) - 2(s-1). Both INF64 when
     d <= 1 (m > 0), and when d = 2 unless min(a, b) = 1 (disjoint) or s <= 2 (ident).
 
     Proof. Let h be the next guess. Every pair pays 1 for it. A pair that h does not solve a
@@ -52,13 +52,13 @@ def child_bound(a: int, b: int, ident: bool, d: int) -> int:
     if m == 0:
         return 0
     if d <= 1:
-        return DINF
+        return INF64
     if ident:
         if d == 2 and a > 2:
-            return DINF
+            return INF64
         return 3 * m - 2 * (a - 1)
     if d == 2 and min(a, b) > 1:
-        return DINF
+        return INF64
     return 3 * m - max(a, b)
 
 
@@ -85,7 +85,7 @@ def guess_bound(sizes1, sizes2, in1: bool, in2: bool, ident: bool, d: int, cb) -
         for a in sizes1:
             for b in sizes2:
                 total += child_bound(a, b, False, d - 1)
-    return min(total, DINF)
+    return min(total, INF64)
 
 
 def projection_bound(L1: int, L2: int, m: int) -> int:
@@ -99,11 +99,11 @@ def projection_bound(L1: int, L2: int, m: int) -> int:
     Likewise sum of t2 >= L2. A pair costs max(t1, t2), so W >= L1 and W >= L2.
     (b) max(t1, t2) >= min(t1, t2) + 1 by (F1), so max(t1, t2) >= (t1 + t2 + 1) / 2, and summed
     W >= (L1 + L2 + m) / 2; W is an integer, hence the ceiling.
-    Any L at or past DINF means no single-board tree fits, so no Dordle strategy does."""
+    Any L at or past INF64 means no single-board tree fits, so no Dordle strategy does."""
     if m == 0:
         return 0
-    if L1 >= DINF or L2 >= DINF:
-        return DINF
+    if L1 >= INF64 or L2 >= INF64:
+        return INF64
     return max(L1, L2, (L1 + L2 + m + 1) // 2)
 
 
@@ -118,6 +118,6 @@ def removal_bound(v_deeper: int, d: int) -> int:
     whose total is V1(S minus {b}, d) + t(b) <= V1(S minus {b}, d) + d + 1, so
     V1(S minus {b}, d) >= V1(S, d + 1) - (d + 1). V1(S, d + 1) infinite therefore makes
     V1(S minus {b}, d) infinite too."""
-    if v_deeper >= DINF:
-        return DINF
+    if v_deeper >= INF64:
+        return INF64
     return max(0, v_deeper - (d + 1))

@@ -8,7 +8,7 @@ cluster.py here, so that neither imports this module back.
 from __future__ import annotations
 
 from ..errors import Stopped
-from .kernels import DINF
+from ..jit import INF64
 from .root import best_exact, proven_lower, root_checkpoint, root_search
 from .search import ALL_RULES, DordleSearch
 
@@ -25,14 +25,14 @@ def checkpoint_status(game, cap: int, rules: int, path) -> list[str]:
     lower = best if finished else proven_lower(doc["root_lower"], best, doc["left_bound"])
     n = len(game.answers)
     pairs = n * (n - 1)
-    shown = "none yet" if best >= DINF else f"{best} (mean {best / pairs:.4f}), opening with {game.guesses[guess]}"
+    shown = "none yet" if best >= INF64 else f"{best} (mean {best / pairs:.4f}), opening with {game.guesses[guess]}"
     state = "finished: the best is optimal" if finished else "not finished"
     seconds = doc.get("seconds") if isinstance(doc.get("seconds"), (int, float)) else 0
     return [f"{path}: {state}, {seconds:.0f} s of search so far",
             f"openers: {openers} ({exact} exact, {refuted} refuted, {left} left)",
             f"best total so far: {shown}",
-            f"proven lower bound: {'none (no strategy within the cap)' if lower >= DINF else lower}"
-            + ("" if lower >= DINF else f" over {pairs} ordered pairs, mean {lower / pairs:.4f}")]
+            f"proven lower bound: {'none (no strategy within the cap)' if lower >= INF64 else lower}"
+            + ("" if lower >= INF64 else f" over {pairs} ordered pairs, mean {lower / pairs:.4f}")]
 
 
 def build_by_openers(game, matrix, cap: int, checkpoint=None, *, resume: bool = False, overwrite: bool = False,

@@ -26,9 +26,10 @@ import numpy as np
 
 from .. import ENGINE
 from ..errors import UserError
+from ..jit import INF64
 from . import bounds
 from .document import FORMAT, STRATEGY_FORMAT, check_game_claims, check_strategy, remainder, solved_mark
-from .kernels import DINF, Rule, Walk, strategy_walk
+from .kernels import Rule, Walk, strategy_walk
 from .search import Child, DordleSearch
 
 ALPHA = 0.1  # the weight of the log-size charge (tuned on reduced lists against their exact values)
@@ -54,7 +55,7 @@ class HeuristicStrategy:
 
     def _walk(self, S1, S2, ident: bool, d: int, first: int, scan_all: bool) -> tuple[int, np.ndarray]:
         stats = np.zeros(8, np.int64)
-        stats[3] = DINF
+        stats[3] = INF64
         guess = strategy_walk(self.search.tables, self.rule, np.ascontiguousarray(S1, np.int32),
                               np.ascontiguousarray(S2, np.int32), bool(ident), int(d), int(first), bool(scan_all),
                               Walk(self.single_ids, self.single_meta, stats))
@@ -71,17 +72,17 @@ class HeuristicStrategy:
     def walk(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, first: int = -1) -> dict:
         """The strategy's total over the pairs of the state (opening with `first` when >= 0; every
         guess is scanned there), its failed pairs (all or none), the states it played, and the
-        least counting bound over every guess at the state (DINF when `first` was given)."""
+        least counting bound over every guess at the state (INF64 when `first` was given)."""
         s = self.search
         if bounds.pairs(len(S1), len(S2), ident) <= 2 and first < 0:
-            value, _ = s.shortcut(S1, S2, ident, d) if d >= 2 else (DINF, -1)
-            failed = bounds.pairs(len(S1), len(S2), ident) if value >= DINF else 0
+            value, _ = s.shortcut(S1, S2, ident, d) if d >= 2 else (INF64, -1)
+            failed = bounds.pairs(len(S1), len(S2), ident) if value >= INF64 else 0
             return {"total": 0 if failed else value, "failed": failed, "states": 1, "least": value}
         _, stats = self._walk(S1, S2, ident, d, first, True)
         total, failed = int(stats[0]), int(stats[1])
         for offset, size, left, mult in self.single_meta[: stats[4]]:
             value = s.v1(self.single_ids[offset: offset + size].copy(), int(left))
-            if value >= DINF:
+            if value >= INF64:
                 failed += int(size * mult)
             else:
                 total += int(value * mult)
@@ -125,8 +126,8 @@ def evaluate_opener(strategy: HeuristicStrategy, first: int, *, progress=None, s
         state = {"done": 0, "total": m, "failed": 0, "states": 1, "bound": m, "seconds": 0.0}
         for C in singles:
             v = search.v1(C, d - 1)
-            state["total"] += 2 * v if v < DINF else 0
-            state["failed"] += 2 * len(C) if v >= DINF else 0
+            state["total"] += 2 * v if v < INF64 else 0
+            state["failed"] += 2 * len(C) if v >= INF64 else 0
             state["bound"] += 2 * int(search.cb[d - 1, len(C)])
     t0 = time.perf_counter() - state["seconds"]
     for i in range(state["done"], len(children)):
@@ -137,7 +138,7 @@ def evaluate_opener(strategy: HeuristicStrategy, first: int, *, progress=None, s
         state["total"] += r["total"]
         state["failed"] += r["failed"]
         state["states"] += r["states"]
-        state["bound"] = min(DINF, state["bound"] + max(r["least"], bounds.child_bound(len(C1), len(C2), ident, d - 1)))
+        state["bound"] = min(INF64, state["bound"] + max(r["least"], bounds.child_bound(len(C1), len(C2), ident, d - 1)))
         state["done"] = i + 1
         state["seconds"] = time.perf_counter() - t0
         if progress is not None:

@@ -56,7 +56,7 @@ import orjson
 
 from ..errors import CheckpointMismatch, NoCheckpoint, Stopped, UserError
 from ..files import Checkpoint, header_differences, write_atomic
-from .kernels import DINF
+from ..jit import INF64
 from . import bounds
 from .root import RootLedger, RootPlan, RootResult, _trivial_root, root_plan, root_result
 from .search import ALL_RULES, Child, DordleSearch
@@ -86,7 +86,7 @@ def header_bytes(header: dict) -> bytes:
 
 @dataclass(frozen=True)
 class JobLine:
-    """A finished job: `value` exact, or (exact False) a proven lower bound; DINF: no strategy."""
+    """A finished job: `value` exact, or (exact False) a proven lower bound; INF64: no strategy."""
 
     key: str
     value: int
@@ -96,7 +96,7 @@ class JobLine:
 
 
 def _value_text(value: int, exact: bool) -> str:
-    return ("=" if exact else ">=") + ("inf" if value >= DINF else str(int(value)))
+    return ("=" if exact else ">=") + ("inf" if value >= INF64 else str(int(value)))
 
 
 def _check(head: bytes, body: bytes) -> str:
@@ -149,7 +149,7 @@ def parse_line(path, number: int, raw: bytes, head: bytes) -> JobLine:
     if not exact and not value_text.startswith(">="):
         raise UserError(f"{where}: value {value_text[:20]!r} is neither =N nor >=N")
     number_text = value_text[1:] if exact else value_text[2:]
-    value = DINF if number_text == "inf" else min(DINF, _whole_number(number_text, "value", where))
+    value = INF64 if number_text == "inf" else min(INF64, _whole_number(number_text, "value", where))
     nodes = _whole_number(nodes_text, "node count", where)
     try:
         seconds = float(seconds_text)
@@ -252,7 +252,7 @@ class JobWriter:
 # --- the opener proof ---
 @dataclass
 class OpenerResult:
-    value: int  # the opener's exact total when finished (DINF: no strategy), else a proven lower bound
+    value: int  # the opener's exact total when finished (INF64: no strategy), else a proven lower bound
     first: int
     finished: bool
     jobs: int  # child states with pairs
@@ -284,12 +284,12 @@ class Split:
     def value(self) -> int:
         """W(child) once finished, else a proven lower bound on it."""
         if self.plan.trivial is not None:
-            return min(int(self.plan.trivial[0]), DINF)
-        if self.plan.lower >= DINF:
-            return DINF
+            return min(int(self.plan.trivial[0]), INF64)
+        if self.plan.lower >= INF64:
+            return INF64
         if self.finished():
             return self.ledger.best()[0]
-        return min(self.ledger.lower(False), DINF)
+        return min(self.ledger.lower(False), INF64)
 
 
 def state_plan(search, S1, S2, ident: bool, d: int) -> RootPlan:
@@ -334,8 +334,8 @@ class OpenerPlan:
         for key, child in self.children.items():
             job = done.get(key)
             total += job.value if job is not None else bounds.child_bound(len(child.S1), len(child.S2), child.ident, d)
-        total += sum(min(sp.value(), DINF) for sp in self.splits.values())
-        return min(total, DINF)
+        total += sum(min(sp.value(), INF64) for sp in self.splits.values())
+        return min(total, INF64)
 
 
 def opener_plan(search, first: int, split: int | None = None) -> OpenerPlan:
@@ -349,7 +349,7 @@ def opener_plan(search, first: int, split: int | None = None) -> OpenerPlan:
             elif part.pairs:
                 children[part.key(search.game)] = part
         else:
-            singles = min(DINF, singles + search.v1(part.answers, d - 1))
+            singles = min(INF64, singles + search.v1(part.answers, d - 1))
     ordered = dict(sorted(children.items(), key=lambda item: -item[1].pairs))
     return OpenerPlan(first, m, singles, ordered, dict(sorted(splits.items(), key=lambda item: -item[1].child.pairs)),
                       split)
@@ -359,7 +359,7 @@ def solve_child(search, child: Child) -> tuple[int, int, float]:
     """(W(child, cap - 1) exact, the nodes and seconds it took)."""
     nodes, t0 = search.nodes, time.perf_counter()
     value, _ = search.solve(child.S1, child.S2, child.ident, search.cap - 1)
-    return min(int(value), DINF), search.nodes - nodes, time.perf_counter() - t0
+    return min(int(value), INF64), search.nodes - nodes, time.perf_counter() - t0
 
 
 def second_cost(search, sp: Split, guess: int, budget: int) -> tuple[int, bool, int, float]:
@@ -367,7 +367,7 @@ def second_cost(search, sp: Split, guess: int, budget: int) -> tuple[int, bool, 
     bound >= budget; whether exact; nodes; seconds)."""
     nodes, t0 = search.nodes, time.perf_counter()
     plan = sp.plan
-    value = min(DINF, int(search.evaluate(plan.S1, plan.S2, plan.ident, plan.d, guess, budget, plan.G)))
+    value = min(INF64, int(search.evaluate(plan.S1, plan.S2, plan.ident, plan.d, guess, budget, plan.G)))
     return value, value < budget, search.nodes - nodes, time.perf_counter() - t0
 
 
@@ -528,7 +528,7 @@ def prove_root(search, path=None, journal: Journal | None = None, *, progress=No
         ledger.record(guess, value, exact)
         state["evaluated"] += 1
         if writer is not None:
-            writer.append(JobLine(search.game.guesses[guess], min(int(value), DINF), exact, nodes, seconds))
+            writer.append(JobLine(search.game.guesses[guess], min(int(value), INF64), exact, nodes, seconds))
         if bar is not None:
             bar.update(1)
             bar.set_postfix_str(ledger.postfix())
@@ -628,7 +628,7 @@ def opener_job(spec, guess: int, budget: int) -> tuple[int, int, bool, int, floa
 
     search, plan = _search_for(spec)
     nodes, t0 = search.nodes, time.perf_counter()
-    value = min(DINF, int(search.evaluate(plan.S1, plan.S2, plan.ident, plan.d, guess, budget, plan.G)))
+    value = min(INF64, int(search.evaluate(plan.S1, plan.S2, plan.ident, plan.d, guess, budget, plan.G)))
     return guess, value, value < budget, search.nodes - nodes, time.perf_counter() - t0
 
 
@@ -711,7 +711,7 @@ def jobs_status(game, matrix, cap: int, rules: int, path) -> list[str]:
     nodes, seconds = sum(j.nodes for j in journal.lines), sum(j.seconds for j in journal.lines)
 
     def total(value: int) -> str:
-        return "none (no strategy within the cap)" if value >= DINF else f"{value} (mean {value / pairs:.4f})"
+        return "none (no strategy within the cap)" if value >= INF64 else f"{value} (mean {value / pairs:.4f})"
 
     if journal.opener is not None:
         if journal.opener not in game.guess_index:
@@ -738,7 +738,7 @@ def jobs_status(game, matrix, cap: int, rules: int, path) -> list[str]:
         best, guess = plan.trivial
     exact = sum(e for _, e in ledger.results.values())
     lower = best if finished else ledger.lower(False)
-    shown = "none yet" if best >= DINF else f"{total(best)}, opening with {game.guesses[guess]}"
+    shown = "none yet" if best >= INF64 else f"{total(best)}, opening with {game.guesses[guess]}"
     return [f"{path}: root proof over the openers, {'finished: the best is optimal' if finished else 'not finished'}",
             f"openers: {len(plan.order)} ({exact} exact, {ledger.done() - exact} refuted by search, "
             f"{len(plan.order) - ledger.done()} {'refuted by their bound' if finished else 'left'}), "

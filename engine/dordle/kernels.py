@@ -18,7 +18,7 @@ import numpy as np
 
 from ..jit import INF64, kernel
 
-DINF = INF64  # "no strategy within the cap" (jit.py: the kernels' one convention)
+DINF = INF64  # the older name of "no strategy within the cap", for the tests and scripts that still import it
 
 
 class Tables(NamedTuple):
@@ -31,7 +31,7 @@ class Tables(NamedTuple):
     guesses: np.ndarray  # every guess id, in order (int32)
     answer_of_guess: np.ndarray  # the answer id of each guess, -1 for a guess that is no answer (int32)
     guess_of_answer: np.ndarray  # the guess id of each answer (int32)
-    cb: np.ndarray  # cb[d, c]: the single-board class bound of c answers with d guesses left (DINF: infeasible)
+    cb: np.ndarray  # cb[d, c]: the single-board class bound of c answers with d guesses left (INF64: infeasible)
 
 
 class Bounds(NamedTuple):
@@ -199,9 +199,9 @@ def guess_bounds(t, guesses, S1, S2, ident, mark1, mark2, d, out):
             infeasible2 = big1 >= 1 and big2 >= 1
             sq = sa2 * sb2
         if has_child and (dl <= 1 or (dl == 2 and infeasible2)):
-            child = DINF
+            child = INF64
         lb = m + single + child
-        lbs[i] = lb if lb < DINF else DINF
+        lbs[i] = lb if lb < INF64 else INF64
         scores[i] = sq
 
 
@@ -336,13 +336,13 @@ def guess_estimates(t, guesses, S1, S2, ident, mark1, mark2, d, alpha, out, ests
     guesses[i], lbs[i] + alpha * (the sum over child states of pairs * (log2 |C1| + log2 |C2|) +
     the sum over single-board classes of |C| log2 |C|). The counting bound is nearly exact on
     small children and blind to the size of large ones; the log term charges a child for what is
-    still unknown. Only an ordering: no claim is made about it (DINF when the bound is DINF)."""
+    still unknown. Only an ordering: no claim is made about it (INF64 when the bound is INF64)."""
     guess_bounds(t, guesses, S1, S2, ident, mark1, mark2, d, out)
     matrix, n_codes, win, lbs = t.matrix, t.n_codes, t.win, out.lbs
     cnt1 = np.zeros(n_codes, np.int64)
     cnt2 = np.zeros(n_codes, np.int64)
     for i in range(guesses.size):
-        if lbs[i] >= DINF:
+        if lbs[i] >= INF64:
             ests[i] = np.inf
             continue
         row = matrix[guesses[i]]
@@ -400,10 +400,10 @@ def guess_estimates(t, guesses, S1, S2, ident, mark1, mark2, d, alpha, out, ests
 @kernel(nogil=True)
 def _pick(lbs, scores, ests):
     """The index of the least estimate (ties: the least score, then the first); -1 when every
-    bound is DINF."""
+    bound is INF64."""
     best = -1
     for i in range(lbs.size):
-        if lbs[i] >= DINF:
+        if lbs[i] >= INF64:
             continue
         if best < 0 or ests[i] < ests[best] or (ests[i] == ests[best] and scores[i] < scores[best]):
             best = i
@@ -461,11 +461,11 @@ def single_feasible(t, short, C, d):
     guesses. Exact: a yes names a tree (each class of the guess found feasible below it), and a no
     comes only after every guess was tried (the scan order, C's answers then `short` then all the
     guesses, only finds a yes sooner). c <= d: guessing the answers in turn fits; t.cb[d, c] =
-    DINF (the class bound) and d <= 1 with c >= 2 are infeasible."""
+    INF64 (the class bound) and d <= 1 with c >= 2 are infeasible."""
     c = C.size
     if c <= d:
         return True
-    if d <= 1 or t.cb[d, c] >= DINF:
+    if d <= 1 or t.cb[d, c] >= INF64:
         return False
     matrix, n_codes = t.matrix, t.n_codes
     total = c + short.size + t.guesses.size
@@ -507,7 +507,7 @@ def single_feasible(t, short, C, d):
 
 @kernel(nogil=True)
 def _small_state(t, A, B, idt, d, chosen):
-    """The value of a state of one or two pairs, as search.DordleSearch.shortcut proves it (DINF:
+    """The value of a state of one or two pairs, as search.DordleSearch.shortcut proves it (INF64:
     none within d); its guess in chosen[d]."""
     guess_of_answer = t.guess_of_answer
     if idt:
@@ -525,18 +525,18 @@ def _small_state(t, A, B, idt, d, chosen):
     if d >= 3:
         chosen[d] = g
         return 5
-    return DINF
+    return INF64
 
 
 @kernel(nogil=True)
 def _two_left(t, A, B, idt, m, d, cnt, chosen):
-    """The value of a state of m pairs with two guesses left (DINF: none); its guess in chosen[d].
+    """The value of a state of m pairs with two guesses left (INF64: none); its guess in chosen[d].
     Every pair must cost exactly 2: each contains the first guess, which then splits the other
     board into singletons; so one board has a single answer x, and the guess is x."""
     n1 = A.size
     nb = B.size
     if idt or (n1 > 1 and nb > 1):
-        return DINF
+        return INF64
     x = A[0] if n1 == 1 else B[0]
     Y = B if n1 == 1 else A
     g = t.guess_of_answer[x]
@@ -549,7 +549,7 @@ def _two_left(t, A, B, idt, m, d, cnt, chosen):
         cnt[row[y]] += 1
     cnt[:] = 0
     if not ok:
-        return DINF
+        return INF64
     chosen[d] = g
     return 2 * m
 
@@ -587,7 +587,7 @@ def _scan(t, rule, w, G, A, B, idt, d, first, scan_all, phase, stats):
     """Scores the candidates G at the state (A, B, d) into w's rows d (guess_estimates) and
     returns the order to try them in: by counting bound at d = 3, by estimate above. A scan_all
     state (without `first`) records its least bound in stats[3]; in list 1 the guesses list 0
-    tried (the shortlist and the state's answers) get the bound DINF, so they are not tried again."""
+    tried (the shortlist and the state's answers) get the bound INF64, so they are not tried again."""
     kg = G.size
     out = Bounds(w.lbs[d][:kg], w.scores[d][:kg], w.useless[d][:kg])
     ests = w.ests[d][:kg]
@@ -603,7 +603,7 @@ def _scan(t, rule, w, G, A, B, idt, d, first, scan_all, phase, stats):
         mark2[a] = False
     lbs = out.lbs
     if scan_all and first < 0:
-        least = DINF
+        least = INF64
         for j in range(kg):
             if lbs[j] < least:
                 least = lbs[j]
@@ -618,7 +618,7 @@ def _scan(t, rule, w, G, A, B, idt, d, first, scan_all, phase, stats):
             seen[t.guess_of_answer[a]] = True
         for j in range(kg):
             if seen[G[j]]:
-                lbs[j] = DINF
+                lbs[j] = INF64
     if d == 3:
         return np.argsort(lbs, kind="mergesort")
     return np.argsort(ests, kind="mergesort")
@@ -684,7 +684,7 @@ def _remainders(t, rule, walk, idt, dl, k1, hit1, out1, st1, k2, hit2, out2, st2
 
 @kernel(nogil=True)
 def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
-    """The heuristic strategy's two-board total below the state (A, B, d) (B is A when idt), or DINF
+    """The heuristic strategy's two-board total below the state (A, B, d) (B is A when idt), or INF64
     when it finds no way to finish every pair within d; its guess at the state in w.chosen[d].
 
     The guess: `first` if >= 0; otherwise the candidates in order (d >= 4: least estimate, see
@@ -693,9 +693,9 @@ def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
     single-board remainder it leaves is feasible (single_feasible) and every child state's own
     play finishes; a rejected guess is backed off (its remainders are taken back). The candidates
     (_phase_guesses): every guess when scan_all, else the shortlist and the state's own answers,
-    then (when they all fail) every other guess. Guesses whose counting bound is DINF are proven
-    infeasible and skipped. At d <= 3 every candidate is tried, so DINF there means no strategy
-    exists (d = 2: _two_left); at d >= 4 at most rule.tries of each list, so DINF means only that
+    then (when they all fail) every other guess. Guesses whose counting bound is INF64 are proven
+    infeasible and skipped. At d <= 3 every candidate is tried, so INF64 there means no strategy
+    exists (d = 2: _two_left); at d >= 4 at most rule.tries of each list, so INF64 means only that
     this strategy gave up (the parent backs off).
 
     t: the game's Tables; rule: the strategy's Rule; w: the walk's Work; walk: its Walk, whose
@@ -714,7 +714,7 @@ def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
     if m == 0:
         return 0
     if d <= 1:
-        return DINF
+        return INF64
     stats[2] += 1
     if m <= 2:
         return _small_state(t, A, B, idt, d, chosen)
@@ -739,7 +739,7 @@ def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
         tried = 0
         for j in range(kg):
             i = order[j]
-            if lbs[i] >= DINF:
+            if lbs[i] >= INF64:
                 if d == 3:
                     break  # sorted by bound: the rest are infeasible too
                 continue
@@ -752,7 +752,7 @@ def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
             k1, hit1, k2, hit2 = _split(t, w.cnt, t.matrix[h], A, B, idt, out1, st1, cd1, out2, st2, cd2)
             added = _remainders(t, rule, walk, idt, dl, k1, hit1, out1, st1, k2, hit2, out2, st2)
             if stats[6]:
-                return DINF
+                return INF64
             ok = added >= 0
             total = m + added
             # the child states
@@ -769,8 +769,8 @@ def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
                     C2 = C1 if cid else out2[st2[q]:st2[q + 1]].copy()
                     v = _play(t, rule, w, walk, C1, C2, cid, dl, no_first, below)
                     if stats[6]:
-                        return DINF
-                    if v >= DINF:
+                        return INF64
+                    if v >= INF64:
                         ok = False
                         break
                     total += v
@@ -781,7 +781,7 @@ def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
             stats[5] = u0
             stats[7] += 1
     chosen[d] = -1
-    return DINF
+    return INF64
 
 
 @kernel(nogil=True)
@@ -804,7 +804,7 @@ def strategy_walk(t, rule, S1, S2, ident, d, first, scan_all, walk):
     value = _play(t, rule, w, walk, S1, S2, ident, d, first, scan_all)
     stats = walk.stats
     m = S1.size * (S1.size - 1) if ident else S1.size * S2.size
-    if value >= DINF:
+    if value >= INF64:
         stats[1] += m
         stats[4] = 0
         stats[5] = 0

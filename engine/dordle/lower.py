@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..jit import INF64
 from . import bounds
 from .heuristic import root_parts
-from .kernels import DINF, Bounds, guess_bounds
+from .kernels import Bounds, guess_bounds
 
 
 def root_bounds(search) -> np.ndarray:
@@ -53,7 +54,7 @@ def least_guess_bound(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: in
     if m == 0:
         return 0
     if d <= 1:
-        return DINF
+        return INF64
     if m <= 2:
         return search.shortcut(S1, S2, ident, d)[0]
     G = search.all_guesses
@@ -76,8 +77,8 @@ def projection_root_bound(search, v1_floor: int | None = None) -> int:
     A, _, _, d = search.root()
     n = len(A)
     v = search.v1(A, d + 1) if v1_floor is None else int(v1_floor)
-    if v >= DINF:
-        return DINF
+    if v >= INF64:
+        return INF64
     L = n * bounds.removal_bound(v, d)
     return bounds.projection_bound(L, L, n * (n - 1))
 
@@ -89,7 +90,7 @@ def opener_bound(search, first: int, progress=None) -> int:
     total = m + sum(2 * int(search.cb[d - 1, len(C)]) for C in singles)
     work: dict = {}
     for C1, C2, ident in children:
-        total = min(DINF, total + least_guess_bound(search, C1, C2, ident, d - 1, work))
+        total = min(INF64, total + least_guess_bound(search, C1, C2, ident, d - 1, work))
         if progress is not None:
             progress.update(1)
     return total

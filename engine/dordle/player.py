@@ -30,7 +30,8 @@ import numpy as np
 from ..errors import UserError
 from .document import single_tree_total
 
-DINF = 1 << 56  # kernels.DINF (jit.INF64), named here so that a lookup on a tree imports no numba
+INF64 = 1 << 56  # jit.INF64, named here so that a lookup on a tree imports no numba (jit imports it)
+DINF = INF64  # the older name, as dordle/kernels.py keeps it
 SET_LIMIT = 200  # answers on a board the exact engine is tried on (its single-board bounds solve each set)
 SINGLE_LIMIT = 60  # candidates on a lone board solved exactly off the tree (as player.EXACT_LIMIT)
 DEFAULT_SECONDS = 10.0  # time the exact search of a two-board position may take off the tree
@@ -331,7 +332,7 @@ class DordlePosition:
             return self._pair_heuristic(S1, S2, ident, d, cands, n, note)
         finally:
             search.deadline = None
-        if value >= DINF or g < 0:
+        if value >= INF64 or g < 0:
             raise UserError(f"no strategy finishes every pair within the {d} guesses left")
         return DordleSuggestion(self.game.guesses[g], "exact", cands, m, _mean(value, m), True, n)
 
@@ -357,7 +358,7 @@ class DordlePosition:
 
 
 def _mean(total: int, count: int) -> float | None:
-    if total >= DINF:
+    if total >= INF64:
         return None
     return round(total / count, 4) if count else 0.0
 
@@ -394,7 +395,7 @@ def tree_total(position: DordlePosition, node: dict, S1, S2, ident: bool, d: int
         if not isinstance(child, dict) or "board" in child:
             raise TreeDisagrees(f"the tree has no branch {key} after {game.guesses[g]}")
         total += tree_total(position, child, C1, C2, child_ident, d - 1)
-    return min(total, DINF)
+    return min(total, INF64)
 
 
 def _pairs(n1: int, n2: int, ident: bool) -> int:
@@ -453,7 +454,7 @@ def _remainder_total(position: DordlePosition, child: dict, answers: np.ndarray,
                                 f"plays {played}")
         return played
     if len(answers) == 1:
-        return 1 if d >= 1 else DINF
+        return 1 if d >= 1 else INF64
     return position.search.v1(answers, d)
 
 
@@ -512,7 +513,7 @@ def exact_rest(position: DordlePosition, objective: str = "total") -> ExactRest:
         before = search.solver.counters().nodes
         for left in lefts:
             value, g = _single_exact(search, S, left)
-            if value < DINF:
+            if value < INF64:
                 break
         nodes, count, boards = search.solver.counters().nodes - before, len(S), 1
     else:
@@ -521,23 +522,23 @@ def exact_rest(position: DordlePosition, objective: str = "total") -> ExactRest:
         before = search.nodes
         for left in lefts:
             value, g = search.solve(S1, S2, ident, left)
-            if value < DINF and g >= 0:
+            if value < INF64 and g >= 0:
                 break
         nodes, count, boards = search.nodes - before, position.pair_count, 2
     seconds = time.perf_counter() - t0
-    if value >= DINF or g < 0:
+    if value >= INF64 or g < 0:
         raise NoStrategyLeft(d)
     return ExactRest(int(value), count, position.game.guesses[g], n, left, seconds, nodes, boards)
 
 
 def _single_exact(search, S: np.ndarray, d: int) -> tuple[int, int]:
-    """V1(S, d) and a best guess (DINF, -1 when no tree fits)."""
+    """V1(S, d) and a best guess (INF64, -1 when no tree fits)."""
     from ..exact.kernels import INF
 
     if len(S) == 1:
         return 1, int(search.game.answer_guess_ids[S[0]])
     value, g = search.solver.solve(S, d)
-    return (DINF, -1) if value >= INF or g < 0 else (int(value), int(g))
+    return (INF64, -1) if value >= INF or g < 0 else (int(value), int(g))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -681,13 +682,13 @@ def _grade_move(position: DordlePosition, g: int, d: int, tree_ok: bool, own_roo
         else:  # exact, no time limit (the board is small)
             search = position.search
             value = search.v1(S, d)
-            best, source = (search.solver.solve(S, d)[1] if value < DINF else -1), "engine"
+            best, source = (search.solver.solve(S, d)[1] if value < INF64 else -1), "engine"
         if best == g:
             played = value
         else:
             search = position.search
             classes, _ = search.classes(S, g)
-            played = min(k + sum(search.v1(C, d - 1) for _, C in classes), DINF)
+            played = min(k + sum(search.v1(C, d - 1) for _, C in classes), INF64)
         return dict(pairs=k, expected=_mean(played, k), best=None if best < 0 else game.guesses[best],
                     best_expected=_mean(value, k), source=source)
     S1, S2 = position.sets
@@ -717,7 +718,7 @@ def _grade_move(position: DordlePosition, g: int, d: int, tree_ok: bool, own_roo
     ran_out = False
     if played is None:
         try:
-            played = search.evaluate(S1, S2, ident, d, g, DINF)
+            played = search.evaluate(S1, S2, ident, d, g, INF64)
         except OutOfTime:
             ran_out, played_exact = True, False
             played = int(search.bounds_of(S1, S2, ident, d, np.asarray([g], dtype=search.all_guesses.dtype))[0][0])
@@ -730,7 +731,7 @@ def _grade_move(position: DordlePosition, g: int, d: int, tree_ok: bool, own_roo
             ran_out, best_exact, best = True, False, -1
             best_total = int(search.bounds_of(S1, S2, ident, d)[0].min())
     search.deadline = None
-    if played_exact and best_exact and best_total >= played and played < DINF:
+    if played_exact and best_exact and best_total >= played and played < INF64:
         best = g  # the guess played is a best one
     if not played_exact and best_exact:
         played = max(played, best_total)  # no guess does better than the best one
@@ -739,8 +740,8 @@ def _grade_move(position: DordlePosition, g: int, d: int, tree_ok: bool, own_roo
     which = "proven lower bounds" if not (played_exact or best_exact) else \
         f"a proven lower bound on the {'best guess' if played_exact else 'guess played'}"
     note = f"not solved exactly within {position.seconds:g} s: {which}" if ran_out else None
-    return dict(pairs=m, expected=_mean(min(played, DINF), m), best=None if best < 0 else game.guesses[best],
-                best_expected=_mean(min(best_total, DINF), m), note=note, expected_exact=played_exact,
+    return dict(pairs=m, expected=_mean(min(played, INF64), m), best=None if best < 0 else game.guesses[best],
+                best_expected=_mean(min(best_total, INF64), m), note=note, expected_exact=played_exact,
                 best_exact=best_exact, source=source)
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import UserError
 from ..files import Checkpoint, ThrottledSave, sealed
 from . import bounds
-from .kernels import DINF
+from ..jit import INF64
 from .search import USE_BOUNDS, USE_MEMO, USE_SHORTCUTS
 
 CHECKPOINT_FORMAT = "wordtree-dordle-root/1"
@@ -42,7 +42,7 @@ SAVE_EVERY = 5.0  # seconds between checkpoint saves at most (and one at the end
 
 @dataclass
 class RootResult:
-    value: int  # the optimum when finished, else the best exact total so far (DINF: none yet)
+    value: int  # the optimum when finished, else the best exact total so far (INF64: none yet)
     guess: int  # the opener reaching `value` (-1: none)
     finished: bool
     openers: int  # tried at the root, after pruning
@@ -94,7 +94,7 @@ def _checked(path, game, doc: dict | None) -> dict | None:
         if word not in game.guess_index or not isinstance(item, list) or len(item) != 2 \
                 or not _whole(item[0]) or not isinstance(item[1], bool):
             raise UserError(f"{path}: malformed Dordle build checkpoint (result {_short(word)})")
-        checked[word] = (min(int(item[0]), DINF), item[1])
+        checked[word] = (min(int(item[0]), INF64), item[1])
     for key in ("openers", "root_lower"):
         if not _whole(doc.get(key)):
             raise UserError(f"{path}: malformed Dordle build checkpoint (no whole '{key}')")
@@ -112,15 +112,15 @@ def _short(text: str) -> str:
 
 
 def best_exact(results: dict, game) -> tuple[int, int]:
-    """(the least exact total recorded, its opener), or (DINF, -1)."""
+    """(the least exact total recorded, its opener), or (INF64, -1)."""
     exact = [(value, game.guess_index[word]) for word, (value, is_exact) in results.items() if is_exact]
-    return min(exact, key=lambda item: item[0]) if exact else (DINF, -1)
+    return min(exact, key=lambda item: item[0]) if exact else (INF64, -1)
 
 
 def proven_lower(root_lower: int, best: int, left_bound: int | None) -> int:
     """The root's optimum is at least its own bound, and at least the least of the best exact total
     and the bounds of the openers not yet tried (every other opener is proven no better)."""
-    return max(root_lower, min(best, DINF if left_bound is None else left_bound))
+    return max(root_lower, min(best, INF64 if left_bound is None else left_bound))
 
 
 @dataclass
@@ -143,7 +143,7 @@ class RootPlan:
     @property
     def settled(self) -> bool:
         """Whether the root needs no opener tried: trivial, or no strategy within the cap."""
-        return self.trivial is not None or self.lower >= DINF
+        return self.trivial is not None or self.lower >= INF64
 
     def guess(self, position: int) -> int:
         return int(self.G[self.order[position]])
@@ -195,16 +195,16 @@ class RootLedger:
 
     def record(self, guess: int, value: int, exact: bool) -> None:
         word = self.game.guesses[guess]
-        self.results[word] = (min(int(value), DINF), bool(exact))
+        self.results[word] = (min(int(value), INF64), bool(exact))
         position = self.position.get(word, len(self.plan.order))
         if position < len(self.recorded):
             self.recorded[position] = True
         if exact:
-            self.exact.append((position, min(int(value), DINF)))
+            self.exact.append((position, min(int(value), INF64)))
 
     def budget(self, position: int) -> int:
-        """The budget of the opener at `position` (DINF: no exact total yet)."""
-        return min([DINF] + [v if p < position else v + 1 for p, v in self.exact if p != position])
+        """The budget of the opener at `position` (INF64: no exact total yet)."""
+        return min([INF64] + [v if p < position else v + 1 for p, v in self.exact if p != position])
 
     def refuted(self, position: int) -> bool:
         """solve's break rule at `position`: the openers are sorted by bound, so once one's bound
@@ -213,9 +213,9 @@ class RootLedger:
         return self.use_bounds and int(self.ordered_lbs[position]) >= self.budget(position)
 
     def best(self) -> tuple[int, int]:
-        """(the least exact total recorded, its earliest opener), or (DINF, -1)."""
+        """(the least exact total recorded, its earliest opener), or (INF64, -1)."""
         if not self.exact:
-            return DINF, -1
+            return INF64, -1
         position, value = min(self.exact, key=lambda item: (item[1], item[0]))
         if position >= len(self.plan.order):
             return best_exact(self.results, self.game)
@@ -235,7 +235,7 @@ class RootLedger:
     def snapshot(self, search, finished: bool, seconds: float) -> bytes:
         """The checkpoint (wordtree-dordle-root/1) of what is recorded."""
         return sealed({**checkpoint_header(self.game, search.cap, search.rules), "openers": len(self.plan.order),
-                       "root_lower": int(min(self.plan.lower, DINF)), "left_bound": self.left_bound(finished),
+                       "root_lower": int(min(self.plan.lower, INF64)), "left_bound": self.left_bound(finished),
                        "results": {w: [int(v), e] for w, (v, e) in self.results.items()},
                        "finished": finished, "seconds": round(seconds, 3)})
 
@@ -339,4 +339,4 @@ def _trivial_root(search, S1, S2, ident, d, m) -> tuple[int, int] | None:
 
 
 def _postfix(best: int, lower: int) -> str:
-    return f"best {'none' if best >= DINF else best}, proven >= {'inf' if lower >= DINF else lower}"
+    return f"best {'none' if best >= INF64 else best}, proven >= {'inf' if lower >= INF64 else lower}"

@@ -12,7 +12,7 @@ Every pair pays for g; a pair whose board-1 answer is g goes on as a single boar
 answer in its class of g on S2 (answers differ, so that class is not g's winning one), which
 the single-board engine solves exactly (exact.Solver, memoised there); and every other pair
 moves to the child state of its two patterns, which is the product of two classes minus the
-diagonal. W = 0 without pairs, DINF with pairs and d <= 1 (a guess solves at most one board).
+diagonal. W = 0 without pairs, INF64 with pairs and d <= 1 (a guess solves at most one board).
 
 The rules (a bit each in `rules`; none changes a value, which the tests check against the brute
 force of tests/reference_dordle.py):
@@ -54,8 +54,9 @@ import numpy as np
 from ..errors import UserError
 from ..exact import kernels as single_kernels
 from ..exact.solver import Solver
+from ..jit import INF64
 from . import bounds
-from .kernels import DINF, Bounds, Tables, guess_bounds, node_bounds
+from .kernels import DINF, Bounds, Tables, guess_bounds, node_bounds  # noqa: F401 (DINF: the older name, as kernels.py says)
 
 USE_BOUNDS = 1
 USE_PROJECTION = 2
@@ -184,7 +185,7 @@ class DordleSearch:
         # one guess more than the cap: the removal bound asks V1(S, d + 1)
         self.solver = Solver(game, self.matrix, self.cap + 1, memo_mb=memo_mb)
         cb = self.solver.class_bounds.astype(np.int64)
-        self.cb = np.where(cb >= single_kernels.INF, DINF, cb)
+        self.cb = np.where(cb >= single_kernels.INF, INF64, cb)
         self.n_answers = len(game.answers)
         self.answer_of_guess = np.full(len(game.guesses), -1, np.int32)
         self.answer_of_guess[game.answer_guess_ids] = np.arange(self.n_answers, dtype=np.int32)
@@ -202,16 +203,16 @@ class DordleSearch:
 
     # --- the single board ---
     def v1(self, S: np.ndarray, d: int) -> int:
-        """V1(S, d), exact (DINF when no tree fits)."""
+        """V1(S, d), exact (INF64 when no tree fits)."""
         n = len(S)
         if n == 0:
             return 0
         if d <= 0:
-            return DINF
+            return INF64
         if n == 1:
             return 1
         if n == 2:
-            return 3 if d >= 2 else DINF
+            return 3 if d >= 2 else INF64
         key = (S.tobytes(), d)
         value = self.v1_cache.get(key)
         if value is None:
@@ -219,15 +220,15 @@ class DordleSearch:
                 value, _ = _beside(self).run(lambda: self.solver.solve(S, d))
             else:
                 value, _ = self.solver.solve(S, d)
-            value = DINF if value >= single_kernels.INF else int(value)
+            value = INF64 if value >= single_kernels.INF else int(value)
             self.v1_cache[key] = value
         return value
 
     def removal_sum(self, S: np.ndarray, d: int) -> int:
         """A lower bound on sum over b in S of V1(S minus {b}, d): exact for small S."""
         if len(S) <= EXACT_REMOVAL:
-            return min(DINF, sum(self.v1(np.delete(S, i), d) for i in range(len(S))))
-        return min(DINF, len(S) * bounds.removal_bound(self.v1(S, d + 1), d))
+            return min(INF64, sum(self.v1(np.delete(S, i), d) for i in range(len(S))))
+        return min(INF64, len(S) * bounds.removal_bound(self.v1(S, d + 1), d))
 
     def projection(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int) -> int:
         """bounds.projection_bound of the state."""
@@ -238,8 +239,8 @@ class DordleSearch:
             L = self.removal_sum(S1, d)
             return bounds.projection_bound(L, L, m)
         v1, v2 = self.v1(S1, d), self.v1(S2, d)
-        L1 = DINF if v1 >= DINF else len(S2) * v1
-        L2 = DINF if v2 >= DINF else len(S1) * v2
+        L1 = INF64 if v1 >= INF64 else len(S2) * v1
+        L2 = INF64 if v2 >= INF64 else len(S1) * v2
         return bounds.projection_bound(L1, L2, m)
 
     # --- the memo ---
@@ -266,7 +267,7 @@ class DordleSearch:
                 out.append((int(code_part[0]), part))
         return out, hit
 
-    def solve(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, beta: int = DINF,
+    def solve(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, beta: int = INF64,
               guesses: np.ndarray | None = None) -> tuple[int, int]:
         """(W(S1, S2, d) if below beta, else a proven bound >= beta; the best guess, or -1 when
         none was proven below beta). ident: S2 is S1 (pairs minus the diagonal)."""
@@ -274,7 +275,7 @@ class DordleSearch:
         if m == 0:
             return 0, -1
         if d <= 1:
-            return DINF, -1
+            return INF64, -1
         rules = self.rules
         self.nodes += 1
         if rules & USE_SHORTCUTS and m <= 2:
@@ -292,11 +293,11 @@ class DordleSearch:
         found = self.pending.pop((self.key(S1, S2, ident, d), id(guesses)), None) if self.pending else None
         G, lbs, scores, bound = found if found is not None else self.candidates(S1, S2, ident, d, guesses)
         lower = max(lower, bound)
-        limit = min(beta, DINF) if rules & USE_BUDGETS else DINF
+        limit = min(beta, INF64) if rules & USE_BUDGETS else INF64
         if lower >= limit:
-            return self._store(key, min(lower, DINF), lower >= DINF, -1)
+            return self._store(key, min(lower, INF64), lower >= INF64, -1)
         order = self.guess_order(lbs, scores)
-        best_value, best_guess, floor = limit, -1, DINF
+        best_value, best_guess, floor = limit, -1, INF64
         for i in order:
             if rules & USE_BOUNDS and lbs[i] >= best_value:
                 floor = min(floor, int(lbs[i]))
@@ -308,7 +309,7 @@ class DordleSearch:
                 floor = min(floor, cost)
         if best_guess >= 0:
             return self._store(key, best_value, True, best_guess)
-        return self._store(key, min(DINF, max(lower, floor)), limit >= DINF, -1)
+        return self._store(key, min(INF64, max(lower, floor)), limit >= INF64, -1)
 
     def candidates(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int,
                    guesses: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
@@ -369,7 +370,7 @@ class DordleSearch:
         g = int(gid[x])
         if self.matrix[g, B[0]] != self.matrix[g, B[1]]:
             return 4, g
-        return (5, g) if d >= 3 else (DINF, -1)
+        return (5, g) if d >= 3 else (INF64, -1)
 
     def second_bound(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int,
                      guesses: np.ndarray | None = None) -> int:
@@ -389,9 +390,9 @@ class DordleSearch:
             if entry is not None:
                 return entry[0]
         found = self.candidates(S1, S2, ident, d, guesses)
-        lower = min(int(found[3]), DINF)
+        lower = min(int(found[3]), INF64)
         if self.rules & USE_MEMO:
-            self.memo[key] = (lower, lower >= DINF, -1)
+            self.memo[key] = (lower, lower >= INF64, -1)
         if len(self.pending) >= PENDING:
             self.pending.clear()
         self.pending[(key, id(guesses))] = found  # for solve, should it search the state next
@@ -428,7 +429,7 @@ class DordleSearch:
                     out.append(child((code1, code2, C1, C2, False, n1 * sizes2[q])))
         return out
 
-    def evaluate(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, g: int, limit: int = DINF,
+    def evaluate(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, g: int, limit: int = INF64,
                  guesses: np.ndarray | None = None) -> int:
         """The cost of opening the state with g: exact if below limit, else a proven bound >=
         limit. The running sum starts from m and the parts' bounds and only ever replaces a
@@ -440,7 +441,7 @@ class DordleSearch:
         use_bounds = rules & USE_BOUNDS
         budgets = rules & USE_BUDGETS
         if not budgets:
-            limit = DINF
+            limit = INF64
         items = []  # [lower bound, pairs, part, whether a Child]
         for part in self.parts(S1, S2, ident, g):
             if isinstance(part, Child):
@@ -451,7 +452,7 @@ class DordleSearch:
                 items.append([lb, 0, part, False])
         running = m + sum(item[0] for item in items)
         if running >= limit:
-            return min(running, DINF)
+            return min(running, INF64)
         done = [False] * len(items)
         shortcuts = rules & USE_SHORTCUTS
         if rules & USE_PROJECTION or shortcuts:
@@ -460,7 +461,7 @@ class DordleSearch:
                     if pairs == 0:
                         better = 0
                     else:
-                        better = self.shortcut(part.S1, part.S2, part.ident, d - 1)[0] if d - 1 >= 2 else DINF
+                        better = self.shortcut(part.S1, part.S2, part.ident, d - 1)[0] if d - 1 >= 2 else INF64
                     done[i] = True
                 elif not rules & USE_PROJECTION:
                     continue
@@ -473,8 +474,8 @@ class DordleSearch:
                     running += better - lb
                     items[i][0] = better
                 if running >= limit:
-                    return min(running, DINF)
-        if rules & USE_SECOND and limit < DINF and d - 1 >= 2:
+                    return min(running, INF64)
+        if rules & USE_SECOND and limit < INF64 and d - 1 >= 2:
             for i in sorted(range(len(items)), key=lambda i: -items[i][1]):
                 lb, pairs, part, child = items[i]
                 if done[i] or not child or pairs <= 2:
@@ -484,22 +485,22 @@ class DordleSearch:
                     running += better - lb
                     items[i][0] = better
                 if running >= limit:
-                    return min(running, DINF)
+                    return min(running, INF64)
         # the single boards first (exact and memoised), then the children, smallest first
         for i in sorted(range(len(items)), key=lambda i: items[i][1]):
             if done[i]:
                 continue
             lb, _, part, child = items[i]
             if child:
-                budget = limit - (running - lb) if budgets else DINF
+                budget = limit - (running - lb) if budgets else INF64
                 value, _ = self.solve(part.S1, part.S2, part.ident, d - 1, budget, guesses)
             else:
                 value = self.v1(part.answers, d - 1)
             if value > lb:
                 running += value - lb
             if running >= limit:
-                return min(running, DINF)
-        return min(running, DINF)
+                return min(running, INF64)
+        return min(running, INF64)
 
     # --- the whole game ---
     def root(self) -> tuple[np.ndarray, np.ndarray, bool, int]:
@@ -508,7 +509,7 @@ class DordleSearch:
 
     def solve_game(self, first: int | None = None) -> tuple[int, int]:
         """(the optimal total over every ordered pair of different answers, its first guess);
-        with `first`, the total opening with that guess. DINF: no strategy within the cap."""
+        with `first`, the total opening with that guess. INF64: no strategy within the cap."""
         t0 = time.perf_counter()
         S1, S2, ident, d = self.root()
         if first is None:

@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import UserError
 from ..exact.solver import Infeasible, Solver
 from .document import FORMAT, check_game_claims, check_shape, remainder, single_tree_total, solved_mark
-from .kernels import DINF
+from ..jit import INF64
 from .search import Child, DordleSearch
 
 OBJECTIVES = ("total", "worst")
@@ -59,7 +59,7 @@ def smallest_cap_search(game, matrix: np.ndarray, max_guesses: int, first: int |
     for d in range(2, int(max_guesses) + 1):
         search = DordleSearch(game, matrix, d, **options)
         value, _ = search.solve_game(first)
-        if value < DINF:
+        if value < INF64:
             return search
     return DordleSearch(game, matrix, max_guesses, **options)  # infeasible: build_document says so
 
@@ -75,7 +75,7 @@ def build_document(search, first: int | None = None, objective: str = "total", c
     game = search.game
     t0 = time.perf_counter() if started is None else started
     value, guess = search.solve_game(first) if solved is None else solved
-    if value >= DINF:
+    if value >= INF64:
         raise NoStrategy(search.cap, None if first is None else game.guesses[first])
     S1, S2, ident, d = search.root()
     tree = _node(search, S1, S2, ident, d, guess, RemainderTrees(game, search.matrix, search.cap))
@@ -119,7 +119,7 @@ def _node(search, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, guess: in
     game = search.game
     if guess is None:
         value, guess = search.solve(S1, S2, ident, d)
-        if value >= DINF or guess < 0:
+        if value >= INF64 or guess < 0:
             raise UserError("internal: a state of the optimal tree has no strategy")  # pragma: no cover
     node = {"guess": game.guesses[guess]}
     children = {}

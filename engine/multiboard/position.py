@@ -183,7 +183,7 @@ class MultiPosition:
             return None
         import time
 
-        from ..dordle.kernels import DINF
+        from ..jit import INF64
         from ..dordle.player import OutOfTime, TimedSearch
         from ..exact.kernels import INF
 
@@ -203,7 +203,7 @@ class MultiPosition:
         finally:
             search.deadline = None
         m = len(S[0]) * len(S[1]) - len(np.intersect1d(S[0], S[1]))
-        return None if value >= DINF or g < 0 or m == 0 else (int(g), round(int(value) / m, 6))
+        return None if value >= INF64 or g < 0 or m == 0 else (int(g), round(int(value) / m, 6))
 
 
 def grid_feedback(text: str, boards: int, length: int, guesses: int) -> list[str]:
