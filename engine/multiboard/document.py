@@ -25,7 +25,8 @@ from .spec import ALPHABET, MAX_BOARDS, MultiSpec
 FORMAT = "wordtree-multiboard-sample/1"
 MAX_BYTES = 16 << 20
 MAX_GAMES = 10_000_000
-PLAYER = "fewest-expected-left/1"
+PLAYERS = {"fewest-expected-left/1": 1, "fewest-expected-left+exact-endgame/2": 2}  # name: player.Player version
+PLAYER = "fewest-expected-left+exact-endgame/2"  # what a build measures now
 LABEL = ("a heuristic player (not proven optimal) measured on {what}: the mean over a sample is an estimate, "
          "with its 95 % interval")
 
@@ -106,8 +107,8 @@ def check(doc) -> None:
         raise UserError(f"game.preset {game['preset'][:64]!r} is not the game of {k} boards and {cap} guesses "
                         f"({' or '.join(sorted(names))})")
     player = _field(doc, "player", dict)
-    if _field(player, "name", str, "player.") != PLAYER:
-        raise UserError(f"player.name must be {PLAYER}, got {player['name'][:64]!r}")
+    if _field(player, "name", str, "player.") not in PLAYERS:
+        raise UserError(f"player.name must be one of {', '.join(PLAYERS)}, got {player['name'][:64]!r}")
     _field(player, "shortlist", int, "player.")
     if player.get("heuristic") is not True:
         raise UserError("player.heuristic must be true")
@@ -182,7 +183,7 @@ def verify(doc: dict, game, matrix, replay: int | None, seed: int = 0, progress=
             problems.append(f"results.{key} is {str(got.get(key))[:80]}, the lengths give {value}")
     from .player import Player
 
-    player = Player(game, matrix, doc["player"]["shortlist"])
+    player = Player(game, matrix, doc["player"]["shortlist"], PLAYERS[doc["player"]["name"]])
     opener = player.choose([np.arange(n, dtype=np.int64)] * k, list(range(k)), spec.cap)
     if game.guesses[opener] != doc["opener"]:
         problems.append(f"opener is {doc['opener'][:16]!r}, the player opens with {game.guesses[opener]}")

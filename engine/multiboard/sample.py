@@ -48,6 +48,8 @@ def play_game(player: Player, answers, cap: int, feedback=None) -> tuple[int, li
     """The player's game against `answers` (one index a board): its length and its guesses.
     `feedback(g, a)` gives a pattern code (default: the matrix's)."""
     matrix, win = player.matrix, player.win
+    if hasattr(player, "new_game"):
+        player.new_game()
     k = len(answers)
     n = matrix.shape[1]
     sets = [np.arange(n, dtype=np.int64) for _ in range(k)]
