@@ -1,0 +1,170 @@
+"""The weighted exact search (engine/exact/weighted.py) against the brute force of
+tests/reference_weighted.py on random small lists, with every rule on and off; all-equal weights
+against the unweighted engine; the weights file; and weighted trees written, replayed and refused."""
+
+import random
+
+import numpy as np
+import pytest
+
+import reference_weighted
+from wordtree.errors import UserError
+from wordtree.exact import weighted
+from wordtree.exact.solver import Solver
+from wordtree.games.wordle import Wordle
+from wordtree.wordle import weights as weights_file
+from wordtree.words import WordList, canonical_sha256
+
+RULE_SETS = [
+    weighted.ALL_RULES,
+    0,
+    weighted.USE_MEMO,
+    weighted.USE_NODE_BOUND | weighted.USE_CLASS_BOUND,
+    weighted.ALL_RULES & ~weighted.USE_DEDUPE,
+    weighted.ALL_RULES & ~weighted.USE_FILTER,
+    weighted.ALL_RULES & ~weighted.USE_MEMO,
+    weighted.ALL_RULES & ~weighted.USE_SHORTCUT,
+    weighted.ALL_RULES & ~weighted.USE_PROFILE,
+    weighted.USE_PROFILE | weighted.USE_DEDUPE,
+]
+
+
+def word_list(name, words):
+    return WordList(name, name, tuple(words), canonical_sha256(words))
+
+
+def small_game(real_lists, seed, n_answers=12, n_guesses=24):
+    answers_all, guesses_all = real_lists
+    rng = random.Random(seed)
+    answers = sorted(rng.sample(answers_all, n_answers))
+    guesses = sorted(set(rng.sample(guesses_all, n_guesses)) | set(answers))
+    return Wordle("wordle", word_list("answers", answers), word_list("guesses", guesses))
+
+
+def random_weights(game, seed, most=50):
+    rng = random.Random(seed * 7 + 1)
+    return [rng.randint(1, most) for _ in game.answers]
+
+
+def engine(game, ws, cap, rules=weighted.ALL_RULES):
+    solver = weighted.WeightedSolver(game, game._compute_matrix(), ws, cap, rules=rules)
+    value, g = solver.solve(np.arange(len(game.answers)))
+    return solver, value, g
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_weighted_optimum_equals_brute_force(real_lists, seed):
+    """On random lists and weights, caps 2 to 4 and none: the engine's value is the brute
+    force's, and the tree it builds replays (by the literal feedback) to that value."""
+    game = small_game(real_lists, seed, n_answers=9 + seed % 4, n_guesses=18)
+    ws = random_weights(game, seed, most=[3, 50, 1000][seed % 3])
+    wmap = dict(zip(game.answers, ws))
+    for cap in (2, 3, 4, None):
+        want = reference_weighted.weighted_optimum(game.answers, game.guesses, wmap, cap or 12)
+        solver, value, g = engine(game, ws, cap)
+        got = float("inf") if value >= weighted.INF else value
+        assert got == want, (seed, cap)
+        if value < weighted.INF:
+            tree = solver.tree(np.arange(len(game.answers)))
+            assert reference_weighted.weighted_total(tree, game.answers, wmap) == want
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_every_rule_keeps_the_value(real_lists, rules):
+    """Each rule switched off (or alone) changes no value: the brute force decides."""
+    for seed in (11, 12):
+        game = small_game(real_lists, seed, n_answers=10, n_guesses=16)
+        ws = random_weights(game, seed)
+        wmap = dict(zip(game.answers, ws))
+        want = reference_weighted.weighted_optimum(game.answers, game.guesses, wmap, 3)
+        _, value, _ = engine(game, ws, 3, rules)
+        assert (float("inf") if value >= weighted.INF else value) == want, (seed, rules)
+
+
+def test_equal_weights_give_the_unweighted_optimum_times_the_weight(real_lists):
+    """With every weight k, the value is k times the unweighted engine's (kernels.py), on sets
+    large enough for the memo, dedupe and bounds to work."""
+    for seed, k in ((21, 1), (22, 7), (23, 1000)):
+        game = small_game(real_lists, seed, n_answers=40, n_guesses=120)
+        matrix = game._compute_matrix()
+        for cap in (3, 4, 6):
+            plain, _ = Solver(game, matrix, cap).solve(np.arange(len(game.answers), dtype=np.int32), cap)
+            solver = weighted.WeightedSolver(game, matrix, [k] * len(game.answers), cap)
+            value, _ = solver.solve(np.arange(len(game.answers)))
+            if plain >= 1 << 24:  # (the unweighted kernels' infinity: no tree within the cap)
+                assert value >= weighted.INF
+            else:
+                assert value == k * plain, (seed, cap)
+
+
+def test_budgets_give_bounds_or_the_value(real_lists):
+    """Asked below a budget, the search returns the exact value when it is below, else a bound
+    at least the budget (never above the value); the cost of a guess is the brute force's."""
+    game = small_game(real_lists, 31, n_answers=11, n_guesses=20)
+    ws = random_weights(game, 31)
+    solver, value, g = engine(game, ws, 4)
+    S = np.arange(len(game.answers))
+    for beta in (value - 5, value, value + 1, value + 100):
+        fresh = weighted.WeightedSolver(game, game._compute_matrix(), ws, 4)
+        got, _ = fresh.solve(S, 4, beta)
+        assert got == value if value < beta else beta <= got <= value
+    wmap = dict(zip(game.answers, ws))
+    for guess in (0, 5, len(game.guesses) - 1):
+        word = game.guesses[guess]
+        brute = sum(ws) + sum(
+            reference_weighted.weighted_optimum(part, game.guesses, wmap, 3)
+            for part in _classes(game, word) if part)
+        assert solver.cost(S, guess, 4) == brute
+
+
+def _classes(game, word):
+    from reference import wordle_feedback
+
+    out = {}
+    for a in game.answers:
+        p = wordle_feedback(word, a)
+        if p != "G" * len(a):
+            out.setdefault(p, []).append(a)
+    return list(out.values())
+
+
+def test_profile_bound_is_the_least_depth_profile():
+    """The depth-profile bound against every tree shape it stands for: the weights sorted from
+    the heaviest at depths 1, then b of depth 2, b*b of depth 3 ... (by hand for b = 2)."""
+    ws = np.array([9, 1, 5, 3, 3, 2, 8], dtype=np.int64)
+    S = np.arange(7, dtype=np.int32)
+    # sorted 9 8 5 3 3 2 1: 9*1 + (8+5)*2 + (3+3+2+1)*3 = 9 + 26 + 27
+    assert weighted._profile_bound(S, ws, 3, 2) == 62
+    assert weighted._profile_bound(S, ws, 2, 2) == weighted.INF  # 3 answers at most in 2 guesses
+    assert weighted._set_bound(S, ws, 3, 300, weighted.ALL_RULES) == 2 * ws.sum() - 9
+
+
+# ------------------------------------------------------------------------------------------------
+# the weights file
+# ------------------------------------------------------------------------------------------------
+def test_weights_file_rules():
+    answers, guesses = ("aa", "bb"), ("aa", "bb", "cc")
+    w = weights_file.parse_weights(b"# note\nbb 3\n\naa\t2\ncc 9\n", "w.tsv", answers, guesses)
+    assert w.values == (2, 3) and w.total == 5
+    assert w.sha256 == weights_file.fingerprint([("aa", 2), ("bb", 3)])
+    same = weights_file.parse_weights(b"aa 2\nbb   3\n", "x", answers, guesses)
+    assert same.sha256 == w.sha256  # order, spacing and extra guesses do not change it
+    for raw, message in ((b"aa 2\n", "have no weight: bb"), (b"aa 0\nbb 1\n", "from 1 to"),
+                         (b"aa -1\nbb 1\n", "from 1 to"), (b"aa 1.5\nbb 1\n", "from 1 to"),
+                         (b"aa 1\nbb 1\nzz 1\n", "'zz' is not a word of this game"),
+                         (b"aa 1\naa 2\nbb 1\n", "twice"), (b"aa 1 2\nbb 1\n", "expected 'word weight'"),
+                         (b"\xff\xfe", "not UTF-8")):
+        with pytest.raises(UserError, match=message):
+            weights_file.parse_weights(raw, "w.tsv", answers, guesses)
+
+
+def test_shipped_weights_cover_the_allowed_list():
+    """The shipped file gives every allowed NYT word a weight, as wordlists/README.md says it is
+    made: floor(count / 10^6) + 1 from word-frequency.tsv, 1 where the word is absent."""
+    from wordtree.data import wordlists_dir
+
+    folder = wordlists_dir()
+    counts = dict(line.split("\t") for line in (folder / "word-frequency.tsv").read_text().splitlines())
+    allowed = (folder / "nyt-allowed-14855-20220830.txt").read_text().split()
+    w = weights_file.read_weights(weights_file.SHIPPED_WEIGHTS, allowed, allowed)
+    assert w.values == tuple(int(counts.get(word, "0")) // 10**6 + 1 for word in allowed)
