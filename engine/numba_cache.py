@@ -55,6 +55,7 @@ COMPILE_QUIET = 0.5  # seconds without a compile after which a burst of compiles
 # what a burst that begins in a kernel module compiles, and about how long it takes the first time (the
 # 2-core machine, alone: docs/log/2026-12-02.md); it is said, and a bar counts the seconds to it
 KERNELS = {
+    "exact.kernels": ("the exact search kernels", 27),
     "hangman.kernels": ("the Hangman search kernels", 25),
     "dordle.kernels": ("the Dordle search kernels", 32),
     "puzzles.crossword_kernels": ("the crossword kernels", 28),
