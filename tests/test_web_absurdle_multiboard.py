@@ -191,7 +191,7 @@ def test_multiboard_candidates_and_guesses_as_the_command_line(browser, site):
     compared = {"heuristic": 0, "table": 0, "none": 0, "narrowed": 0}
     for name, preset, k, most in (("quordle-sample", "quordle", 4, 9), ("octordle-sample", "octordle", 8, 6)):
         open_on(browser, site, name)
-        for answers in (rng.sample(answers_list, k), rng.sample(answers_list, k)):
+        for answers in (rng.sample(answers_list, k),):  # one game a preset (each step runs the command line twice)
             for steps, got, want, boards in multiboard_game(browser, name, preset, answers, most):
                 assert [len(w) for w in got["candidates"]] == [b["candidates"] if not b["solved_at"] else 0 for b in boards]
                 assert got["candidates"] == [[] if b["solved_at"] else b["words"] for b in boards], steps
@@ -203,7 +203,7 @@ def test_multiboard_candidates_and_guesses_as_the_command_line(browser, site):
                 else:
                     assert got["error"] and "wordtree next" in got["error"]
                     compared["none"] += 1
-    assert compared["table"] == 4 and compared["heuristic"] >= 8
+    assert compared["table"] == 2 and compared["heuristic"] >= 4
 
 
 def test_multiboard_narrows_by_the_boards_answers_differing(browser, site):
