@@ -72,10 +72,12 @@ def depth_stats(depths) -> dict:
 
 
 def make_document(game, root, *, mode="normal", max_guesses=6, objective="total", optimal=True,
-                  proof="exhaustive", seconds=0.0, extra=None, depths=None) -> dict:
+                  proof="exhaustive", seconds=0.0, extra=None, depths=None, weights=None) -> dict:
     """A wordtree/1 document for `root` on `game` (`max_guesses=None` means no cap and is written
     as null). The stats come from `depths`, each answer's number of guesses in this tree as the
-    exact builder read them off it (BuildResult.depths), else from replaying every answer."""
+    exact builder read them off it (BuildResult.depths), else from replaying every answer. With
+    `weights` (wordle.weights.Weights: the objective is then "weighted"), the stats also hold
+    their fingerprint (stats.weights) and the tree's weighted total and mean."""
     from .. import ENGINE
 
     max_guesses = None if max_guesses is None else int(max_guesses)
@@ -88,6 +90,10 @@ def make_document(game, root, *, mode="normal", max_guesses=6, objective="total"
     stats = depth_stats(depths)
     stats.update(objective=objective, optimal=bool(optimal), proof=proof,
                  seconds=round(float(seconds), 3), engine=ENGINE)
+    if weights is not None:
+        weighted_total = sum(w * d for w, d in zip(weights.values, depths))
+        stats.update(weights=weights.record(), weighted_total=weighted_total,
+                     weighted_mean=round(weighted_total / weights.total, 4))
     stats.update(extra or {})
     return {
         "format": FORMAT,
@@ -211,11 +217,34 @@ def check_fields(doc: dict) -> None:
         if not whole(count):
             raise field_error(f"stats.histogram.{key}", count, "a whole number, 0 or more")
     expect(stats, "stats", "optimal", lambda v: isinstance(v, bool), "true or false", optional=True)
-    expect(stats, "stats", "objective", lambda v: v in ("total", "worst"), "total or worst", optional=True)
+    expect(stats, "stats", "objective", lambda v: v in ("total", "worst", "weighted"), "total, worst or weighted",
+           optional=True)
+    check_weights_fields(stats)
     for key in ("proof", "first_guess", "engine", "strategy"):
         expect(stats, "stats", key, text, "a string", optional=True)
     expect(stats, "stats", "seconds", number, "a number, 0 or more", optional=True)
     check_nodes(doc["root"])
+
+
+def check_weights_fields(stats: dict) -> None:
+    """A weighted tree's stats: its weights' record (file, sha256, total_weight, answers) and its
+    weighted total and mean, all or none of them, each of its type (wordle/weights.py)."""
+    keys = ("weights", "weighted_total", "weighted_mean")
+    present = [key for key in keys if key in stats]
+    if not present:
+        if stats.get("objective") == "weighted":
+            raise UserError("stats.objective is weighted but stats.weights is missing")
+        return
+    missing = [key for key in keys if key not in stats]
+    if missing:
+        raise UserError(f"stats has {present[0]} but not {', '.join(missing)}")
+    record = expect(stats, "stats", "weights", lambda v: isinstance(v, dict), "an object")
+    expect(record, "stats.weights", "file", lambda v: text(v, 256) and v != "", "a non-empty string")
+    expect(record, "stats.weights", "sha256", is_sha256, "a sha256 (64 hex digits)")
+    for key in ("total_weight", "answers"):
+        expect(record, "stats.weights", key, lambda v: whole(v, 1), "a whole number, 1 or more")
+    expect(stats, "stats", "weighted_total", whole, "a whole number, 0 or more")
+    expect(stats, "stats", "weighted_mean", number, "a number, 0 or more")
 
 
 def is_sha256(value) -> bool:

@@ -54,6 +54,8 @@ class Report:
     mean: float = 0.0
     worst: int = 0
     histogram: dict[str, int] = field(default_factory=dict)
+    weighted_total: int | None = None  # with weights: the sum over the answers of weight times guesses
+    weighted_mean: float | None = None  # that over the total weight (4 places)
 
 
 class Defect(Exception):
@@ -64,12 +66,15 @@ def _path(steps) -> str:
     return " > ".join(f"{g}:{p}" for g, p in steps) or "the root"
 
 
-def verify(doc: dict, answers_words, guesses_words) -> Report:
+def verify(doc: dict, answers_words, guesses_words, weights=None) -> Report:
     """Check a wordtree/1 document against the answer and guess lists; the report names the
-    first defect found, or carries the recomputed stats when the tree is sound."""
+    first defect found, or carries the recomputed stats when the tree is sound. With `weights`
+    (their values in answer order: wordle/weights.py) the report carries the tree's weighted
+    total too, from the depths replayed here; a weighted tree (stats.weights) needs them, and its
+    stored weighted total and mean must be theirs."""
     report = Report(ok=False)
     try:
-        _check(doc, list(dict.fromkeys(answers_words)), list(dict.fromkeys(guesses_words)), report)
+        _check(doc, list(dict.fromkeys(answers_words)), list(dict.fromkeys(guesses_words)), report, weights)
     except Defect as exc:
         report.defect = str(exc)
         return report
@@ -77,7 +82,7 @@ def verify(doc: dict, answers_words, guesses_words) -> Report:
     return report
 
 
-def _check(doc, answers, guesses, report) -> None:
+def _check(doc, answers, guesses, report, weights=None) -> None:
     game = doc.get("game") or {}
     rules = RULES.get(game.get("name"))
     if rules is None:
@@ -101,6 +106,25 @@ def _check(doc, answers, guesses, report) -> None:
     report.mean = round(report.total / len(depths), 4)
     report.histogram = {str(d): depths.count(d) for d in range(1, report.worst + 1)}
     _check_stats(doc.get("stats") or {}, report)
+    stats = doc.get("stats") or {}
+    if weights is None:
+        if "weights" in stats:
+            raise Defect("the tree is weighted: its weights are needed to check it")
+        return
+    if len(weights) != len(answers):
+        raise Defect(f"{len(weights)} weights for {len(answers)} answers")
+    report.weighted_total = sum(int(w) * d for w, d in zip(weights, depths))
+    report.weighted_mean = round(report.weighted_total / sum(weights), 4)
+    if "weights" in stats:
+        if stats["weights"].get("total_weight") != sum(weights):
+            raise Defect(f"stats.weights.total_weight is {stats['weights'].get('total_weight')!r}, the weights "
+                         f"give {sum(weights)}")
+        if stats.get("weighted_total") != report.weighted_total:
+            raise Defect(f"stats.weighted_total is {stats.get('weighted_total')!r}, the tree gives "
+                         f"{report.weighted_total}")
+        mean = stats.get("weighted_mean")
+        if not isinstance(mean, (int, float)) or abs(mean - report.weighted_mean) > 5e-5:
+            raise Defect(f"stats.weighted_mean is {mean!r}, the tree gives {report.weighted_mean}")
 
 
 def _check_lists(game, answers, guesses) -> None:
