@@ -168,3 +168,34 @@ def test_shipped_weights_cover_the_allowed_list():
     allowed = (folder / "nyt-allowed-14855-20220830.txt").read_text().split()
     w = weights_file.read_weights(weights_file.SHIPPED_WEIGHTS, allowed, allowed)
     assert w.values == tuple(int(counts.get(word, "0")) // 10**6 + 1 for word in allowed)
+
+
+SOLVE_TWICE = """
+import sys
+import numpy as np
+from wordtree.games import get_game
+from wordtree.exact import weighted
+game = get_game("wordle", sys.argv[1], sys.argv[2])
+w = np.arange(1, len(game.answers) + 1, dtype=np.int64)
+print(weighted.WeightedSolver(game, game._compute_matrix(), w, 6).solve(np.arange(len(game.answers))))
+"""
+
+
+def test_the_weighted_search_runs_from_numbas_cache(tmp_path):
+    """The recursive kernel loaded from numba's cache (a second process) answers as the first that
+    compiled it: a recursion whose argument types differ from its entry's, or that passes a literal,
+    crashes there (numba issue 6061)."""
+    import os
+    import subprocess
+    import sys
+
+    from wordtree.games import get_game
+
+    real = get_game("wordle")
+    (tmp_path / "a.txt").write_text("\n".join(real.answers[:40:3]) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(real.guesses[:300:10]) + "\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    runs = [subprocess.run([sys.executable, "-c", SOLVE_TWICE, str(tmp_path / "a.txt"), str(tmp_path / "g.txt")],
+                           capture_output=True, text=True, env=env, timeout=600) for _ in range(2)]
+    assert all(run.returncode == 0 for run in runs), [run.stderr[-500:] for run in runs]
+    assert runs[0].stdout == runs[1].stdout and runs[0].stdout.startswith("(")

@@ -365,6 +365,7 @@ def _solve(S, guesses, d, beta, forced, weights, matrix, win, b, rules, stamp, c
     counters[C_NODES] += 1
     n = S.size
     none = np.int32(-1)
+    unforced = d - d - 1  # forced's type (int64) and not a literal: numba issue 6061 (a cached recursion)
     if d <= 0:
         return INF, none
     if forced < 0:
@@ -429,7 +430,7 @@ def _solve(S, guesses, d, beta, forced, weights, matrix, win, b, rules, stamp, c
             for jj in range(k):
                 j = order[jj]
                 child_beta = best - (running - cb[j])
-                v, _ = _solve(members[starts[j]:starts[j + 1]], kept, d - 1, child_beta, none, weights, matrix,
+                v, _ = _solve(members[starts[j]:starts[j + 1]], kept, d - 1, child_beta, unforced, weights, matrix,
                               win, b, rules, stamp, cnt, wsum, wmax, label, pkeys, counters, dedupe_keys,
                               dedupe_rows, own, set_keys, depth_keys, mkeys, mdepth, moff, msize, mval, mexact,
                               mguess, pool)
