@@ -37,6 +37,9 @@ def add_grade(sub) -> None:
                         "proven bounds (default 60; 'none': always exact, however long); a move on the tree is "
                         "valued from the tree, exactly, whatever this is")
     p.add_argument("--json", action="store_true", help="print the moves and totals as JSON")
+    from .multiboard import grade_options
+
+    grade_options(p)
     quiet_option(p)
 
 
@@ -74,12 +77,16 @@ def run_grade(args) -> int:
     from ..wordle.tree import game_for
     from .grading import Progress, search_note
 
+    if args.game in ("quordle", "octordle", "sedecordle", "duotrigordle", "multiboard") or args.boards is not None:
+        from .multiboard import run_grade_multiboard
+
+        return run_grade_multiboard(args)
     items = list(args.items)
     tree_path = items.pop(0) if items and (":" not in items[0] or Path(items[0]).is_file()) else None
     family = _family(args, tree_path)
-    if args.game in ("quordle", "octordle", "sedecordle", "duotrigordle", "multiboard"):
-        raise UsageError(f"grade does not grade {args.game} games yet: next --game {args.game} gives the exact "
-                         "guess once one or two boards are left")
+    for flag in ("grid", "samples", "seed"):
+        if getattr(args, flag) is not None:
+            raise UsageError(f"--{flag} is for a multi-board game's grade (--game quordle, ..., --boards K)")
     if family == "dordle":
         from .dordle import run_lookup
 

@@ -374,3 +374,73 @@ def run_play_multiboard(args) -> int:
           "(not proven optimal)", flush=True)
     return play(MultiPlay(position), sys.stdin, lambda text: print(text, flush=True), sys.stdin.isatty(),
                 sys.stdout.isatty())
+
+
+# --- grade -----------------------------------------------------------------------------------
+
+def grade_options(p) -> None:
+    """grade's own options for the multi-board games (beside --game, --max-guesses, --json)."""
+    boards_options(p, cap=False)
+    p.add_argument("--grid", metavar="FILE|-",
+                   help="multi-board games: the game's shared emoji grid (a file, or - for standard input); "
+                        "the moves are then the guesses alone")
+    p.add_argument("--samples", type=int_option("--samples", 2, 100_000), default=None, metavar="N",
+                   help="multi-board games: the sampled tuples a move is estimated on, where more than two "
+                        "boards are open (default 200)")
+    p.add_argument("--seed", type=int_option("--seed", 0, 2**63 - 1), default=None, metavar="S",
+                   help="multi-board games: the seed of those samples (default 1)")
+
+
+def run_grade_multiboard(args) -> int:
+    """`grade --game quordle` (or --boards K): each move exact with one or two boards left, else
+    estimated against the player over seeded sampled tuples (engine/multiboard/grade.py)."""
+    from ..multiboard import grade as mg
+    from ..multiboard.position import parse_step
+    from ..multiboard.spec import load
+    from .common import GAME_CAP, game_options_given
+
+    for flag, given in (("--mode", args.mode is not None), ("--seconds", args.seconds is not _grade_default()),
+                        ("--fold-accents", getattr(args, "fold_accents", False)),
+                        ("--keep-letters", getattr(args, "keep_letters", None) is not None)):
+        if given:
+            raise UsageError(f"{flag} is not an option of the multi-board games' grade")
+    if game_options_given(args):
+        raise UsageError(f"--{next(iter(game_options_given(args))).replace('_', '-')} is not an option of the "
+                         "multi-board games")
+    if args.max_guesses is None:
+        raise UsageError("--max-guesses none: a multi-board game has a cap (default: the preset's, or K + 5)")
+    args.max_guesses = None if args.max_guesses == GAME_CAP else args.max_guesses
+    spec = _spec(args)
+    game, matrix = load(None, args.answers, args.guesses, args.cache_dir)
+    if len(game.answers) < spec.boards:
+        raise UserError(f"{spec.boards} boards need {spec.boards} different answers: the list has {len(game.answers)}")
+    if args.grid is None:
+        steps = []
+        for text in args.items:
+            try:
+                steps.append(parse_step(text))
+            except UserError as exc:
+                raise UsageError(str(exc)) from None
+    else:
+        steps = _steps(args, spec, game)
+    if not steps:
+        raise UsageError(f"give the moves played, as GUESS:P1/.../P{spec.boards}")
+    samples = mg.DEFAULT_SAMPLES if args.samples is None else args.samples
+    seed = mg.DEFAULT_SEED if args.seed is None else args.seed
+    grader = mg.Grader(game, matrix, spec, samples, seed)
+    if args.json:
+        moves = grader.grade(steps)
+        return print_json({"game": spec.name, "boards": spec.boards, "max_guesses": spec.cap, "samples": samples,
+                           "seed": seed, "moves": [mv.as_json() for mv in moves], "total": mg.totals(moves)})
+    grader.check(steps)
+    for line in mg.header_lines(spec, game.identity()["answers"], samples, seed):
+        print(line, flush=True)
+    moves = grader.grade(steps, lambda mv: print(mg.move_line(mv), flush=True))
+    print(mg.total_line(moves))
+    return 0
+
+
+def _grade_default():
+    from .grade import _DEFAULT
+
+    return _DEFAULT
