@@ -356,8 +356,8 @@ def test_the_commands_refuse_what_does_not_fit(tmp_path):
     assert code == 2
     code, _, err = cli("build", "multiboard", "--boards", "2", *lists, "--every", "--seed", "3")
     assert code == 2 and "--samples and --seed are for a sample; --every draws none" in err
-    code, _, err = cli("grade", "--game", "quordle", "crane:GGGGG/BBBBB/BBBBB/BBBBB")
-    assert code == 2 and "grade does not grade quordle games yet" in err
+    code, _, err = cli("grade", "--game", "quordle", "crane")
+    assert code == 2 and "expected GUESS:P1/P2/.../PK" in err and err.count("\n") == 1
     code, _, err = cli("play", "--boards", "2", *lists, "--grid", "-", stdin="")
     assert code == 2 and "--grid" in err
     code, _, err = cli("next", "--game", "quordle", "--seconds", "3", "salet:BBBBB/BBBBB/BBBBB/BBBBB")

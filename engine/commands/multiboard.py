@@ -411,20 +411,20 @@ def run_grade_multiboard(args) -> int:
         raise UsageError("--max-guesses none: a multi-board game has a cap (default: the preset's, or K + 5)")
     args.max_guesses = None if args.max_guesses == GAME_CAP else args.max_guesses
     spec = _spec(args)
+    if not args.items:
+        raise UsageError(f"give the moves played, as GUESS:P1/.../P{spec.boards}"
+                         + (" (with --grid, the guesses alone)" if args.grid is not None else ""))
+    steps = []
+    for text in args.items if args.grid is None else ():
+        try:
+            steps.append(parse_step(text))
+        except UserError as exc:
+            raise UsageError(str(exc)) from None
     game, matrix = load(None, args.answers, args.guesses, args.cache_dir)
     if len(game.answers) < spec.boards:
         raise UserError(f"{spec.boards} boards need {spec.boards} different answers: the list has {len(game.answers)}")
-    if args.grid is None:
-        steps = []
-        for text in args.items:
-            try:
-                steps.append(parse_step(text))
-            except UserError as exc:
-                raise UsageError(str(exc)) from None
-    else:
+    if args.grid is not None:
         steps = _steps(args, spec, game)
-    if not steps:
-        raise UsageError(f"give the moves played, as GUESS:P1/.../P{spec.boards}")
     samples = mg.DEFAULT_SAMPLES if args.samples is None else args.samples
     seed = mg.DEFAULT_SEED if args.seed is None else args.seed
     grader = mg.Grader(game, matrix, spec, samples, seed)
