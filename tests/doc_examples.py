@@ -42,6 +42,8 @@ SLOW = {
     "wordtree build mastermind --first auto": "every Mastermind opener ranked: minutes",
     "wordtree build hangman --length 8 -o hangman-8.json": "a Hangman proof of 8-letter words: minutes",
     "wordtree boggle --best --time 120": "two minutes of annealing, as it says",
+    "wordtree build wordle-nyt2023 --first tarse --weights nyt-allowed-14855-frequency-weights.tsv -o weighted.json":
+        "the weighted tree of today's lists: minutes",
     "wordtree rank --scheduler local --workers 2 --limit 50": "a local Dask cluster ranking 50 openers",
     "wordtree dordle build --from salet:BBBGB/YBBYB,crony:GYYBB/BYBBB": "a Dordle position of the full lists: minutes",
 }

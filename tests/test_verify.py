@@ -206,9 +206,15 @@ def test_every_shipped_tree_verifies(path):
     from wordtree.wordle.tree import read_tree
     from wordtree.wordle.verify import load_lists
 
+    from wordtree.wordle.weights import recorded, tree_weights
+
     doc = read_tree(path)
-    report = verify(doc, *load_lists(doc))
+    answers, guesses = load_lists(doc)
+    weights = tree_weights(doc, None, answers, guesses) if recorded(doc) is not None else None  # the shipped file it names
+    report = verify(doc, answers, guesses, None if weights is None else weights.values)
     assert report.ok, f"{path.name}: {report.defect}"
+    if weights is not None:  # the weighted total replayed by this test's own sum over the depths
+        assert report.weighted_total == doc["stats"]["weighted_total"]
 
 
 # ------------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ tests/reference_weighted.py on random small lists, with every rule on and off; a
 against the unweighted engine; the weights file; and weighted trees written, replayed and refused."""
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -199,3 +200,66 @@ def test_the_weighted_search_runs_from_numbas_cache(tmp_path):
                            capture_output=True, text=True, env=env, timeout=600) for _ in range(2)]
     assert all(run.returncode == 0 for run in runs), [run.stderr[-500:] for run in runs]
     assert runs[0].stdout == runs[1].stdout and runs[0].stdout.startswith("(")
+
+
+# ------------------------------------------------------------------------------------------------
+# the commands: build --weights writes a weighted tree, verify replays it and refuses other weights
+# ------------------------------------------------------------------------------------------------
+def test_build_and_verify_a_weighted_tree(tmp_path, real_lists, capsys):
+    import orjson
+
+    from wordtree.commands import main
+
+    game = small_game(real_lists, 41, n_answers=14, n_guesses=30)
+    answers, guesses = tmp_path / "a.txt", tmp_path / "g.txt"
+    answers.write_text("\n".join(game.answers) + "\n")
+    guesses.write_text("\n".join(game.guesses) + "\n")
+    ws = random_weights(game, 41)
+    wfile = tmp_path / "w.tsv"
+    wfile.write_text("".join(f"{a}\t{w}\n" for a, w in zip(game.answers, ws)))
+    lists = ["--answers", str(answers), "--guesses", str(guesses)]
+    out = tmp_path / "t.json"
+    assert main(["build", *lists, "--weights", str(wfile), "--quiet", "-o", str(out)]) == 0
+    doc = orjson.loads(out.read_bytes())
+    want = reference_weighted.weighted_optimum(game.answers, game.guesses, dict(zip(game.answers, ws)), 6)
+    assert doc["stats"]["weighted_total"] == want
+    assert reference_weighted.weighted_total(doc["root"], game.answers, dict(zip(game.answers, ws))) == want
+    assert doc["stats"]["weights"]["total_weight"] == sum(ws)
+    capsys.readouterr()
+    assert main(["verify", str(out), *lists, "--weights", str(wfile), "--json"]) == 0
+    report = orjson.loads(capsys.readouterr().out)
+    assert report["weighted_total"] == want and report["weighted_tree"] is True
+    # other weights, or none, are refused
+    other = tmp_path / "other.tsv"
+    other.write_text("".join(f"{a}\t{w + (i == 0)}\n" for i, (a, w) in enumerate(zip(game.answers, ws))))
+    assert main(["verify", str(out), *lists, "--weights", str(other)]) == 1
+    assert "not the ones the tree was made for" in capsys.readouterr().err
+    assert main(["verify", str(out), *lists]) == 1
+    assert "not shipped" in capsys.readouterr().err
+    # a stored weighted total that the replay does not give is refused
+    doc["stats"]["weighted_total"] += 1
+    out.write_bytes(orjson.dumps(doc))
+    assert main(["verify", str(out), *lists, "--weights", str(wfile)]) == 1
+    assert "weighted_total" in capsys.readouterr().err
+    # the flag where it does not apply
+    assert main(["build", *lists, "--weights", str(wfile), "--mode", "hard"]) == 2
+    assert main(["verify", "absurdle-wordle", "--weights", str(wfile)]) == 2
+    assert "Hangman or Wordle-family" in capsys.readouterr().err
+
+
+def test_the_shipped_weighted_tree_replays_with_independent_code():
+    """trees/wordle-nyt2023-tarse-weighted.json: every one of the 3158 answers played through it by
+    reference_weighted's own feedback, weighted by the shipped file read here line by line, gives
+    the weighted total the file states; the plain TARSE tree totals more on the same weights."""
+    import orjson
+
+    root = Path(__file__).resolve().parents[1]
+    answers = (root / "wordlists" / "nyt-answers-3158-20230701.txt").read_text().split()
+    rows = [line.split("\t") for line in (root / "wordlists" / weights_file.SHIPPED_WEIGHTS).read_text().splitlines()
+            if line and not line.startswith("#")]
+    w = {word: int(weight) for word, weight in rows}
+    doc = orjson.loads((root / "trees" / "wordle-nyt2023-tarse-weighted.json").read_bytes())
+    plain = orjson.loads((root / "trees" / "wordle-nyt2023-tarse-normal.json").read_bytes())
+    total = reference_weighted.weighted_total(doc["root"], answers, w)
+    assert total == doc["stats"]["weighted_total"] and doc["stats"]["weights"]["total_weight"] == sum(w[a] for a in answers)
+    assert reference_weighted.weighted_total(plain["root"], answers, w) > total

@@ -74,6 +74,9 @@ def add_build(sub, argv: list[str] | None = None) -> None:
                    help="start --checkpoint over even if it exists (without --resume or this, an existing one is refused)")
     p.add_argument("--status", action="store_true", help="print what --checkpoint proves so far (each class of the "
                    "opener exact or bounded below, and the total's lower bound), then stop")
+    p.add_argument("--weights", metavar="FILE", help="Wordle family, normal mode: minimise the weighted total of "
+                   "guesses, each answer weighted by this file's 'word weight' lines (e.g. "
+                   "nyt-allowed-14855-frequency-weights.tsv); the tree records the weights' fingerprint")
     json_option(p, "game, first_guess, optimal, total, mean, worst, answers, histogram, seconds, output")
 
 
@@ -99,6 +102,8 @@ def run_build(args) -> int:
         return run_build_multiboard(args)
     if args.game != "dordle":  # Dordle checks its own: --checkpoint or --jobs
         checkpoint_flags(args)
+    if getattr(args, "weights", None) is not None:
+        return _build_weighted(args)
     if args.game == "hangman":
         from .hangman import run_build_hangman
 
@@ -231,6 +236,70 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
                                       option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2).decode() + "\n")
     if checkpoint_error:
         failures.append(CheckpointNotSaved(args.checkpoint, checkpoint_error))
+    return report_failures(failures)
+
+
+def _build_weighted(args) -> int:
+    """build --weights: the exact tree of least weighted total (exact/weighted.py), normal mode."""
+    import time
+
+    import numpy as np
+
+    from ..exact.build import answer_depths
+    from ..exact.weighted import weighted_build
+    from ..files import check_writable
+    from ..wordle.patterns import pattern_matrix
+    from ..wordle.tree import histogram_lines, make_document, write_tree
+    from ..wordle.weights import read_weights
+
+    for flag, given in (("--from", args.state), ("--checkpoint", args.checkpoint), ("--resume", args.resume),
+                        ("--status", args.status)):
+        if given:
+            raise UsageError(f"{flag} is not for a weighted build (--weights)")
+    if args.mode != "normal":
+        raise UsageError("--weights builds normal-mode trees only")
+    if args.strategy != "exact" or args.objective != "total":
+        raise UsageError("--weights is for the exact build with --objective total")
+    if args.output:
+        check_writable(args.output, "tree")
+    game = load_game(args)
+    if getattr(game, "kind", "") != "wordle":
+        raise UsageError(f"--weights is for the Wordle family, not {game.name}")
+    weights = read_weights(args.weights, game.answers, game.guesses)
+    matrix = pattern_matrix(game, args.cache_dir).matrix
+    first = args.first if args.first and args.first != "auto" else None
+    opener = game.guess_index[game.parse_guess(first)] if first else None
+    start = time.perf_counter()
+    root, total = weighted_build(game, matrix, np.array(weights.values, dtype=np.int64), opener, args.max_guesses,
+                                 threads=args.threads or 1)
+    seconds = time.perf_counter() - start
+    depths = answer_depths(game, matrix, root, range(len(game.answers)))
+    extra = {"first_guess": "given"} if first else {}
+    doc = make_document(game, root, mode="normal", max_guesses=args.max_guesses, optimal=True, proof="exhaustive",
+                        seconds=seconds, extra=extra, objective="weighted", depths=depths, weights=weights)
+    stats = doc["stats"]
+    if stats["weighted_total"] != total:
+        raise RuntimeError(f"internal error: search total {total} but the tree replays to {stats['weighted_total']}")
+    failures = []
+    if args.output:
+        where, reason = write_or_fallback(args.output, lambda path: write_tree(path, doc))
+        if reason is not None:
+            failures.append(OutputSavedElsewhere(args.output, "tree", reason, where))
+    label = "optimal given that first guess" if first else "optimal"
+    if args.json:
+        print_json({"game": game.name, "mode": "normal", "max_guesses": doc["game"]["max_guesses"],
+                    "first_guess": root["guess"], "optimal": True, "opener_given": bool(first),
+                    "weights": weights.record(), "weighted_total": total, "weighted_mean": stats["weighted_mean"],
+                    "total": stats["total"], "mean": stats["mean"], "worst": stats["worst"],
+                    "answers": len(game.answers), "histogram": stats["histogram"], "seconds": round(seconds, 3),
+                    "output": args.output if args.output and not failures else None})
+        return report_failures(failures)
+    print(f"{game.name}: first guess {root['guess']}, {label} for the weights {weights.file} (exhaustive search)")
+    print(f"weighted total {total}  weighted mean {stats['weighted_mean']:.4f}  (total weight {weights.total})")
+    print(f"total {stats['total']}  mean {stats['mean']:.4f}  worst {stats['worst']}  answers {len(game.answers)}  "
+          f"time {seconds:.2f} s")
+    print("\n".join(histogram_lines(stats["histogram"])))
+    print(f"wrote {args.output}" if args.output and not failures else "not saved: add -o FILE to keep the tree")
     return report_failures(failures)
 
 

@@ -30,7 +30,8 @@ def add_verify(sub) -> None:
     p.add_argument("tree", help="a tree file of any family (wordtree/1, wordtree-hangman/1, wordtree-dordle/1 or a "
                                 "Dordle strategy), or a shipped tree's name (wordtree trees lists them)")
     list_options(p)
-    p.add_argument("--weights", metavar="FILE", help="a Hangman tree's weights file, if not a shipped one")
+    p.add_argument("--weights", metavar="FILE", help="a Hangman tree's weights file, if not a shipped one; a "
+                   "Wordle-family tree: replay its weighted total with these weights (a weighted tree's must match)")
     cache_dir_option(p, family="Dordle")
     p.add_argument("--prove", action="store_true",
                    help="re-prove the tree's optimality claim with the exact search (slow: the search the build ran)")
@@ -42,8 +43,8 @@ def add_verify(sub) -> None:
 def run_verify(args) -> int:
     """Replay a tree of any family with that family's independent verifier."""
     family = tree_family(args.tree)
-    if family != "hangman" and args.weights is not None:
-        raise UsageError("--weights is for a Hangman tree")
+    if family not in ("hangman", "wordle") and args.weights is not None:
+        raise UsageError("--weights is for a Hangman or Wordle-family tree")
     if family != "dordle" and args.cache_dir is not None:
         raise UsageError("--cache-dir is for a Dordle tree")
     if family == "hangman":
@@ -71,8 +72,16 @@ def _verify_wordle(args) -> int:
     from ..wordle.tree import histogram_lines, read_tree
     from ..wordle.verify import load_lists, optimality_claim, verify
 
+    from ..wordle.weights import read_weights, recorded, tree_weights
+
     doc = read_tree(tree_path(args.tree))
-    report = verify(doc, *load_lists(doc, args.answers, args.guesses))
+    answers, guesses = load_lists(doc, args.answers, args.guesses)
+    weights = None
+    if recorded(doc) is not None:
+        weights = tree_weights(doc, args.weights, answers, guesses)
+    elif args.weights is not None:
+        weights = read_weights(args.weights, answers, guesses)
+    report = verify(doc, answers, guesses, None if weights is None else weights.values)
     if not report.ok:
         raise UserError(f"{args.tree}: {report.defect}")
     game = doc["game"]
@@ -81,13 +90,26 @@ def _verify_wordle(args) -> int:
            "answers": report.answers, "nodes": report.nodes, "total": report.total, "mean": report.mean,
            "worst": report.worst, "histogram": report.histogram,
            "optimal": "not claimed" if claim is None else "claimed"}
+    if weights is not None:
+        out.update(weights=weights.record(), weighted_total=report.weighted_total, weighted_mean=report.weighted_mean,
+                   weighted_tree=recorded(doc) is not None)
     if not args.json:
         print(f"{args.tree}: valid ({game['name']}, {game['mode']} mode, {report.answers} answers, "
               f"{report.nodes} nodes)")
         print(f"total {report.total}  mean {report.mean}  worst {report.worst}")
+        if weights is not None:
+            whose = "the tree's weights" if recorded(doc) is not None else "not the weights the tree was built for"
+            print(f"weighted total {report.weighted_total}  weighted mean {report.weighted_mean}  "
+                  f"(weights {weights.file}, total weight {weights.total}; {whose})")
         print("\n".join(histogram_lines(report.histogram)), flush=True)
+    if claim is not None and recorded(doc) is not None and not args.json and not args.prove:
+        print("optimal: claimed for its weights, not re-proved (build it again with build --weights to re-prove)")
+        return 0
     if claim is None or not args.prove:
         return print_json(out) if args.json else _say_claim(claim is not None)
+    if recorded(doc) is not None:
+        raise UsageError("--prove re-proves unweighted trees; a weighted tree's claim is re-proved by building it "
+                         "again (wordtree build --weights)")
     from ..wordle.tree import game_for
     from ..wordle.verify import prove_opener
 

@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import UserError
 from .document import single_tree_total
 
-INF64 = 1 << 56  # jit.INF64, named here so that a lookup on a tree imports no numba (jit imports it)
+INF64 = 1 << 56  # the kernels' INF64 (engine/jit.py), named here so that a lookup on a tree imports no numba
 DINF = INF64  # the older name, as dordle/kernels.py keeps it
 SET_LIMIT = 200  # answers on a board the exact engine is tried on (its single-board bounds solve each set)
 SINGLE_LIMIT = 60  # candidates on a lone board solved exactly off the tree (as player.EXACT_LIMIT)

@@ -387,4 +387,6 @@ def describe(doc: dict) -> dict:
             "lists": {key: game.get(key) for key in ("answers", "guesses")},
             "answers": game.get("answers_count"), "opener": doc["root"]["guess"],
             "total": stats["total"], "measure": "guesses over every answer", "mean": stats["mean"],
-            "optimal": bool(stats.get("optimal"))}
+            "optimal": bool(stats.get("optimal"))} | ({} if not stats.get("weights") else {
+                "total": stats["weighted_total"], "mean": stats["weighted_mean"],
+                "measure": f"guesses weighted by {stats['weights']['file']} (weight {stats['weights']['total_weight']})"})

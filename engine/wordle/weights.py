@@ -111,8 +111,8 @@ def tree_weights(doc: dict, given, answers, guesses) -> Weights:
     if given is None:
         path = shipped_list(rec["file"])
         if path is None:
-            raise UserError(f"the tree is weighted by {rec['file'][:80]!r}, which is not shipped: give it with "
-                            "--weights FILE")
+            raise UserError(f"the tree is weighted by {rec['file'][:80]!r}, which is not shipped: name that "
+                            "weights file too")
     else:
         path = given
     weights = read_weights(path, answers, guesses)
