@@ -306,3 +306,70 @@ def test_cli_bound_ranks_openers_by_what_is_proven(tmp_path, capsys):
     for _, word, depth1, depth2 in rows:
         g = game.guess_index[word]
         assert int(depth1) == int(lbs[g]) <= int(depth2) <= exact(search.solve_game(first=g)[0])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_exact_states_play_the_optimum_below_the_opener(seed):
+    """exact_below: with every child state searched exactly (no node limit to speak of), the
+    strategy's total from an opener is the brute force's optimum with that opener whenever that is
+    finite; with a small threshold it lies between that optimum and the plain walk's total; and
+    either strategy's tree replays to its total."""
+    game, cap, search = setup(seed)
+    plain = HeuristicStrategy(search, shortlist=3, tries=16)
+    full = HeuristicStrategy(search, shortlist=3, tries=16, exact_below=10 ** 6, exact_nodes=10 ** 9)
+    some = HeuristicStrategy(search, shortlist=3, tries=16, exact_below=6)
+    for first in random.Random(seed).sample(range(len(game.guesses)), 3):
+        value = ref.first_guess_total(game, cap, game.guesses[first])
+        walked = evaluate_opener(plain, first)
+        best = evaluate_opener(full, first)
+        assert best["lower_bound"] == walked["lower_bound"]
+        if value == INF:
+            assert best["failed"] and walked["failed"]
+            continue
+        assert best["failed"] == 0 and best["total"] == value, (seed, game.guesses[first])
+        assert verify_document(strategy_document(full, first), game, search.matrix)["total"] == value
+        mid = evaluate_opener(some, first)
+        if not walked["failed"]:
+            assert value <= mid["total"] <= walked["total"] and mid["failed"] == 0
+        if not mid["failed"]:
+            assert verify_document(strategy_document(some, first), game, search.matrix)["total"] == mid["total"]
+
+
+def test_exact_states_stop_at_their_node_limit():
+    """A node limit too small for any exact search leaves the walk's total as it was; a strategy
+    file records the two parameters and verify_strategy walks them again (a changed one is
+    refused)."""
+    import copy
+
+    from wordtree.dordle.heuristic import strategy_file, verify_strategy
+    from wordtree.errors import UserError
+
+    cases = ((seed, first) for seed in range(40) for first in range(15))
+    for seed, first in cases:
+        game, cap, search = setup(seed)
+        if first >= len(game.guesses):
+            continue
+        plain = evaluate_opener(HeuristicStrategy(search, shortlist=3, tries=16), first)
+        if plain["failed"]:
+            continue
+        capped = HeuristicStrategy(search, shortlist=3, tries=16, exact_below=10 ** 6, exact_nodes=0)
+        timeless = lambda r: {k: v for k, v in r.items() if k != "seconds"}  # noqa: E731
+        assert timeless(evaluate_opener(capped, first)) == timeless(plain)
+        strategy = HeuristicStrategy(search, shortlist=3, tries=16, exact_below=10 ** 6, exact_nodes=10 ** 9)
+        result = evaluate_opener(strategy, first)
+        if result["total"] == plain["total"]:
+            continue  # the walk was optimal here: the parameters change nothing
+        doc = strategy_file(strategy, first, result)
+        assert doc["rule"]["exact_below"] == 10 ** 6 and doc["rule"]["exact_nodes"] == 10 ** 9
+        assert verify_strategy(doc, game, search.matrix)["total"] == result["total"]
+        for change in ({"exact_below": 0}, {"exact_nodes": 0}):
+            bad = copy.deepcopy(doc)
+            bad["rule"].update(change)
+            with pytest.raises(UserError, match="'result.total'"):
+                verify_strategy(bad, game, search.matrix)
+        bad = copy.deepcopy(doc)
+        bad["rule"]["exact_below"] = -1
+        with pytest.raises(UserError, match="'rule.exact_below'"):
+            verify_strategy(bad, game, search.matrix)
+        return
+    pytest.fail("no game where the exact states beat the walk")

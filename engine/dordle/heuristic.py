@@ -14,6 +14,16 @@ single-board value of every remainder (kernels.strategy_walk walks the states; t
 three or more answers come back here for exact.Solver). A pair the strategy cannot finish within
 the cap is counted in `failed` (the total is then no strategy's total, and the caller says so).
 
+Exact states (`exact_below`, off by default). A child state of the opener with at most
+`exact_below` pairs (and three or more) is also searched exactly (search.DordleSearch.solve, its
+memo cleared first, below the walk's total plus one, within `exact_nodes` states: a count, not a
+time, so the result does not depend on the machine), and the strategy plays the exact optimum
+there whenever the search proves it below the walk's total. Sound: the pairs of the opener's
+child states are disjoint and a strategy may play any valid strategy on each, so replacing one
+child's walk by a strategy of less total (the search's value is the total of the tree its best
+guesses make, every pair finishing within the cap) gives a valid strategy of less total; a search
+that stops at the node limit or proves nothing below the walk leaves the walk as it was.
+
 The same walk yields a lower bound for free: at each child state of the opener it scans every
 guess's counting bound, whose least is a lower bound on W(child) (lower.py's depth-2 bound).
 """
@@ -30,20 +40,26 @@ from ..jit import INF64
 from . import bounds
 from .document import FORMAT, STRATEGY_FORMAT, check_game_claims, check_strategy, remainder, solved_mark
 from .kernels import Rule, Walk, strategy_walk
-from .search import Child, DordleSearch
+from .search import Child, DordleSearch, NodeLimit
 
 ALPHA = 0.1  # the weight of the log-size charge (tuned on reduced lists against their exact values)
 SHORTLIST = 400  # the guesses a small state scans besides its own answers
 TRIES = 16  # with four or more guesses left, the candidates of each list tried before backing off
 SINGLE_ROWS = 1 << 20
 SINGLE_IDS = 1 << 24
+EXACT_NODES = 2000  # states an exact child search may visit (exact_below)
 
 
 class HeuristicStrategy:
     """The heuristic strategy over a DordleSearch's game (its single-board values, its shortcuts)."""
 
-    def __init__(self, search, alpha: float = ALPHA, shortlist: int = SHORTLIST, tries: int = TRIES):
+    def __init__(self, search, alpha: float = ALPHA, shortlist: int = SHORTLIST, tries: int = TRIES,
+                 exact_below: int = 0, exact_nodes: int = EXACT_NODES):
         self.search = search
+        self.exact_below = int(exact_below)
+        self.exact_nodes = int(exact_nodes)
+        self.exact_states = 0  # child states where the exact search beat the walk
+        self.exact_saved = 0  # guesses it saved there, in all
         self.alpha = float(alpha)
         self.tries = int(tries)
         self.shortlist = int(shortlist)
@@ -77,7 +93,7 @@ class HeuristicStrategy:
         if bounds.pairs(len(S1), len(S2), ident) <= 2 and first < 0:
             value, _ = s.shortcut(S1, S2, ident, d) if d >= 2 else (INF64, -1)
             failed = bounds.pairs(len(S1), len(S2), ident) if value >= INF64 else 0
-            return {"total": 0 if failed else value, "failed": failed, "states": 1, "least": value}
+            return {"total": 0 if failed else value, "failed": failed, "states": 1, "least": value, "exact": -1}
         _, stats = self._walk(S1, S2, ident, d, first, True)
         total, failed = int(stats[0]), int(stats[1])
         for offset, size, left, mult in self.single_meta[: stats[4]]:
@@ -86,7 +102,29 @@ class HeuristicStrategy:
                 failed += int(size * mult)
             else:
                 total += int(value * mult)
-        return {"total": total, "failed": failed, "states": int(stats[2]), "least": int(stats[3])}
+        out = {"total": total, "failed": failed, "states": int(stats[2]), "least": int(stats[3]), "exact": -1}
+        if first < 0 and self.exact_below and 2 < bounds.pairs(len(S1), len(S2), ident) <= self.exact_below:
+            value, guess = self.exact(S1, S2, ident, d, INF64 if failed else total + 1)
+            if guess >= 0:
+                self.exact_states += 1
+                self.exact_saved += 0 if failed else total - value
+                out.update(total=value, failed=0, exact=guess)
+        return out
+
+    def exact(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, beta: int) -> tuple[int, int]:
+        """(W(S1, S2, d), its best guess) when the exact search proves it below beta within
+        `exact_nodes` states from a cleared memo; else (INF64, -1)."""
+        s = self.search
+        s.memo.clear()
+        s.pending.clear()
+        s.node_limit = s.nodes + self.exact_nodes
+        try:
+            value, guess = s.solve(S1, S2, ident, d, beta)
+        except NodeLimit:
+            return INF64, -1
+        finally:
+            s.node_limit = None
+        return (int(value), int(guess)) if value < beta and guess >= 0 else (INF64, -1)
 
 
 def shortlist_guesses(search, count: int) -> np.ndarray:
@@ -162,7 +200,11 @@ def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:
     game = search.game
     solutions = RemainderTrees(game, search.matrix, search.cap)  # each remainder's stored solution, as build's
 
-    def node(S1, S2, ident, d, guess, depth):
+    def node(S1, S2, ident, d, guess, depth, exact=False):
+        if guess is None and depth == 1 and strategy.exact_below:  # where walk() played the exact optimum
+            exact = strategy.walk(S1, S2, ident, d)["exact"] >= 0
+        if guess is None and exact:
+            guess = search.solve(S1, S2, ident, d)[1]  # the exact optimum, below as the search finds it
         if guess is None:
             if bounds.pairs(len(S1), len(S2), ident) <= 2:
                 guess = search.shortcut(S1, S2, ident, d)[1]
@@ -177,7 +219,7 @@ def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:
                 children[part.key(game)] = remainder(game, part.board, part.answers, d - 1,
                                                      solutions(part.answers, d - 1))
             elif part.pairs:
-                children[part.key(game)] = node(part.S1, part.S2, part.ident, d - 1, None, depth + 1)
+                children[part.key(game)] = node(part.S1, part.S2, part.ident, d - 1, None, depth + 1, exact)
         if children:
             out["next"] = children
         return out
@@ -206,9 +248,17 @@ def strategy_file(strategy: HeuristicStrategy, first: int, result: dict) -> dict
     return {"format": STRATEGY_FORMAT, "game": {"kind": game.kind, **game.identity()}, "max_guesses": search.cap,
             "strategy": "heuristic", "optimal": False, "first": game.guesses[first],
             "rule": {"alpha": strategy.alpha, "shortlist": strategy.shortlist, "tries": strategy.tries,
-                     "engine": ENGINE},
+                     "engine": ENGINE, **exact_rule(strategy)},
             "result": {"total": result["total"], "pairs": result["pairs"], "mean": round(result["mean"], 6),
                        "failed": 0, "lower_bound": result["lower_bound"]}}
+
+
+def exact_rule(strategy: HeuristicStrategy) -> dict:
+    """The exact states' parameters as a strategy file's rule holds them (none when off, so that
+    the files written before them read the same)."""
+    if not strategy.exact_below:
+        return {}
+    return {"exact_below": strategy.exact_below, "exact_nodes": strategy.exact_nodes}
 
 
 def verify_strategy(doc: dict, game, matrix: np.ndarray, progress=None) -> dict:
@@ -227,7 +277,12 @@ def verify_strategy(doc: dict, game, matrix: np.ndarray, progress=None) -> dict:
     first = game.guess_index[doc["first"]]
     rule = doc["rule"]
     search = DordleSearch(game, matrix, doc["max_guesses"])
-    strategy = HeuristicStrategy(search, alpha=rule["alpha"], shortlist=rule["shortlist"], tries=rule["tries"])
+    exact_below, exact_nodes = rule.get("exact_below", 0), rule.get("exact_nodes", EXACT_NODES)
+    for key, value in (("exact_below", exact_below), ("exact_nodes", exact_nodes)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1 << 40:
+            raise UserError(f"'rule.{key}' must be a whole number, 0 or more")
+    strategy = HeuristicStrategy(search, alpha=rule["alpha"], shortlist=rule["shortlist"], tries=rule["tries"],
+                                 exact_below=exact_below, exact_nodes=exact_nodes)
     bar = progress(len(root_parts(search, first)[1])) if progress is not None else None
     result = evaluate_opener(strategy, first, progress=bar)
     if bar is not None:

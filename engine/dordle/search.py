@@ -76,6 +76,11 @@ MAX_CAP = 16
 PENDING = 4096  # second_bound's candidates kept for solve at most (cleared when full)
 
 
+class NodeLimit(Exception):
+    """DordleSearch.solve was asked about more states than its `node_limit` allows. What the memo
+    holds stays proven (an entry is stored only when a state's search ends)."""
+
+
 class SingleBoard(NamedTuple):
     """What a guess leaves of the pairs whose one board it solved: the other `board` (1 or 2) goes
     on alone, its candidates `answers`, the class of the pattern `code` it showed there.
@@ -173,7 +178,11 @@ def _retire(key: int, beside: _Beside) -> None:
 
 
 class DordleSearch:
-    """Exact Dordle values over a game's full guess list, with at most `max_guesses` guesses."""
+    """Exact Dordle values over a game's full guess list, with at most `max_guesses` guesses.
+    `node_limit` (None: none): solve raises NodeLimit once `nodes` reaches it, a limit that does
+    not depend on the machine's speed (heuristic.HeuristicStrategy's exact states use it)."""
+
+    node_limit: int | None = None
 
     def __init__(self, game, matrix: np.ndarray, max_guesses: int = 7, rules: int = ALL_RULES, memo_mb: int = 160):
         if max_guesses is None or not 2 <= int(max_guesses) <= MAX_CAP:
@@ -277,6 +286,8 @@ class DordleSearch:
         if d <= 1:
             return INF64, -1
         rules = self.rules
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise NodeLimit
         self.nodes += 1
         if rules & USE_SHORTCUTS and m <= 2:
             return self.shortcut(S1, S2, ident, d)
