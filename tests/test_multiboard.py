@@ -19,7 +19,8 @@ from wordtree.errors import UserError
 from wordtree.games import get_game
 from wordtree.games.wordle import Wordle
 from wordtree.multiboard import document, exact, lower, sample
-from wordtree.multiboard.player import Inconsistent, Player, narrow
+from wordtree.multiboard.boards import Inconsistent, narrow
+from wordtree.multiboard.player import Player
 from wordtree.multiboard.position import MultiPosition, grid_feedback
 from wordtree.multiboard.spec import spec_for
 from wordtree.words import WordList, canonical_sha256

@@ -13,7 +13,8 @@ import reference_multiboard as ref
 from test_multiboard import instance
 from wordtree.multiboard import sample
 from wordtree.multiboard.endgame import Endgame
-from wordtree.multiboard.player import Player, narrow
+from wordtree.multiboard.boards import narrow
+from wordtree.multiboard.player import Player
 
 DINF = 1 << 56
 

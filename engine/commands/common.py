@@ -356,3 +356,6 @@ def cache_dir_option(p: argparse.ArgumentParser, what: str = "pattern-matrix", f
     positions use it, where the command plays others too)."""
     p.add_argument("--cache-dir", metavar="DIR", help=f"{family + ': ' if family else ''}{what} cache folder "
                                                       "(default: $WORDTREE_CACHE_DIR or ~/.cache/wordtree)")
+
+
+NOT_GIVEN = object()  # the default of an option whose absence its command tells apart from any value (grade's --seconds)

@@ -6,6 +6,7 @@ import sys
 
 from ..errors import UsageError
 from .common import (
+    NOT_GIVEN,
     GAME_CAP,
     folding_given,
     game_options,
@@ -43,7 +44,7 @@ def add_grade(sub) -> None:
     quiet_option(p)
 
 
-_DEFAULT = object()  # --seconds not given
+_DEFAULT = NOT_GIVEN  # --seconds not given
 
 
 def _steps(items: list[str]) -> list[tuple[str, str]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import OutputSavedElsewhere, UsageError, UserError
-from .common import int_option, json_option, list_options, print_json, quiet_option, report_failures
+from .common import NOT_GIVEN, int_option, json_option, list_options, print_json, quiet_option, report_failures
 
 GRID_MAX_BYTES = 1 << 16
 
@@ -399,7 +399,7 @@ def run_grade_multiboard(args) -> int:
     from ..multiboard.spec import load
     from .common import GAME_CAP, game_options_given
 
-    for flag, given in (("--mode", args.mode is not None), ("--seconds", args.seconds is not _grade_default()),
+    for flag, given in (("--mode", args.mode is not None), ("--seconds", args.seconds is not NOT_GIVEN),
                         ("--fold-accents", getattr(args, "fold_accents", False)),
                         ("--keep-letters", getattr(args, "keep_letters", None) is not None)):
         if given:
@@ -438,9 +438,3 @@ def run_grade_multiboard(args) -> int:
     moves = grader.grade(steps, lambda mv: print(mg.move_line(mv), flush=True))
     print(mg.total_line(moves))
     return 0
-
-
-def _grade_default():
-    from .grade import _DEFAULT
-
-    return _DEFAULT

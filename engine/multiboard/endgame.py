@@ -43,7 +43,7 @@ import itertools
 
 import numpy as np
 
-from .player import Inconsistent, narrow
+from .boards import Inconsistent, narrow
 
 PAIR_EXACT = {2: 400, 3: 400, 4: 40}  # the player solves two boards exactly up to this many pairs, by guesses
 PAIR_EXACT_MORE = 10  # left (measured: docs/results.md), this many with more guesses left, ...

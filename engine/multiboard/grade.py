@@ -28,7 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import UserError
-from .player import Player, narrow
+from .boards import narrow
+from .player import Player
 from .position import MultiPosition
 
 DEFAULT_SAMPLES = 200
@@ -190,7 +191,7 @@ def header_lines(spec, lists: str, samples: int, seed: int) -> list[str]:
     return [f"{spec.name} ({spec.boards} boards, at most {spec.cap} guesses) on {lists}",
             "values: exact with one or two boards left (the endgame's least expected guesses, counting the move); "
             f"otherwise an estimate: the player (a heuristic, not optimal) playing on after the move and after its "
-            f"own move, over the same {samples} sampled tuples of answers, seed {seed} (--samples N, --seed S)"]
+            f"own move, over the same {samples} sampled tuples of answers, seed {seed}"]
 
 
 def move_line(mv: GradedMove) -> str:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UserError
-from .player import Inconsistent, Player, narrow
+from .boards import Inconsistent, narrow
+from .player import Player
 from .spec import MultiSpec
 
 MAX_STEPS_TEXT = 4096  # characters of one step

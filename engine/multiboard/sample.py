@@ -18,7 +18,8 @@ import time
 
 import numpy as np
 
-from .player import Player, narrow
+from .boards import narrow
+from .player import Player
 from .spec import ALPHABET, MultiSpec
 
 GENERATOR = "numpy.random.default_rng(seed); game i: rng.choice(n, K, replace=False), board 1 first"
