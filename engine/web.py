@@ -97,6 +97,7 @@ def _wordle(path: Path, answers, guesses) -> Published:
     they are the tree's (by fingerprint), else the shipped lists it names."""
     from .wordle.tree import game_for, generates_codes, read_tree
     from .wordle.verify import load_lists, verify
+    from .wordle.weights import recorded, tree_weights
 
     doc = read_tree(path)
     tries = [(answers, guesses)] if answers is not None else []
@@ -105,7 +106,8 @@ def _wordle(path: Path, answers, guesses) -> Published:
     for a, g in tries:
         try:
             words = load_lists(doc, a, g)
-            report = verify(doc, *words)
+            weights = tree_weights(doc, None, *words) if recorded(doc) is not None else None  # its shipped weights
+            report = verify(doc, *words, None if weights is None else weights.values)
         except UnshippedListError as exc:  # (the command layer says how to give the lists)
             exc.fact = f"{path}: not published, it cannot be verified here: {exc.fact}"
             unshipped = exc
