@@ -13,6 +13,18 @@ the walk's states projected to all the pairs, times the exact search's states pe
 every 40th answer (measured here, exactly solved), over the full root's states per second. The
 ratio grows with the lists, so the projection is a floor of the order of magnitude, not a forecast.
 
+--children K (with --first, default trace; full lists): each bound at a fixed sample of the
+opener's child states, the K largest and K chosen at random (--seed): the counting bound of the
+state's sizes, the least counting bound over every guess, the projection bound (exact one-board
+values), and the exact search with each rule set of --rule-sets for at most --seconds a state (its
+value when it finishes, else the nodes it reached).
+
+--exact-below N (with --first; full lists): the heuristic strategy with exact states
+(heuristic.HeuristicStrategy's exact_below N, exact_nodes --exact-nodes) at the opener's child
+states of at most N pairs, the only ones the parameter touches: the walk's total there, the new
+total and what it saves, which the full-list total of the plain strategy loses exactly; with
+--full, the whole strategy from the opener walked with them (heuristic.evaluate_opener).
+
 The clock starts after the pattern matrix and the numba kernels are loaded. "nodes" counts the
 states the search was asked about (memo hits and shortcuts included), "evaluations" the guesses
 evaluated at them.
@@ -59,9 +71,21 @@ def main() -> None:
     parser.add_argument("--first", help="fix the opener")
     parser.add_argument("--rules", type=int, default=None, help="rules bitmask (default: all)")
     parser.add_argument("--rate", type=float, metavar="SECONDS", help="the full lists' progress rates (see above)")
+    parser.add_argument("--children", type=int, metavar="K", help="bounds at a sample of the opener's child states")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=10.0, help="--children: the exact search's time a state")
+    parser.add_argument("--rule-sets", default="255,253,511", help="--children: rule bitmasks, comma-separated")
+    parser.add_argument("--exact-below", type=int, metavar="N", help="the heuristic's exact states (see above)")
+    parser.add_argument("--exact-nodes", type=int, default=None)
+    parser.add_argument("--full", action="store_true", help="--exact-below: walk the whole strategy")
     args = parser.parse_args()
     if args.rate:
         return full_rates(args.rate, args.first or "salet", args.max_guesses)
+    if args.children:
+        return child_bounds(args.first or "trace", args.children, args.seed, args.seconds,
+                            [int(r) for r in args.rule_sets.split(",")], args.max_guesses)
+    if args.exact_below:
+        return exact_states(args.first or "trace", args.exact_below, args.exact_nodes, args.max_guesses, args.full)
     from wordtree.dordle.search import ALL_RULES, DINF, DordleSearch
 
     game = reduced_game(args.step, args.guesses)
@@ -158,6 +182,83 @@ def full_rates(seconds: float, opener: str, cap: int) -> None:
     print(f"PROJECTION (not a measurement): the full walk ~{walk_states:.3g} states x {ratio:.1f} / {rate:.1f} "
           f"states/s = ~{hours:.3g} CPU-hours for the exact full search (a floor: the ratio grows with the lists)",
           flush=True)
+
+
+def full_search(cap: int, rules: int | None = None):
+    from wordtree.dordle.search import ALL_RULES, DordleSearch
+    from wordtree.games import get_game
+
+    game = get_game("wordle")
+    return DordleSearch(game, game._compute_matrix(), cap, rules=ALL_RULES if rules is None else rules)
+
+
+def child_bounds(opener: str, k: int, seed: int, seconds: float, rule_sets: list[int], cap: int) -> None:
+    import numpy as np
+
+    from wordtree.dordle.bounds import child_bound, pairs
+    from wordtree.dordle.heuristic import root_parts
+    from wordtree.dordle.lower import least_guess_bound
+    from wordtree.dordle.player import OutOfTime, TimedSearch
+
+    search = full_search(cap)
+    game, d = search.game, cap - 1
+    _, children, _ = root_parts(search, game.guess_index[opener])
+    sizes = np.array([pairs(len(a), len(b), i) for a, b, i in children])
+    largest = list(np.argsort(-sizes, kind="stable")[:k])
+    rest = [i for i in range(len(children)) if i not in set(largest) and sizes[i] > 2]
+    sample = largest + sorted(np.random.default_rng(seed).choice(rest, k, replace=False).tolist())
+    searches = {r: TimedSearch(game, search.matrix, cap, rules=r) for r in rule_sets}
+    print("state\tsizes\tpairs\tsize bound\tleast guess bound (s)\tprojection (s)\t"
+          + "\t".join(f"rules {r}: value or nodes, s" for r in rule_sets), flush=True)
+    for i in sample:
+        S1, S2, ident = children[i]
+        t0 = time.perf_counter()
+        least = least_guess_bound(search, S1, S2, ident, d)
+        t1 = time.perf_counter()
+        proj = search.projection(S1, S2, ident, d)
+        t2 = time.perf_counter()
+        row = [f"{i}", f"{len(S1)}x{len(S2)}{' ident' if ident else ''}", f"{sizes[i]}",
+               f"{child_bound(len(S1), len(S2), ident, d)}", f"{least} ({t1 - t0:.2f})", f"{proj} ({t2 - t1:.2f})"]
+        for r, ts in searches.items():
+            ts.memo.clear()
+            ts.pending.clear()
+            n0, t0 = ts.nodes, time.perf_counter()
+            ts.deadline = t0 + seconds
+            try:
+                value = f"={ts.solve(S1, S2, ident, d)[0]}"
+            except OutOfTime:
+                value = "open"
+            row.append(f"{value} {ts.nodes - n0} nodes {time.perf_counter() - t0:.1f}")
+        print("\t".join(row), flush=True)
+
+
+def exact_states(opener: str, below: int, nodes: int | None, cap: int, full: bool = False) -> None:
+    from wordtree.dordle.bounds import pairs
+    from wordtree.dordle.heuristic import EXACT_NODES, HeuristicStrategy, evaluate_opener, root_parts
+
+    search = full_search(cap)
+    game, d = search.game, cap - 1
+    strategy = HeuristicStrategy(search, exact_below=below, exact_nodes=EXACT_NODES if nodes is None else nodes)
+    if full:
+        r = evaluate_opener(strategy, game.guess_index[opener])
+        print(f"{opener.upper()} with exact states of at most {below} pairs ({strategy.exact_nodes} nodes): total "
+              f"{r['total']} over {r['pairs']} pairs, mean {r['mean']:.4f}, failed {r['failed']}, exact at "
+              f"{strategy.exact_states} states saving {strategy.exact_saved}; {r['states']} states, {r['seconds']} s",
+              flush=True)
+        return
+    plain = HeuristicStrategy(search)
+    _, children, _ = root_parts(search, game.guess_index[opener])
+    small = [c for c in children if pairs(len(c[0]), len(c[1]), c[2]) <= below]
+    t0 = time.perf_counter()
+    walked = exact = failed = 0
+    for S1, S2, ident in small:
+        w = plain.walk(S1, S2, ident, d)
+        e = strategy.walk(S1, S2, ident, d)
+        walked, exact, failed = walked + w["total"], exact + e["total"], failed + e["failed"] + w["failed"]
+    print(f"{opener.upper()}'s {len(small)} child states of at most {below} pairs "
+          f"({sum(pairs(len(a), len(b), i) for a, b, i in small)} pairs), exact_nodes {strategy.exact_nodes}: "
+          f"the walk totals {walked}, with exact states {exact} (exact at {strategy.exact_states} states), "
+          f"saving {walked - exact}; failed pairs {failed}; {time.perf_counter() - t0:.0f} s", flush=True)
 
 
 if __name__ == "__main__":
