@@ -61,14 +61,19 @@ def read(path) -> dict:
     return doc
 
 
-def check(doc) -> None:
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise UserError(f"not a {FORMAT} document")
+def _check_game(doc: dict) -> None:
+    """The game block every Absurdle document holds: the lists' names, fingerprints and sizes."""
     game = _field(doc, "game", dict)
     for key in ("name", "answers", "guesses", "answers_sha256", "guesses_sha256"):
         _field(game, key, str, "game.")
     for key in ("word_length", "answers_count", "guesses_count"):
         _field(game, key, int, "game.")
+
+
+def check(doc) -> None:
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise UserError(f"not a {FORMAT} document")
+    _check_game(doc)
     if _field(doc, "rule", str) not in RULES:
         raise UserError(f"rule {doc['rule']!r} is not one of {', '.join(RULES)}")
     fewest = _field(doc, "fewest", int)
@@ -233,11 +238,7 @@ CHALLENGE_FORMAT = "wordtree-absurdle-challenge/1"
 def check_challenge(doc) -> None:
     if not isinstance(doc, dict) or doc.get("format") != CHALLENGE_FORMAT:
         raise UserError(f"not a {CHALLENGE_FORMAT} document")
-    game = _field(doc, "game", dict)
-    for key in ("name", "answers", "guesses", "answers_sha256", "guesses_sha256"):
-        _field(game, key, str, "game.")
-    for key in ("word_length", "answers_count", "guesses_count"):
-        _field(game, key, int, "game.")
+    _check_game(doc)
     if _field(doc, "rule", str) != "qntm":
         raise UserError("the challenge table is for the qntm rule only")
     _field(_field(doc, "lower_bound", dict), "fewest_at_least", int, "lower_bound.")
