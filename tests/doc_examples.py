@@ -36,6 +36,8 @@ COMMENT = re.compile(r"\s+#\s.*$")
 HELP_GAP = re.compile(r"\s{2,}")  # a help example's text is followed by its note after two blanks
 
 SLOW = {
+    "wordtree compile": "every family's kernels compiled: a minute on 2 cores (tests/test_compile.py runs it)",
+    "wordtree compile --only wordle hangman --json": "two families' kernels compiled: half a minute",
     "wordtree build -o salet.json": "the Wordle tree from nothing: a minute or more on 2 busy cores",
     "wordtree build --mode hard -o hard.json": "the hard-mode tree: minutes",
     "wordtree build --first crane": "a whole Wordle tree: minutes",

@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "feedback": ("games", "the pattern a guess gets against an answer ('-' reads pairs from stdin)"),
     "build": ("build", "build the exact optimal tree (or a labelled greedy baseline)"),
     "rank": ("build", "exact values of the best K first guesses, and a proof for all others"),
+    "compile": ("compile", "compile every family's kernels once into numba's cache, with a bar (later first uses start at once)"),
     "trees": ("shelf", "the shipped trees: name, game, lists, total, where they are installed"),
     "verify": ("trees", "check a tree independently: every answer, the rules, the cap, the stats"),
     "next": ("trees", "the next guess from a tree after the steps played, e.g. next salet:BBYBB (Hangman: next --game hangman _e___ --missed sa)"),
