@@ -356,7 +356,7 @@ def test_the_commands_refuse_what_does_not_fit(tmp_path):
     code, _, err = cli("build", "multiboard", "--boards", "2", *lists, "--bound", "--optimum")
     assert code == 2
     code, _, err = cli("build", "multiboard", "--boards", "2", *lists, "--every", "--seed", "3")
-    assert code == 2 and "--samples and --seed are for a sample; --every draws none" in err
+    assert code == 2 and "--samples, --seed and --workers are for a sample; --every draws none" in err
     code, _, err = cli("grade", "--game", "quordle", "crane")
     assert code == 2 and "expected GUESS:P1/P2/.../PK" in err and err.count("\n") == 1
     code, _, err = cli("play", "--boards", "2", *lists, "--grid", "-", stdin="")
@@ -400,5 +400,8 @@ def test_next_on_quordle_says_its_guess_is_a_heuristics():
     assert code == 0, err
     assert "heuristic" in out and out.count("board ") == 4
     code, out, err = cli("next", "--game", "quordle", "crane:GGGGG/BBBGB/BBBYB/BBBBY", "salet:=====/BBBBB/GBBBB/BBYYG",
-                         "pound:=====/GGGGG/BYBYB/BBBBY")  # boards 3 and 4 left: the Dordle engine's exact value
-    assert code == 0 and "(exact, 2.33333 guesses expected: 2 boards open" in out, out + err
+                         "pound:=====/GGGGG/BYBYB/BBBBY")  # boards 3 and 4 left, board 4 known: guessed first
+    assert code == 0 and out.startswith("dwelt  (a board with one answer left: 2 boards open"), out + err
+    code, out, err = cli("next", "--game", "quordle", "crane:GGGGG/BBBGB/BBBYB/BBBBY", "salet:=====/BBBBB/GBBBB/BBYYG",
+                         "pound:=====/GGGGG/BYBYB/BBBBY", "dwelt:=====/=====/BYBBB/GGGGG")  # one board left: shown or snowy
+    assert code == 0 and "shown  (exact, 1.5 guesses expected: 1 board open" in out, out + err

@@ -36,6 +36,8 @@ def multiboard_build_options(p) -> None:
                    help="the sample's seed (default 1)")
     p.add_argument("--every", action="store_true",
                    help="play every tuple of different answers instead of a sample (exact figures; small lists)")
+    p.add_argument("--workers", type=int_option("--workers", 1, 256), default=None, metavar="N",
+                   help="play the sample's games in N processes (default 1; the same lengths as one process)")
     p.add_argument("--bound", action="store_true", help="print the proven lower bound on any strategy's mean and stop")
     p.add_argument("--optimum", action="store_true",
                    help=f"the exact optimum by plain search (lists of at most {EXACT_MAX_ANSWERS} answers)")
@@ -84,8 +86,8 @@ def run_build_multiboard(args) -> int:
         raise UsageError("-o writes the player's measurement; drop --bound/--optimum or -o")
     other = next((flag for flag, on in (("--every", args.every), ("--bound", args.bound), ("--optimum", args.optimum))
                   if on), None)
-    if other is not None and (args.samples is not None or args.seed is not None):
-        raise UsageError(f"--samples and --seed are for a sample; {other} draws none")
+    if other is not None and (args.samples is not None or args.seed is not None or args.workers is not None):
+        raise UsageError(f"--samples, --seed and --workers are for a sample; {other} draws none")
     args.samples = 100_000 if args.samples is None else args.samples
     args.seed = 1 if args.seed is None else args.seed
     if args.output:
@@ -121,7 +123,8 @@ def run_build_multiboard(args) -> int:
         bar = progress_bar(total, desc=spec.name, unit="games")
     result = sample.evaluate(game, matrix, spec, None if args.every else args.seed,
                              None if args.every else args.samples,
-                             progress=None if bar is None else (lambda done, total: bar.update(1)))
+                             progress=None if bar is None else (lambda done, total: bar.update(done - bar.n)),
+                             workers=args.workers or 1)
     if bar is not None:
         bar.close()
     doc = build_document(game, spec, result, None if args.every else args.seed,
@@ -284,6 +287,8 @@ def guess_line(s) -> str:
         return f"solved in {s.step}"
     open_boards = [len(c) for c in s.candidates if c]
     why = {"heuristic": "heuristic", "forced": "a board with one answer left",
+           "safe": "heuristic, proven to keep every board finishable",
+           "witness": "proven to keep every board finishable",
            "exact": f"exact, {s.expected:g} guesses expected" if s.expected is not None else "exact"}[s.source]
     return (f"{s.guess}  ({why}: {len(open_boards)} board{'s' * (len(open_boards) != 1)} open, "
             f"{s.guesses_left} guesses left)")

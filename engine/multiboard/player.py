@@ -68,6 +68,7 @@ class Player:
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
         self._endgame = None
         self.proven = False  # whether this game reached a state proven finishable (version 2)
+        self.last_exact: tuple[int, int] | None = None
 
     @property
     def endgame(self):
@@ -102,22 +103,28 @@ class Player:
 
     def choose(self, sets: list[np.ndarray], open_boards: list[int], guesses_left: int) -> int:
         """The guess id to play on the narrowed `sets`, `open_boards` being the unsolved ones."""
+        return self.decide_any(sets, open_boards, guesses_left)[0]
+
+    def decide_any(self, sets: list[np.ndarray], open_boards: list[int], guesses_left: int) -> tuple[int, str]:
+        """choose's guess id and the rule that chose it: "forced" (rule 1), else decide's (version
+        2) or "heuristic" (version 1)."""
         single = [b for b in open_boards if len(sets[b]) == 1]
         if single:
-            return int(self.game.guess_index[self.game.answers[int(sets[single[0]][0])]])
+            return int(self.game.guess_index[self.game.answers[int(sets[single[0]][0])]]), "forced"
         open_sets = [sets[b] for b in open_boards]
         if self.version == 1:
-            return int(self._ranked(open_sets, guesses_left)[0])
-        return self.decide(open_sets, guesses_left)[0]
+            return int(self._ranked(open_sets, guesses_left)[0]), "heuristic"
+        return self.decide(open_sets, guesses_left)
 
     def decide(self, open_sets: list[np.ndarray], d: int) -> tuple[int, str]:
         """Version 2's guess on the open boards' sets with d guesses left (no board with one answer
         left) and the rule that chose it: "exact", "safe" (the guard), "witness" or "heuristic"."""
         endgame = self.endgame
         if endgame.applies(open_sets, d):
-            _, g, _ = endgame.exact(open_sets, d)
+            value, g, count = endgame.exact(open_sets, d)
             if g >= 0:
                 self.proven = True
+                self.last_exact = (value, count)  # the least total over the state's tuples, their count
                 return g, "exact"
         ranked = self._ranked(open_sets, d)
         if d - len(open_sets) <= GUARD_SLACK and d >= len(open_sets):

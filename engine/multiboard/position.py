@@ -24,9 +24,6 @@ from .player import Player
 from .spec import MultiSpec
 
 MAX_STEPS_TEXT = 4096  # characters of one step
-SINGLE_LIMIT = 60  # answers on the last board solved exactly (as Dordle's lone board)
-PAIR_LIMIT = 200  # answers a board where two are left and the Dordle engine is tried (as Dordle's)
-EXACT_SECONDS = 10.0  # time the exact search of two boards may take
 GRID_MAX_BYTES = 1 << 16
 SQUARES = {"\u2b1b": "B", "\u2b1c": "B", "\U0001f7e8": "Y", "\U0001f7e6": "Y", "\U0001f7e9": "G",
            "\U0001f7e7": "G", "\U0001f7e5": "R"}
@@ -46,7 +43,8 @@ def parse_step(text: str) -> tuple[str, str]:
 @dataclass
 class MultiSuggestion:
     guess: str | None  # None once every board is solved
-    source: str  # "solved", "forced" (a board with one answer left) or "heuristic"
+    source: str  # "solved", or the player's rule: "forced" (a board with one answer left), "exact", "safe"
+    # (the guard's proven guess), "witness" (a proof's guess) or "heuristic"
     candidates: list[list[str]]  # each open board's answers left ([] once solved)
     solved_at: list[int]
     step: int
@@ -57,7 +55,8 @@ class MultiSuggestion:
     def as_json(self) -> dict:
         return {"guess": self.guess, "source": self.source, "step": self.step, "guesses_left": self.guesses_left,
                 "candidates": [len(c) for c in self.candidates], "candidate_words": self.candidates,
-                "solved_at": self.solved_at, "heuristic": self.source in ("heuristic", "forced"),
+                "solved_at": self.solved_at, "heuristic": self.source in ("heuristic", "forced", "safe"),
+                "proven_safe": self.source in ("exact", "safe", "witness"),
                 "expected_guesses": self.expected, "note": self.note}
 
 
@@ -77,6 +76,9 @@ class MultiPosition:
         self.sets = [np.arange(n, dtype=np.int64) for _ in range(k)]
         self.solved_at = [0] * k
         self.mark = "=" * self.game.length
+        self.history: list[tuple[list[np.ndarray], list[int], int]] = []  # (sets, open boards, guesses left) a step
+        self._decided = 0  # states of this game (history, then the current one) the player has decided
+        self._last: MultiSuggestion | None = None
 
     @property
     def won(self) -> bool:
@@ -133,6 +135,7 @@ class MultiPosition:
             new = narrow(new)
         except Inconsistent:
             raise UserError(f"no {k} different answers, one a board, give that feedback") from None
+        self.history.append((self.sets, self.open_boards, self.spec.cap - (n - 1)))
         self.sets = new
         for board, code in enumerate(codes):
             if code == game.win_code:
@@ -141,6 +144,10 @@ class MultiPosition:
                                                      for c in codes)))
 
     def suggest(self) -> MultiSuggestion:
+        """The player's guess (version 2, the sampled player's: its fixed size limits, no clock).
+        The player decides at each state the game went through first, as a sampled game does
+        (its proofs' memo grows over a game), so a game played with these guesses is the
+        player's game guess for guess; each state is decided once."""
         n = len(self.steps)
         cands = [self.words(b) for b in range(self.spec.boards)]
         left = self.spec.cap - n
@@ -148,63 +155,37 @@ class MultiPosition:
             return MultiSuggestion(None, "solved", cands, list(self.solved_at), n, left)
         if left < 1:
             raise UserError(f"no guesses left after {n} steps: the game allows {self.spec.cap}")
+        if self._last is not None and self._decided == n + 1:
+            return self._last
         if self.player is None:
             self.player = Player(self.game, self.matrix)
+        player = self.player
+        if self._decided == 0:
+            player.new_game()
+        for sets, open_boards, d in self.history[self._decided:]:
+            player.choose(sets, open_boards, d)
         open_boards = self.open_boards
-        found = self._exact(open_boards, left)
-        if found is not None:
-            g, expected = found
-            return MultiSuggestion(self.game.guesses[g], "exact", cands, list(self.solved_at), n, left,
-                                   "exact: the least expected guesses for the boards left (the Dordle engine's)",
-                                   expected)
-        g = self.player.choose(self.sets, open_boards, left)
+        g, rule = player.decide_any(self.sets, open_boards, left)
+        self._decided = n + 1
         word = self.game.guesses[g]
-        forced = any(len(self.sets[b]) == 1 for b in open_boards)
-        note = None
+        expected = None
         if len(open_boards) > left:
             note = f"{len(open_boards)} boards open and {left} guesses left: the game cannot be won within the cap"
-        elif not forced:
-            note = "a heuristic's guess (fewest answers expected left over the open boards), not proven optimal"
-        source = "forced" if forced else "heuristic"
-        return MultiSuggestion(word, source, cands, list(self.solved_at), n, left, note)
+        else:
+            note = NOTES[rule]
+        if rule == "exact":
+            value, count = player.last_exact
+            expected = round(value / count, 6)
+        self._last = MultiSuggestion(word, rule, cands, list(self.solved_at), n, left, note, expected)
+        return self._last
 
 
-    def _exact(self, open_boards: list[int], left: int) -> tuple[int, float] | None:
-        """With one or two boards left (and few answers, at most MAX_CAP guesses left), the guess
-        of the exact search and the least expected guesses still needed: the state is a Dordle
-        state (two boards of different answers, the solved boards' answers already out), or one
-        board. None where the search does not apply, finds no strategy within the cap, or runs
-        out of time."""
-        from ..dordle.search import MAX_CAP
-
-        sizes = [len(self.sets[b]) for b in open_boards]
-        if len(open_boards) > 2 or not 2 <= left <= MAX_CAP or max(sizes) > PAIR_LIMIT:
-            return None
-        if len(open_boards) == 1 and (sizes[0] > SINGLE_LIMIT or sizes[0] == 1):
-            return None
-        import time
-
-        from ..jit import INF64
-        from ..dordle.player import OutOfTime, TimedSearch
-        from ..exact.kernels import INF
-
-        if getattr(self, "_search", None) is None or self._search.cap != left:
-            self._search = TimedSearch(self.game, self.matrix, left)
-        search = self._search
-        S = [self.sets[b].astype(np.int32) for b in open_boards]
-        if len(S) == 1:
-            value, g = search.solver.solve(S[0], left)
-            return None if value >= INF or g < 0 else (int(g), round(int(value) / len(S[0]), 6))
-        ident = bool(np.array_equal(S[0], S[1]))
-        search.deadline = time.perf_counter() + EXACT_SECONDS
-        try:
-            value, g = search.solve(S[0], S[1], ident, left)
-        except OutOfTime:
-            return None
-        finally:
-            search.deadline = None
-        m = len(S[0]) * len(S[1]) - len(np.intersect1d(S[0], S[1]))
-        return None if value >= INF64 or g < 0 or m == 0 else (int(g), round(int(value) / m, 6))
+NOTES = {"forced": None,
+         "exact": "exact: the least expected guesses for the boards left (the Dordle engine's)",
+         "safe": "a heuristic's guess, proven to keep every board finishable within the cap (not proven optimal)",
+         "witness": "a guess proven to keep every board finishable within the cap (the heuristic's own were not "
+                    "proven so); not proven optimal",
+         "heuristic": "a heuristic's guess (fewest answers expected left over the open boards), not proven optimal"}
 
 
 def grid_feedback(text: str, boards: int, length: int, guesses: int) -> list[str]:

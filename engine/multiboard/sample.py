@@ -103,8 +103,13 @@ def decode(text: str) -> np.ndarray:
     return np.array([index[ch] for ch in text], dtype=np.int64)
 
 
-def evaluate(game, matrix, spec: MultiSpec, seed: int | None, games: int | None, progress=None) -> dict:
-    """The player's games: the sample (seed, games) or, with seed None, every tuple."""
+def evaluate(game, matrix, spec: MultiSpec, seed: int | None, games: int | None, progress=None,
+             workers: int = 1) -> dict:
+    """The player's games: the sample (seed, games) or, with seed None, every tuple. `workers` > 1
+    plays a sample's games in that many processes (forked), CHUNK games a task: a game's length
+    depends on its tuple alone (the player forgets its proofs at each new game; what it keeps,
+    exact values and score vectors, are the same whoever computed them), so the lengths are
+    those of one process, in the order drawn."""
     started = time.perf_counter()
     player = Player(game, matrix)
     n, k = len(game.answers), spec.boards
@@ -114,12 +119,52 @@ def evaluate(game, matrix, spec: MultiSpec, seed: int | None, games: int | None,
     else:
         tuples = draw(n, k, seed, games)
         count = games
-    lengths = np.empty(count, dtype=np.int64)
-    for i, answers in enumerate(tuples):
-        lengths[i], _ = play_game(player, answers, spec.cap)
-        if progress is not None:
-            progress(i + 1, count)
+    if workers > 1 and seed is not None and count > CHUNK:
+        lengths = _in_processes(player, tuples, spec.cap, workers, progress)
+    else:
+        lengths = np.empty(count, dtype=np.int64)
+        for i, answers in enumerate(tuples):
+            lengths[i], _ = play_game(player, answers, spec.cap)
+            if progress is not None:
+                progress(i + 1, count)
+    player.new_game()
     opener = player.choose([np.arange(n, dtype=np.int64)] * k, list(range(k)), spec.cap)
     return {"lengths": lengths, "figures": figures(lengths, spec.cap, seed is None),
             "opener": game.guesses[opener], "seconds": round(time.perf_counter() - started, 3),
-            "shortlist": len(player.G) - n}
+            "shortlist": len(player.G) - n, "workers": workers}
+
+
+CHUNK = 250  # games a worker plays a task
+_SHARED: dict = {}  # what the forked workers inherit: the player and the tuples
+
+
+def _chunk(bounds: tuple[int, int]) -> tuple[int, np.ndarray]:
+    player, tuples, cap = _SHARED["player"], _SHARED["tuples"], _SHARED["cap"]
+    start, stop = bounds
+    out = np.empty(stop - start, dtype=np.int64)
+    for i in range(start, stop):
+        out[i - start], _ = play_game(player, tuples[i], cap)
+    return start, out
+
+
+def _in_processes(player: Player, tuples: np.ndarray, cap: int, workers: int, progress) -> np.ndarray:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    count = len(tuples)
+    lengths = np.empty(count, dtype=np.int64)
+    _SHARED.update(player=player, tuples=tuples, cap=cap)
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            futures = [pool.submit(_chunk, (start, min(start + CHUNK, count))) for start in range(0, count, CHUNK)]
+            done = 0
+            for future in as_completed(futures):
+                start, out = future.result()
+                lengths[start:start + len(out)] = out
+                done += len(out)
+                if progress is not None:
+                    progress(done, count)
+    finally:
+        _SHARED.clear()
+    return lengths
