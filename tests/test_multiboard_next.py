@@ -124,3 +124,16 @@ def test_a_split_sample_is_the_one_process_sample(monkeypatch):
     split = sample.evaluate(game, matrix, spec, 11, 160, workers=2)
     assert (one["lengths"] == split["lengths"]).all() and one["figures"] == split["figures"]
     assert one["opener"] == split["opener"]
+
+
+def test_the_shortlists_class_sums_are_the_sorting_ones():
+    """player._sumsq (counting, in blocks of rows) against _classes (sorting): the same sums."""
+    from wordtree.multiboard.player import _classes, _sumsq
+
+    rng = np.random.default_rng(0)
+    for n in (0, 1, 5, 16, 17, 40, 300):
+        codes = rng.integers(0, 20, size=(37, n)).astype(np.uint8)
+        assert (_sumsq(codes, None, block=5) == _classes(codes)[0]).all(), n
+    game, matrix = lists()
+    columns = np.arange(0, len(game.answers), 7)
+    assert (_sumsq(matrix[:200], columns) == _classes(matrix[:200][:, columns])[0]).all()
