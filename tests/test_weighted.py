@@ -70,6 +70,54 @@ def test_weighted_optimum_equals_brute_force(real_lists, seed):
             assert reference_weighted.weighted_total(tree, game.answers, wmap) == want
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_hard_mode_weighted_optimum_equals_brute_force(real_lists, seed):
+    """Hard mode: on random lists and weights, caps 3, 4 and none, the engine's value (every rule
+    on, and none) is the hard-mode brute force's, and its tree replays to that value and obeys
+    hard mode at every node (tests/reference.py's literal rule)."""
+    from reference import hard_mode_allows, wordle_feedback
+
+    game = small_game(real_lists, 60 + seed, n_answers=9 + seed % 3, n_guesses=18)
+    ws = random_weights(game, 60 + seed, most=[3, 50][seed % 2])
+    wmap = dict(zip(game.answers, ws))
+    matrix = game._compute_matrix()
+    S = np.arange(len(game.answers))
+    for cap in (3, 4, None):
+        want = reference_weighted.weighted_optimum(game.answers, game.guesses, wmap, cap or 12, hard=True)
+        for rules in (weighted.ALL_RULES, 0, weighted.ALL_RULES & ~weighted.USE_MEMO):
+            solver = weighted.WeightedSolver(game, matrix, ws, cap, rules=rules, mode="hard")
+            value, _ = solver.solve(S)
+            assert (float("inf") if value >= weighted.INF else value) == want, (seed, cap, rules)
+        if want < float("inf"):
+            tree = solver.tree(S)
+            assert reference_weighted.weighted_total(tree, game.answers, wmap) == want
+
+            def walk(node, history):
+                assert hard_mode_allows(node["guess"], history)
+                for text, child in node.get("next", {}).items():
+                    walk(child, history + [(node["guess"], text)])
+            walk(tree, [])
+
+
+def test_hard_mode_costs_more_where_a_probe_is_barred():
+    """Hard mode's constraint bites: after the heavy AAAB's three greens a probe (CDEF) is barred,
+    so the other four answers are guessed one by one. The engine agrees with the brute force in
+    both modes, caps 3 to 6, and hard mode costs more (by hand: 10 + 2 + 3 + 4 + 5 = 24 against
+    10 + 4 * 3 = 22 in normal mode, cap 6)."""
+    answers = ["aaab", "aaac", "aaad", "aaae", "aaaf"]
+    game = Wordle("wordle", word_list("answers", answers), word_list("guesses", sorted(answers + ["cdef"])))
+    ws = [10, 1, 1, 1, 1]
+    wmap = dict(zip(answers, ws))
+    S = np.arange(5)
+    for cap in (3, 4, 5, 6):
+        for mode in ("normal", "hard"):
+            want = reference_weighted.weighted_optimum(answers, game.guesses, wmap, cap, hard=mode == "hard")
+            value, _ = weighted.WeightedSolver(game, game._compute_matrix(), ws, cap, mode=mode).solve(S)
+            assert (float("inf") if value >= weighted.INF else value) == want, (cap, mode)
+    assert reference_weighted.weighted_optimum(answers, game.guesses, wmap, 6) == 22
+    assert reference_weighted.weighted_optimum(answers, game.guesses, wmap, 6, hard=True) == 24
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_every_rule_keeps_the_value(real_lists, rules):
     """Each rule switched off (or alone) changes no value: the brute force decides."""
@@ -242,9 +290,34 @@ def test_build_and_verify_a_weighted_tree(tmp_path, real_lists, capsys):
     assert main(["verify", str(out), *lists, "--weights", str(wfile)]) == 1
     assert "weighted_total" in capsys.readouterr().err
     # the flag where it does not apply
-    assert main(["build", *lists, "--weights", str(wfile), "--mode", "hard"]) == 2
+    assert main(["build", *lists, "--weights", str(wfile), "--mode", "ultra"]) == 2
     assert main(["verify", "absurdle-wordle", "--weights", str(wfile)]) == 2
     assert "Hangman or Wordle-family" in capsys.readouterr().err
+
+
+def test_build_and_verify_a_hard_mode_weighted_tree(tmp_path, capsys):
+    """build --mode hard --weights writes the hard-mode weighted optimum (the brute force's), the
+    tree records hard mode, and verify replays it under hard mode's rule."""
+    import orjson
+
+    from wordtree.commands import main
+
+    answers = ["aaab", "aaac", "aaad", "aaae", "aaaf"]
+    a, g, wfile = tmp_path / "a.txt", tmp_path / "g.txt", tmp_path / "w.tsv"
+    a.write_text("\n".join(answers) + "\n")
+    g.write_text("\n".join(answers + ["cdef"]) + "\n")
+    wfile.write_text("aaab 10\naaac 1\naaad 1\naaae 1\naaaf 1\n")
+    lists = ["--answers", str(a), "--guesses", str(g)]
+    out = tmp_path / "t.json"
+    assert main(["build", *lists, "--weights", str(wfile), "--mode", "hard", "--first", "aaab", "--quiet",
+                 "-o", str(out)]) == 0
+    doc = orjson.loads(out.read_bytes())
+    assert doc["game"]["mode"] == "hard" and doc["stats"]["weighted_total"] == 24
+    capsys.readouterr()
+    assert main(["verify", str(out), *lists, "--weights", str(wfile), "--json"]) == 0
+    assert orjson.loads(capsys.readouterr().out)["weighted_total"] == 24
+    assert main(["build", *lists, "--weights", str(wfile), "--quiet", "--json"]) == 0
+    assert orjson.loads(capsys.readouterr().out)["weighted_total"] == 22  # normal mode: AAAB then the probe
 
 
 def test_the_shipped_weighted_tree_replays_with_independent_code():

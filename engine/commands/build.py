@@ -74,7 +74,7 @@ def add_build(sub, argv: list[str] | None = None) -> None:
                    help="start --checkpoint over even if it exists (without --resume or this, an existing one is refused)")
     p.add_argument("--status", action="store_true", help="print what --checkpoint proves so far (each class of the "
                    "opener exact or bounded below, and the total's lower bound), then stop")
-    p.add_argument("--weights", metavar="FILE", help="Wordle family, normal mode: minimise the weighted total of "
+    p.add_argument("--weights", metavar="FILE", help="Wordle family, normal or hard mode: minimise the weighted total of "
                    "guesses, each answer weighted by this file's 'word weight' lines (e.g. "
                    "nyt-allowed-14855-frequency-weights.tsv); the tree records the weights' fingerprint")
     json_option(p, "game, first_guess, optimal, total, mean, worst, answers, histogram, seconds, output")
@@ -240,7 +240,7 @@ def _build(args, game, matrix, history, first, recorded, start, compiled=0.0) ->
 
 
 def _build_weighted(args) -> int:
-    """build --weights: the exact tree of least weighted total (exact/weighted.py), normal mode."""
+    """build --weights: the exact tree of least weighted total (exact/weighted.py), normal or hard mode."""
     import time
 
     import numpy as np
@@ -256,8 +256,8 @@ def _build_weighted(args) -> int:
                         ("--status", args.status)):
         if given:
             raise UsageError(f"{flag} is not for a weighted build (--weights)")
-    if args.mode != "normal":
-        raise UsageError("--weights builds normal-mode trees only")
+    if args.mode not in ("normal", "hard"):
+        raise UsageError("--weights builds normal- and hard-mode trees, not ultra mode")
     if args.strategy != "exact" or args.objective != "total":
         raise UsageError("--weights is for the exact build with --objective total")
     if args.output:
@@ -271,11 +271,11 @@ def _build_weighted(args) -> int:
     opener = game.guess_index[game.parse_guess(first)] if first else None
     start = time.perf_counter()
     root, total = weighted_build(game, matrix, np.array(weights.values, dtype=np.int64), opener, args.max_guesses,
-                                 threads=args.threads or 1)
+                                 threads=args.threads or 1, mode=args.mode)
     seconds = time.perf_counter() - start
     depths = answer_depths(game, matrix, root, range(len(game.answers)))
     extra = {"first_guess": "given"} if first else {}
-    doc = make_document(game, root, mode="normal", max_guesses=args.max_guesses, optimal=True, proof="exhaustive",
+    doc = make_document(game, root, mode=args.mode, max_guesses=args.max_guesses, optimal=True, proof="exhaustive",
                         seconds=seconds, extra=extra, objective="weighted", depths=depths, weights=weights)
     stats = doc["stats"]
     if stats["weighted_total"] != total:
@@ -287,14 +287,15 @@ def _build_weighted(args) -> int:
             failures.append(OutputSavedElsewhere(args.output, "tree", reason, where))
     label = "optimal given that first guess" if first else "optimal"
     if args.json:
-        print_json({"game": game.name, "mode": "normal", "max_guesses": doc["game"]["max_guesses"],
+        print_json({"game": game.name, "mode": args.mode, "max_guesses": doc["game"]["max_guesses"],
                     "first_guess": root["guess"], "optimal": True, "opener_given": bool(first),
                     "weights": weights.record(), "weighted_total": total, "weighted_mean": stats["weighted_mean"],
                     "total": stats["total"], "mean": stats["mean"], "worst": stats["worst"],
                     "answers": len(game.answers), "histogram": stats["histogram"], "seconds": round(seconds, 3),
                     "output": args.output if args.output and not failures else None})
         return report_failures(failures)
-    print(f"{game.name}: first guess {root['guess']}, {label} for the weights {weights.file} (exhaustive search)")
+    rules = "" if args.mode == "normal" else f", {args.mode} mode"
+    print(f"{game.name}: first guess {root['guess']}, {label} for the weights {weights.file}{rules} (exhaustive search)")
     print(f"weighted total {total}  weighted mean {stats['weighted_mean']:.4f}  (total weight {weights.total})")
     print(f"total {stats['total']}  mean {stats['mean']:.4f}  worst {stats['worst']}  answers {len(game.answers)}  "
           f"time {seconds:.2f} s")

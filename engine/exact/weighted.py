@@ -64,6 +64,7 @@ USE_DEDUPE = 16
 USE_MEMO = 32
 USE_SHORTCUT = 64
 ALL_RULES = USE_NODE_BOUND | USE_PROFILE | USE_CLASS_BOUND | USE_FILTER | USE_DEDUPE | USE_MEMO | USE_SHORTCUT
+HARD = 128  # not a pruning rule: the NYT hard-mode constraint on guesses (set by mode="hard")
 
 # counters / stats slots
 C_ENTRIES, C_POOL, C_NODES, C_HITS, C_CLEARS, C_EPOCH = 0, 1, 2, 3, 4, 5
@@ -141,15 +142,17 @@ def _class_bound(n, W, top, d, b, rules):
 
 
 @kernel(nogil=True)
-def _set_hash(S, d, set_keys, depth_keys):
+def _set_hash(S, d, req, set_keys, depth_keys):
     h = depth_keys[d]
     for a in S:
         h ^= set_keys[a]
+    for j in range(req.size):  # hard mode: the constraint is part of the position
+        h ^= np.uint64(req[j] + 2) * set_keys[j % set_keys.size] * np.uint64(2 * j + 1)
     return h | np.uint64(1)
 
 
 @kernel(nogil=True)
-def _memo_find(S, d, h, mkeys, mdepth, moff, msize, pool):
+def _memo_find(S, d, req, h, mkeys, mdepth, moff, msize, pool):
     mask = mkeys.size - 1
     slot = np.int64(h & np.uint64(mask))
     n = S.size
@@ -161,6 +164,11 @@ def _memo_find(S, d, h, mkeys, mdepth, moff, msize, pool):
                 if pool[off + i] != S[i]:
                     same = False
                     break
+            for j in range(req.size):
+                if not same:
+                    break
+                if pool[off + n + j] != req[j]:
+                    same = False
             if same:
                 return slot
         slot = (slot + 1) & mask
@@ -168,11 +176,11 @@ def _memo_find(S, d, h, mkeys, mdepth, moff, msize, pool):
 
 
 @kernel(nogil=True)
-def _memo_store(S, d, value, exact, guess, set_keys, depth_keys, mkeys, mdepth, moff, msize, mval, mexact,
+def _memo_store(S, d, req, value, exact, guess, set_keys, depth_keys, mkeys, mdepth, moff, msize, mval, mexact,
                 mguess, pool, counters):
     """Record value(S, d) (exact) or a lower bound of it; a full table is emptied first."""
-    h = _set_hash(S, d, set_keys, depth_keys)
-    found = _memo_find(S, d, h, mkeys, mdepth, moff, msize, pool)
+    h = _set_hash(S, d, req, set_keys, depth_keys)
+    found = _memo_find(S, d, req, h, mkeys, mdepth, moff, msize, pool)
     if found >= 0:
         if mexact[found] == 1:
             return
@@ -182,19 +190,22 @@ def _memo_store(S, d, value, exact, guess, set_keys, depth_keys, mkeys, mdepth, 
             mguess[found] = guess
         return
     n = S.size
-    if counters[C_ENTRIES] * 10 >= mkeys.size * 7 or counters[C_POOL] + n > pool.size:
-        if n > pool.size:
+    r = req.size
+    if counters[C_ENTRIES] * 10 >= mkeys.size * 7 or counters[C_POOL] + n + r > pool.size:
+        if n + r > pool.size:
             return
         mkeys[:] = 0
         counters[C_ENTRIES] = 0
         counters[C_POOL] = 0
         counters[C_CLEARS] += 1
-        found = _memo_find(S, d, h, mkeys, mdepth, moff, msize, pool)
+        found = _memo_find(S, d, req, h, mkeys, mdepth, moff, msize, pool)
     slot = -1 - found
     off = counters[C_POOL]
     for i in range(n):
         pool[off + i] = S[i]
-    counters[C_POOL] += n
+    for j in range(r):
+        pool[off + n + j] = req[j]
+    counters[C_POOL] += n + r
     counters[C_ENTRIES] += 1
     mdepth[slot] = d
     moff[slot] = off
@@ -355,13 +366,59 @@ def _split(S, g, matrix, win, stamp, cnt, counters):
 
 
 @kernel(nogil=True)
-def _solve(S, guesses, d, beta, forced, weights, matrix, win, b, rules, stamp, cnt, wsum, wmax, label, pkeys,
+def _constrain(req, word, code, length):
+    """Hard mode: the constraint after a guess (its letter numbers `word`) got `code`: req[i] for
+    i < length the green letter at position i (-1: none), req[length + x] the copies of letter x
+    every later guess must hold (its green and yellow copies in one feedback; greys add nothing).
+    Position i's colour is the code's i-th base-3 digit (2 green, 1 yellow), as the matrix's."""
+    out = req.copy()
+    shown = np.zeros(req.size - length, np.int32)
+    c = code
+    for i in range(length):
+        colour = c % 3
+        c //= 3
+        if colour == 2:
+            out[i] = word[i]
+        if colour != 0:
+            shown[word[i]] += 1
+    for x in range(shown.size):
+        if shown[x] > out[length + x]:
+            out[length + x] = shown[x]
+    return out
+
+
+@kernel(nogil=True)
+def _legal_subset(guesses, req, letters, counts, length):
+    """The guesses of `guesses` that hard mode allows under req (in their order)."""
+    out = np.empty(guesses.size, np.int32)
+    k = 0
+    for gi in range(guesses.size):
+        g = guesses[gi]
+        ok = True
+        for i in range(length):
+            if req[i] >= 0 and letters[g, i] != req[i]:
+                ok = False
+                break
+        if ok:
+            for x in range(req.size - length):
+                if counts[g, x] < req[length + x]:
+                    ok = False
+                    break
+        if ok:
+            out[k] = g
+            k += 1
+    return out[:k]
+
+
+@kernel(nogil=True)
+def _solve(S, guesses, d, beta, forced, req, weights, matrix, win, b, rules, stamp, cnt, wsum, wmax, label, pkeys,
            counters, dedupe_keys, dedupe_rows, own, set_keys, depth_keys, mkeys, mdepth, moff, msize, mval, mexact,
-           mguess, pool):
+           mguess, pool, letters, counts, length):
     """(value, best guess) of S (sorted answer ids) with d guesses left: the value exact when
     below beta (the guess then one achieving it), else a proven lower bound >= beta (guess -1).
     With `forced` >= 0, the cost of that guess alone (its children searched as usual; nothing
-    recorded for S)."""
+    recorded for S). Hard mode (rules & HARD): `guesses` are those req allows, and each class's
+    guesses are those its own constraint allows."""
     counters[C_NODES] += 1
     n = S.size
     none = np.int32(-1)
@@ -382,8 +439,8 @@ def _solve(S, guesses, d, beta, forced, weights, matrix, win, b, rules, stamp, c
         return lower, none
     h = np.uint64(0)
     if rules & USE_MEMO and forced < 0:
-        h = _set_hash(S, d, set_keys, depth_keys)
-        found = _memo_find(S, d, h, mkeys, mdepth, moff, msize, pool)
+        h = _set_hash(S, d, req, set_keys, depth_keys)
+        found = _memo_find(S, d, req, h, mkeys, mdepth, moff, msize, pool)
         if found >= 0:
             counters[C_HITS] += 1
             if mexact[found] == 1:
@@ -430,10 +487,15 @@ def _solve(S, guesses, d, beta, forced, weights, matrix, win, b, rules, stamp, c
             for jj in range(k):
                 j = order[jj]
                 child_beta = best - (running - cb[j])
-                v, _ = _solve(members[starts[j]:starts[j + 1]], kept, d - 1, child_beta, unforced, weights, matrix,
-                              win, b, rules, stamp, cnt, wsum, wmax, label, pkeys, counters, dedupe_keys,
-                              dedupe_rows, own, set_keys, depth_keys, mkeys, mdepth, moff, msize, mval, mexact,
-                              mguess, pool)
+                child_req = req
+                child_guesses = kept
+                if rules & HARD:
+                    child_req = _constrain(req, letters[g], codes[j], length)
+                    child_guesses = _legal_subset(kept, child_req, letters, counts, length)
+                v, _ = _solve(members[starts[j]:starts[j + 1]], child_guesses, d - 1, child_beta, unforced, child_req,
+                              weights, matrix, win, b, rules, stamp, cnt, wsum, wmax, label, pkeys, counters,
+                              dedupe_keys, dedupe_rows, own, set_keys, depth_keys, mkeys, mdepth, moff, msize, mval,
+                              mexact, mguess, pool, letters, counts, length)
                 running += v - cb[j]
                 if running > INF:
                     running = INF
@@ -450,13 +512,13 @@ def _solve(S, guesses, d, beta, forced, weights, matrix, win, b, rules, stamp, c
         return (best, best_g) if best_g >= 0 else (proven, none)
     if best_g >= 0:
         if rules & USE_MEMO:
-            _memo_store(S, d, best, True, best_g, set_keys, depth_keys, mkeys, mdepth, moff, msize, mval, mexact,
+            _memo_store(S, d, req, best, True, best_g, set_keys, depth_keys, mkeys, mdepth, moff, msize, mval, mexact,
                         mguess, pool, counters)
         return best, best_g
     if proven < lower:
         proven = lower
     if rules & USE_MEMO:
-        _memo_store(S, d, proven, False, none, set_keys, depth_keys, mkeys, mdepth, moff, msize, mval,
+        _memo_store(S, d, req, proven, False, none, set_keys, depth_keys, mkeys, mdepth, moff, msize, mval,
                     mexact, mguess, pool, counters)
     return proven, none
 
@@ -468,12 +530,21 @@ NO_CAP = 32  # as solver.NO_CAP: "no cap" is deeper than any optimal tree of the
 
 
 class WeightedSolver:
-    """value(S, d) and its trees for one game (normal mode), one cap, and integer weights >= 1
-    (one per answer, in answer order). Not thread-safe: one solver per thread."""
+    """value(S, d) and its trees for one game, one cap, and integer weights >= 1 (one per answer,
+    in answer order), in normal mode or (the Wordle family) hard mode: there a position is the set
+    and its constraint (req: the greens and each letter's least count), and two guesses of the same
+    partition are no longer alike (they leave different constraints), so USE_DEDUPE is off. Not
+    thread-safe: one solver per thread."""
 
     def __init__(self, game, matrix: np.ndarray, weights, max_guesses: int | None = 6, rules: int = ALL_RULES,
-                 memo_mb: int = 64, seed: int = 0x5EED):
+                 memo_mb: int = 64, seed: int = 0x5EED, mode: str = "normal"):
         from ..errors import CapOutOfRange, UserError
+
+        if mode not in ("normal", "hard"):
+            raise UserError(f"the weighted search plays normal or hard mode, not {mode}")
+        if mode == "hard" and getattr(game, "kind", "") != "wordle":
+            raise UserError("hard mode is a Wordle rule")
+        self.mode = mode
 
         self.game = game
         self.matrix = np.ascontiguousarray(matrix)
@@ -485,7 +556,20 @@ class WeightedSolver:
         self.cap = NO_CAP if max_guesses is None else int(max_guesses)
         if not 1 <= self.cap <= NO_CAP:
             raise CapOutOfRange(self.cap, NO_CAP)
-        self.rules = int(rules)
+        self.rules = int(rules) & ~HARD
+        if mode == "hard":
+            from ..games.wordle import letters_array
+
+            self.rules = (self.rules & ~USE_DEDUPE) | HARD
+            self.length = int(game.length)
+            self.letters = np.ascontiguousarray(letters_array(game.guesses, game.length, game.alphabet))
+            self.counts = np.zeros((len(game.guesses), len(game.alphabet)), np.uint8)
+            for i in range(self.length):
+                np.add.at(self.counts, (np.arange(len(game.guesses)), self.letters[:, i]), 1)
+        else:
+            self.length = 0
+            self.letters = np.zeros((1, 1), np.uint8)
+            self.counts = np.zeros((1, 1), np.uint8)
         codes = int(np.iinfo(self.matrix.dtype).max) + 1
         self.win = int(game.win_code)
         present = np.unique(self.matrix[:, : min(self.matrix.shape[1], 4096)])
@@ -518,25 +602,52 @@ class WeightedSolver:
     def nodes(self) -> int:
         return int(self.state["counters"][C_NODES])
 
-    def _run(self, S, d: int, beta: int, forced: int) -> tuple[int, int]:
+    # --- hard-mode constraints (empty in normal mode) ---
+    def empty_constraint(self) -> np.ndarray:
+        if self.mode != "hard":
+            return np.zeros(0, np.int32)
+        req = np.zeros(self.length + self.counts.shape[1], np.int32)
+        req[: self.length] = -1
+        return req
+
+    def constrain(self, req: np.ndarray, guess: int, code: int) -> np.ndarray:
+        """The constraint after `guess` got `code` (unchanged in normal mode)."""
+        if self.mode != "hard":
+            return req
+        return _constrain(np.ascontiguousarray(req, dtype=np.int32), self.letters[guess], np.int64(code),
+                          np.int64(self.length))
+
+    def allowed(self, req: np.ndarray | None) -> np.ndarray:
+        """The guess ids the constraint allows (every guess in normal mode)."""
+        if self.mode != "hard" or req is None:
+            return self.guesses
+        return _legal_subset(self.guesses, np.ascontiguousarray(req, dtype=np.int32), self.letters, self.counts,
+                             np.int64(self.length))
+
+    def _run(self, S, d: int, beta: int, forced: int, req=None) -> tuple[int, int]:
         S = np.ascontiguousarray(np.sort(np.asarray(S, dtype=np.int32)))
+        req = self.empty_constraint() if req is None else np.ascontiguousarray(req, dtype=np.int32)
+        guesses = self.allowed(req)
+        if forced >= 0 and self.mode == "hard" and forced not in set(guesses.tolist()):
+            return INF, -1  # hard mode does not allow that guess here
         st, m = self.state, self.memo
-        value, g = _solve(S, self.guesses, np.int64(d), np.int64(beta), np.int64(forced), self.weights,
+        value, g = _solve(S, guesses, np.int64(d), np.int64(beta), np.int64(forced), req, self.weights,
                           self.matrix, np.int64(self.win), np.int64(self.b), np.int64(self.rules),
                           st["stamp"], st["cnt"], st["wsum"], st["wmax"], st["label"], st["pkeys"], st["counters"],
                           st["dedupe_keys"], st["dedupe_rows"], self.own, m["set_keys"], m["depth_keys"],
                           m["mkeys"], m["mdepth"], m["moff"], m["msize"], m["mval"], m["mexact"], m["mguess"],
-                          m["pool"])
+                          m["pool"], self.letters, self.counts, np.int64(self.length))
         return int(value), int(g)
 
-    def solve(self, S, d: int | None = None, beta: int = INF) -> tuple[int, int]:
-        """(value, best guess) of the answers S with d guesses left (default: the cap); the value
-        exact when below beta, else a lower bound >= beta (guess -1). INF: no tree within d."""
-        return self._run(S, self.cap if d is None else d, beta, -1)
+    def solve(self, S, d: int | None = None, beta: int = INF, req=None) -> tuple[int, int]:
+        """(value, best guess) of the answers S with d guesses left (default: the cap) under the
+        hard-mode constraint req (None: none); the value exact when below beta, else a lower
+        bound >= beta (guess -1). INF: no tree within d."""
+        return self._run(S, self.cap if d is None else d, beta, -1, req)
 
-    def cost(self, S, guess: int, d: int | None = None, beta: int = INF) -> int:
+    def cost(self, S, guess: int, d: int | None = None, beta: int = INF, req=None) -> int:
         """The least weighted total of S opening with `guess` (exact below beta, else a bound >= beta)."""
-        return self._run(S, self.cap if d is None else d, beta, guess)[0]
+        return self._run(S, self.cap if d is None else d, beta, guess, req)[0]
 
     def weight(self, S) -> int:
         return int(self.weights[np.asarray(S, dtype=np.int64)].sum())
@@ -547,18 +658,21 @@ class WeightedSolver:
         codes = self.matrix[guess, S]
         return [(int(c), S[codes == c]) for c in np.unique(codes) if int(c) != self.win]
 
-    def tree(self, S, d: int | None = None, guess: int | None = None) -> dict:
-        """An optimal tree for S with d guesses left (opening with `guess` if given): each node's
-        guess is one the search proved best there (ties: the first in the search's order)."""
+    def tree(self, S, d: int | None = None, guess: int | None = None, req=None) -> dict:
+        """An optimal tree for S with d guesses left (opening with `guess` if given) under the
+        constraint req: each node's guess is one the search proved best there (ties: the first in
+        the search's order)."""
         from ..errors import UserError
 
         d = self.cap if d is None else d
         if guess is None:
-            value, guess = self.solve(S, d)
+            value, guess = self.solve(S, d, req=req)
             if value >= INF:
                 raise UserError("no tree exists within the guess cap")
+        req = self.empty_constraint() if req is None else req
         node = {"guess": self.game.guesses[guess]}
-        branches = {self.game.pattern_text(code): self.tree(part, d - 1) for code, part in self.classes(S, guess)}
+        branches = {self.game.pattern_text(code): self.tree(part, d - 1, req=self.constrain(req, guess, code))
+                    for code, part in self.classes(S, guess)}
         if branches:
             node["next"] = branches
         return node
@@ -576,7 +690,7 @@ def weighted_depth_total(game, matrix: np.ndarray, root: dict, weights, answers=
 
 
 def weighted_build(game, matrix: np.ndarray, weights, first: int | None = None, max_guesses: int | None = 6,
-                   threads: int = 1, memo_mb: int = 64, on_class=None, rules: int = ALL_RULES):
+                   threads: int = 1, memo_mb: int = 64, on_class=None, rules: int = ALL_RULES, mode: str = "normal"):
     """(tree, weighted total) of the best tree of the whole game (opening with guess id `first`
     if given, else with a best opener, found by the search over every guess). With an opener the
     classes below it are independent searches, run on `threads` threads (a solver and memo each;
@@ -588,7 +702,7 @@ def weighted_build(game, matrix: np.ndarray, weights, first: int | None = None, 
     from .solver import Infeasible
 
     S = np.arange(len(game.answers), dtype=np.int32)
-    top = WeightedSolver(game, matrix, weights, max_guesses, rules=rules, memo_mb=memo_mb)
+    top = WeightedSolver(game, matrix, weights, max_guesses, rules=rules, memo_mb=memo_mb, mode=mode)
     d = top.cap
     if first is None:
         value, first = top.solve(S, d)
@@ -596,6 +710,7 @@ def weighted_build(game, matrix: np.ndarray, weights, first: int | None = None, 
             raise Infeasible(d)
         return top.tree(S, d, first), value
     jobs = sorted(top.classes(S, first), key=lambda item: -len(item[1]))
+    root_req = top.empty_constraint()
     results: dict[int, tuple[int, dict | None]] = {}
     lock = threading.Lock()
     errors: list[BaseException] = []
@@ -608,8 +723,9 @@ def weighted_build(game, matrix: np.ndarray, weights, first: int | None = None, 
                 code, part = jobs.pop(0)
             start = time.perf_counter()
             try:
-                value, g = solver.solve(part, d - 1)
-                tree = solver.tree(part, d - 1, g) if value < INF else None
+                req = solver.constrain(root_req, first, code)
+                value, g = solver.solve(part, d - 1, req=req)
+                tree = solver.tree(part, d - 1, g, req=req) if value < INF else None
             except BaseException as exc:  # noqa: BLE001 (raised by the caller)
                 with lock:
                     errors.append(exc)
@@ -619,7 +735,7 @@ def weighted_build(game, matrix: np.ndarray, weights, first: int | None = None, 
                 if on_class is not None:
                     on_class(code, len(part), value, time.perf_counter() - start)
 
-    solvers = [top] + [WeightedSolver(game, matrix, weights, max_guesses, rules=rules, memo_mb=memo_mb)
+    solvers = [top] + [WeightedSolver(game, matrix, weights, max_guesses, rules=rules, memo_mb=memo_mb, mode=mode)
                        for _ in range(max(1, threads) - 1)]
     pool = [threading.Thread(target=work, args=(s,), daemon=True) for s in solvers]
     for t in pool:
