@@ -336,3 +336,101 @@ def test_the_shipped_weighted_tree_replays_with_independent_code():
     total = reference_weighted.weighted_total(doc["root"], answers, w)
     assert total == doc["stats"]["weighted_total"] and doc["stats"]["weights"]["total_weight"] == sum(w[a] for a in answers)
     assert reference_weighted.weighted_total(plain["root"], answers, w) > total
+
+
+def _opener_value(game, word, wmap, cap, hard=False):
+    """The brute force's weighted value of the game opening with `word`."""
+    from reference import wordle_feedback
+
+    classes = {}
+    for a in game.answers:
+        classes.setdefault(wordle_feedback(word, a), []).append(a)
+    total = sum(wmap.values())
+    for p, part in classes.items():
+        if p != "G" * len(word):
+            total += reference_weighted.weighted_optimum(part, game.guesses, wmap, cap - 1, hard=hard) if not hard \
+                else _hard_below(game, word, p, part, wmap, cap - 1)
+    return total
+
+
+def _hard_below(game, word, p, part, wmap, d):
+    """The hard-mode brute force below the opener's feedback p (its history: that one step)."""
+    import math
+    from functools import lru_cache
+
+    from reference import hard_mode_allows, wordle_feedback
+
+    guesses = list(dict.fromkeys(list(game.guesses) + list(game.answers)))
+
+    @lru_cache(maxsize=None)
+    def value(S, d, history):
+        if d == 0:
+            return math.inf
+        if len(S) == 1:
+            return wmap[next(iter(S))]
+        best = math.inf
+        for g in guesses:
+            if not hard_mode_allows(g, history):
+                continue
+            classes = {}
+            for a in S:
+                classes.setdefault(wordle_feedback(g, a), set()).add(a)
+            if len(classes) == 1 and g not in S:
+                continue
+            best = min(best, sum(wmap[a] for a in S) + sum(
+                value(frozenset(C), d - 1, tuple(sorted(set(history) | {(g, q)})))
+                for q, C in classes.items() if q != "G" * len(g)))
+        return best
+
+    return value(frozenset(part), d, ((word, p),))
+
+
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_weighted_rank_values_the_top_and_bounds_the_rest(real_lists, tmp_path, capsys, mode):
+    """rank --weights: the top K openers' values are the brute force's, in order, and every other
+    opener's bound is at most its brute-force value and at least the K-th value (the proof)."""
+    import orjson
+
+    from wordtree.commands import main
+
+    game = small_game(real_lists, 81, n_answers=9, n_guesses=14)
+    ws = random_weights(game, 81)
+    wmap = dict(zip(game.answers, ws))
+    a, g, wfile = tmp_path / "a.txt", tmp_path / "g.txt", tmp_path / "w.tsv"
+    a.write_text("\n".join(game.answers) + "\n")
+    g.write_text("\n".join(game.guesses) + "\n")
+    wfile.write_text("".join(f"{x} {w}\n" for x, w in wmap.items()))
+    capsys.readouterr()
+    assert main(["rank", "--answers", str(a), "--guesses", str(g), "--weights", str(wfile), "--top", "3",
+                 "--max-guesses", "4", "--mode", mode, "--quiet", "--json"]) == 0
+    report = orjson.loads(capsys.readouterr().out)
+    assert report["weights"]["total_weight"] == sum(ws) and report["ranked"] == len(game.guesses)
+    brute = {w: _opener_value(game, w, wmap, 4, hard=mode == "hard") for w in game.guesses}
+    want = sorted(brute.values())
+    got = report["openers"]
+    assert [o["value"] for o in got[:3]] == want[:3] and all(o["kind"] == "exact" for o in got[:3])
+    for o in got:
+        truth = brute[o["word"]]
+        if o["kind"] == "exact":
+            assert o["value"] == truth
+        elif o["kind"] == "lower-bound":
+            assert want[2] <= o["value"] <= truth
+        else:
+            assert truth == float("inf")
+
+
+def test_weighted_rank_refuses_what_it_does_not_do(tmp_path, capsys):
+    from wordtree.commands import main
+
+    a, wfile = tmp_path / "a.txt", tmp_path / "w.tsv"
+    a.write_text("aaab\naaac\n")
+    wfile.write_text("aaab 1\naaac 2\n")
+    lists = ["--answers", str(a), "--guesses", str(a), "--weights", str(wfile)]
+    for extra, message in ((["--checkpoint", str(tmp_path / "ck")], "--checkpoint is not for a weighted rank"),
+                           (["--mode", "ultra"], "not ultra mode"),
+                           (["--scheduler", "local"], "--scheduler is not for a weighted rank")):
+        capsys.readouterr()
+        assert main(["rank", *lists, *extra]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and message in err[0]
+    assert main(["rank", "mastermind", "--weights", str(wfile)]) == 2

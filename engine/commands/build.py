@@ -350,6 +350,8 @@ def add_rank(sub) -> None:
                    help="run the jobs on a Dask cluster (pip install -e \".[cluster]\"); local: start one here")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="with --scheduler local: worker processes (default 2)")
+    p.add_argument("--weights", metavar="FILE", help="Wordle family, normal or hard mode: rank by the weighted total "
+                   "(each answer weighted by this file's 'word weight' lines), in process, without a checkpoint")
     json_option(p, "game, mode, max_guesses, top, lists, ranked, considered, interrupted, seconds and openers "
                    "(word, value, kind: exact, lower-bound or impossible); -o still writes the TSV")
 
@@ -368,8 +370,76 @@ def run_rank(args) -> int:
         raise UsageError("-o writes the ranking as TSV and --json prints it as JSON: give one of them")
     if args.output:
         check_writable(args.output, "table")
+    if args.weights is not None:
+        return _rank_weighted(args)
     with open_checkpoint(args.checkpoint, resume=args.resume, overwrite=args.overwrite):
         return _rank(args)
+
+
+def _rank_weighted(args) -> int:
+    """rank --weights: the weighted values of the best K openers and a bound on every other
+    (exact/weighted.py's weighted_rank), in process."""
+    import numpy as np
+
+    from ..exact.weighted import INF as WINF, weighted_rank
+    from ..files import write_atomic
+    from ..wordle.patterns import pattern_matrix
+    from ..wordle.weights import read_weights
+
+    for flag, given in (("--checkpoint", args.checkpoint), ("--resume", args.resume),
+                        ("--scheduler", args.scheduler), ("--workers", args.workers)):
+        if given:
+            raise UsageError(f"{flag} is not for a weighted rank (--weights): it runs in process, without a checkpoint")
+    if args.mode not in ("normal", "hard"):
+        raise UsageError("--weights ranks in normal or hard mode, not ultra mode")
+    if args.top < 1:
+        raise UsageError("--top must be 1 or more")
+    game = load_game(args)
+    if getattr(game, "kind", "") != "wordle":
+        raise UsageError(f"--weights is for the Wordle family, not {game.name}")
+    weights = read_weights(args.weights, game.answers, game.guesses)
+    matrix = pattern_matrix(game, args.cache_dir).matrix
+    from ..exact.context import default_threads
+    from ..progress import progress_bar
+
+    considered = min(len(game.guesses), args.limit or len(game.guesses))
+    with progress_bar(considered, desc="first guesses", unit="word", show=not args.quiet) as bar:
+        result = weighted_rank(game, matrix, np.array(weights.values, dtype=np.int64), top=args.top, limit=args.limit,
+                               max_guesses=args.max_guesses, mode=args.mode, threads=args.threads or default_threads(),
+                               on_done=lambda done, total: bar.update(1))
+    ident = game.identity()
+    lines = [
+        f"# wordtree rank: {game.name}, {args.mode} mode, cap {args.max_guesses or 'none'}, top {args.top}, "
+        f"weighted by {weights.file} (sha256 {weights.sha256}, total weight {weights.total})",
+        f"# answers {ident['answers']} sha256 {ident['answers_sha256']}",
+        f"# guesses {ident['guesses']} sha256 {ident['guesses_sha256']}",
+        f"# first guesses ranked: {len(result.values)} of {result.considered}; {result.seconds:.1f} s",
+        "# word\tweighted value\texact | word\tbound\tlower-bound | word\tinf\timpossible (no tree within the cap, "
+        "proven)",
+    ]
+    lines += [_rank_line(w, v, e, WINF) for w, v, e in result.ordered()]
+    text = "\n".join(lines) + "\n"
+    if args.json:
+        import orjson
+
+        text = orjson.dumps({
+            "game": game.name, "mode": args.mode, "max_guesses": args.max_guesses, "top": args.top,
+            "lists": {key: {"name": ident[key], "sha256": ident[f"{key}_sha256"]} for key in ("answers", "guesses")},
+            "weights": weights.record(), "ranked": len(result.values), "considered": result.considered,
+            "interrupted": False, "seconds": round(result.seconds, 3),
+            "openers": [_rank_entry(w, v, e, WINF) for w, v, e in result.ordered()]}).decode() + "\n"
+    failures = []
+    if args.output:
+        where, reason = write_or_fallback(args.output, lambda path: write_atomic(path, text.encode()))
+        if reason is None:
+            print(f"wrote {args.output}", file=sys.stderr)
+        else:
+            failures.append(OutputSavedElsewhere(args.output, "table", reason, where))
+            if where is None:
+                sys.stdout.write(text)
+    else:
+        sys.stdout.write(text)
+    return report_failures(failures)
 
 
 def _rank(args) -> int:
@@ -445,19 +515,20 @@ def _rank(args) -> int:
     return report_failures(failures)
 
 
-def _rank_entry(word: str, value: int, exact: bool) -> dict:
-    """One opener of rank --json: its exact value, its lower bound, or impossible (value None)."""
+def _rank_entry(word: str, value: int, exact: bool, inf: int | None = None) -> dict:
+    """One opener of rank --json: its exact value, its lower bound, or impossible (value None);
+    `inf`: the search's infinity (default: the unweighted kernels')."""
     from ..exact.solver import INF
 
-    if value >= INF:
+    if value >= (INF if inf is None else inf):
         return {"word": word, "value": None, "kind": "impossible"}
     return {"word": word, "value": value, "kind": "exact" if exact else "lower-bound"}
 
 
-def _rank_line(word: str, value: int, exact: bool) -> str:
-    """One TSV line; a bound at or past the kernels' infinity proves that no tree exists."""
+def _rank_line(word: str, value: int, exact: bool, inf: int | None = None) -> str:
+    """One TSV line; a bound at or past the kernels' infinity (`inf` if given) proves that no tree exists."""
     from ..exact.solver import INF
 
-    if value >= INF:
+    if value >= (INF if inf is None else inf):
         return f"{word}\tinf\timpossible"
     return f"{word}\t{value}\t{'exact' if exact else 'lower-bound'}"

@@ -756,3 +756,67 @@ def weighted_build(game, matrix: np.ndarray, weights, first: int | None = None, 
     if branches:
         node["next"] = branches
     return node, total
+
+
+def weighted_rank(game, matrix: np.ndarray, weights, top: int = 10, limit: int | None = None,
+                  max_guesses: int | None = 6, mode: str = "normal", threads: int = 1, memo_mb: int = 64,
+                  on_done=None, rules: int = ALL_RULES):
+    """The weighted rank of the first guesses: the exact weighted value of the best `top` and,
+    for every other one, a proven lower bound at least the top-th value (exact/rank.py's proof
+    with the weighted search): each opener, in the unweighted heuristic order (the first `limit`),
+    is valued below the top-th exact value known when it starts (INF until `top` are known);
+    those values only fall, so a bound proven against an earlier one still bounds it. Openers are
+    shared among `threads` threads (a solver and memo each). Returns a rank.RankResult (values
+    word -> (value or bound, exact?)); `on_done(done, considered)` is told each opener's end."""
+    import bisect
+    import threading
+    import time
+
+    from .heuristics import heuristic_order
+    from .rank import RankResult
+
+    S = np.arange(len(game.answers), dtype=np.int32)
+    order = heuristic_order(game, matrix, S)
+    if limit is not None:
+        order = order[:limit]
+    start = time.perf_counter()
+    todo = [int(g) for g in order]
+    values: dict[str, tuple[int, bool]] = {}
+    exact_sorted: list[int] = []
+    lock = threading.Lock()
+    errors: list[BaseException] = []
+
+    def budget() -> int:
+        return exact_sorted[top - 1] if len(exact_sorted) >= top else INF
+
+    def work(solver):
+        while True:
+            with lock:
+                if not todo or errors:
+                    return
+                g = todo.pop(0)
+                beta = budget()
+            try:
+                value = solver.cost(S, g, solver.cap, beta)
+            except BaseException as exc:  # noqa: BLE001 (raised by the caller)
+                with lock:
+                    errors.append(exc)
+                return
+            with lock:
+                exact = value < beta
+                values[game.guesses[g]] = (value, exact)
+                if exact:
+                    bisect.insort(exact_sorted, value)
+                if on_done is not None:
+                    on_done(len(values), len(order))
+
+    solvers = [WeightedSolver(game, matrix, weights, max_guesses, rules=rules, memo_mb=memo_mb, mode=mode)
+               for _ in range(max(1, threads))]
+    pool = [threading.Thread(target=work, args=(s,), daemon=True) for s in solvers]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    if errors:
+        raise errors[0]
+    return RankResult(values=values, top=top, considered=len(order), seconds=time.perf_counter() - start)
