@@ -137,3 +137,21 @@ def test_the_shortlists_class_sums_are_the_sorting_ones():
     game, matrix = lists()
     columns = np.arange(0, len(game.answers), 7)
     assert (_sumsq(matrix[:200], columns) == _classes(matrix[:200][:, columns])[0]).all()
+
+
+def test_a_split_sample_stopped_leaves_no_worker_running(monkeypatch):
+    game, matrix = lists()
+    spec = spec_for("quordle", None, None)
+    monkeypatch.setattr(sample, "CHUNK", 5)
+    seen = []
+
+    def stop(done, count):
+        seen.append(done)
+        raise KeyboardInterrupt
+
+    import multiprocessing
+
+    before = set(multiprocessing.active_children())
+    with pytest.raises(KeyboardInterrupt):
+        sample.evaluate(game, matrix, spec, 11, 200, progress=stop, workers=2)
+    assert len(seen) == 1 and set(multiprocessing.active_children()) <= before

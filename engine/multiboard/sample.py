@@ -154,17 +154,31 @@ def _in_processes(player: Player, tuples: np.ndarray, cap: int, workers: int, pr
     count = len(tuples)
     lengths = np.empty(count, dtype=np.int64)
     _SHARED.update(player=player, tuples=tuples, cap=cap)
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_quiet_worker)
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            futures = [pool.submit(_chunk, (start, min(start + CHUNK, count))) for start in range(0, count, CHUNK)]
-            done = 0
-            for future in as_completed(futures):
-                start, out = future.result()
-                lengths[start:start + len(out)] = out
-                done += len(out)
-                if progress is not None:
-                    progress(done, count)
+        futures = [pool.submit(_chunk, (start, min(start + CHUNK, count))) for start in range(0, count, CHUNK)]
+        done = 0
+        for future in as_completed(futures):
+            start, out = future.result()
+            lengths[start:start + len(out)] = out
+            done += len(out)
+            if progress is not None:
+                progress(done, count)
+    except BaseException:  # Ctrl-C, SIGTERM, a worker's fault: no game left running
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
     finally:
         _SHARED.clear()
+    pool.shutdown(wait=True)
     return lengths
+
+
+def _quiet_worker() -> None:
+    """A worker leaves Ctrl-C and SIGTERM to the parent, which stops it (the parent's handler
+    would turn them into KeyboardInterrupt here too)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
