@@ -434,3 +434,71 @@ def test_weighted_rank_refuses_what_it_does_not_do(tmp_path, capsys):
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and message in err[0]
     assert main(["rank", "mastermind", "--weights", str(wfile)]) == 2
+
+
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_next_with_weights_is_the_weighted_optimum(real_lists, tmp_path, capsys, mode):
+    """next --weights off the tree: the guess is one whose weighted cost is the brute force's
+    optimum for the candidates left, and the expected guesses are that optimum over their weight;
+    in hard mode (a hard tree left at once) the steps' constraint applies."""
+    import orjson
+
+    from reference import wordle_feedback
+    from wordtree.commands import main
+
+    game = small_game(real_lists, 91, n_answers=14, n_guesses=20)
+    ws = random_weights(game, 91)
+    wmap = dict(zip(game.answers, ws))
+    a, g, wfile = tmp_path / "a.txt", tmp_path / "g.txt", tmp_path / "w.tsv"
+    a.write_text("\n".join(game.answers) + "\n")
+    g.write_text("\n".join(game.guesses) + "\n")
+    wfile.write_text("".join(f"{x} {w}\n" for x, w in wmap.items()))
+    lists = ["--answers", str(a), "--guesses", str(g)]
+    first = game.guesses[0]
+    if mode == "hard":  # a hard tree, left at its root by a guess of another
+        tree = tmp_path / "t.json"
+        assert main(["build", *lists, "--mode", "hard", "--quiet", "-o", str(tree)]) == 0
+        root = orjson.loads(tree.read_bytes())["root"]["guess"]
+        first = next(w for w in game.guesses if w != root)
+        where = [str(tree), *lists]
+    else:
+        where = ["--game", "wordle", *lists]
+    answer = max(game.answers, key=lambda x: sum(wordle_feedback(first, y) == wordle_feedback(first, x)
+                                                  for y in game.answers))  # the largest class
+    step = f"{first}:{wordle_feedback(first, answer)}"
+    left = [x for x in game.answers if wordle_feedback(first, x) == wordle_feedback(first, answer)]
+    capsys.readouterr()
+    assert main(["next", *where, "--weights", str(wfile), step, "--json"]) == 0
+    got = orjson.loads(capsys.readouterr().out)
+    assert got["candidate_words"] == left and got["source"] == "exact" and len(left) > 2
+    history = ((first, wordle_feedback(first, answer)),)
+    sub = {x: wmap[x] for x in left}
+    want = _hard_below(game, first, history[0][1], left, wmap, 5) if mode == "hard" else \
+        reference_weighted.weighted_optimum(left, game.guesses, sub, 5)
+    assert got["expected_guesses"] == round(want / sum(sub.values()), 4)
+    if mode == "normal":  # the guess proposed achieves it
+        classes = {}
+        for x in left:
+            classes.setdefault(wordle_feedback(got["guess"], x), []).append(x)
+        assert sum(sub.values()) + sum(reference_weighted.weighted_optimum(part, game.guesses, sub, 4)
+                                       for p, part in classes.items() if p != "G" * 5) == want
+
+
+def test_next_with_weights_refuses_other_weights_and_families(tmp_path, capsys):
+    """On the shipped weighted tree, weights with another fingerprint are refused (one line, exit
+    1); --weights for a Dordle position is refused as usage (exit 2)."""
+    from wordtree.commands import main
+    from wordtree.data import wordlists_dir
+
+    shipped = (wordlists_dir() / weights_file.SHIPPED_WEIGHTS).read_text()
+    other = tmp_path / "w.tsv"
+    lines = [line for line in shipped.splitlines() if line and not line.startswith("#")]
+    at = next(i for i, line in enumerate(lines) if line.startswith("cigar\t"))  # an answer's weight changed
+    lines[at] = f"cigar\t{int(lines[at].split()[1]) + 1}"
+    other.write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert main(["next", "wordle-nyt2023-tarse-weighted", "--weights", str(other), "tarse:BBBBB"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not the ones the tree was made for" in err[0]
+    assert main(["next", "wordle-nyt2023-tarse-weighted", "tarse:BBBBB", "--json"]) == 0
+    assert main(["next", "--game", "dordle", "--weights", str(other)]) == 2

@@ -217,11 +217,12 @@ FAMILY_FLAGS = {"hangman": ("missed", "length", "weights"), "dordle": ("max_gues
 MULTIBOARD_GAMES = ("quordle", "octordle", "sedecordle", "duotrigordle", "multiboard")
 
 
-def position_family(args, first) -> str:
+def position_family(args, first, wordle_weights: bool = False) -> str:
     """The family a position command plays ('wordle', 'hangman', 'dordle'): --game hangman or
     dordle, the family of the tree named first (a file or a shipped tree's name), or Hangman where
     a Hangman option is given; the Wordle family otherwise. An option of one family given where
-    another plays is refused, naming the family it is for."""
+    another plays is refused, naming the family it is for. `wordle_weights`: the command takes
+    --weights for a Wordle-family position too (next), where a Wordle game or tree is named."""
     family = args.game if args.game in ("hangman", "dordle", "absurdle") else None
     if args.game in MULTIBOARD_GAMES or _given(args, "boards"):
         family = "multiboard"
@@ -231,17 +232,30 @@ def position_family(args, first) -> str:
         path = find_tree(first)
         found = family_of_tree(path) if path is not None else None
         family = found.name if found is not None and found.name != "wordle" else None
+        wordle_named = found is not None and found.name == "wordle"
+    else:
+        wordle_named = False
+    wordle_named = wordle_weights and (wordle_named or (family is None and args.game is not None))
     if family is None:  # (a Hangman option alone says Hangman: next _e___ --missed sa)
-        family = "hangman" if any(_given(args, flag) for flag in FAMILY_FLAGS["hangman"]) else "wordle"
+        family = "hangman" if any(_given(args, flag) for flag in FAMILY_FLAGS["hangman"]
+                                  if not (flag == "weights" and wordle_named)) else "wordle"
     if family != "wordle" and folding_given(args):
         raise UsageError(f"--fold-accents and --keep-letters are for a Wordle game with --game, not a "
                          f"{family.capitalize()} position")
     for other, flags in FAMILY_FLAGS.items():
         for flag in flags:
-            if other != family and _given(args, flag) and flag not in FAMILY_FLAGS.get(family, ()):
+            if other != family and _given(args, flag) and flag not in FAMILY_FLAGS.get(family, ()) \
+                    and not (flag == "weights" and family == "wordle" and wordle_named):
                 raise UsageError(f"--{flag.replace('_', '-')} is for a {other.capitalize()} position, "
                                  f"not {'a ' + family.capitalize() if family != 'wordle' else 'this'} one")
     return family
+
+
+def position_weighted(position) -> bool:
+    """Whether the position is on a weighted tree (its fingerprint then checked by next)."""
+    from ..wordle.weights import recorded
+
+    return position.doc is not None and recorded(position.doc) is not None
 
 
 def _given(args, flag: str) -> bool:
@@ -292,7 +306,7 @@ def add_next(sub) -> None:
 def run_next(args) -> int:
     from ..wordle.player import suggestion_lines
 
-    family = position_family(args, args.items[0] if args.items else None)
+    family = position_family(args, args.items[0] if args.items else None, wordle_weights=True)
     if family == "hangman":
         from .hangman import run_next_hangman
 
@@ -309,7 +323,13 @@ def run_next(args) -> int:
         from .dordle import run_lookup
 
         return run_lookup(args, "next")
-    suggestion = _position(args, *_tree_and_steps(args.items)).suggest()
+    position = _position(args, *_tree_and_steps(args.items))
+    if getattr(args, "weights", None) is not None or position_weighted(position):
+        from ..wordle.weights import weighted_suggestion
+
+        suggestion = weighted_suggestion(position, args.weights)
+    else:
+        suggestion = position.suggest()
     if args.json:
         import orjson
 

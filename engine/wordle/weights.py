@@ -121,3 +121,52 @@ def tree_weights(doc: dict, given, answers, guesses) -> Weights:
                         f"not the ones the tree was made for (sha256 {rec['sha256'][:12]}…, total "
                         f"{rec['total_weight']})")
     return weights
+
+
+def weighted_suggestion(position, given):
+    """`next` with weights (the file `given`, or None for a weighted tree's own): on a weighted
+    tree, the tree's guess once its weights' fingerprint matches (tree_weights); off it, or on a
+    tree made without these weights, the exact weighted search's best guess for the candidates
+    left (exact/weighted.py, with hard mode's constraint from the steps where the tree is hard),
+    its expected guesses the weighted mean over the candidates. Refused where the candidates are
+    beyond the answer list (they have no weights) or too many for a live answer."""
+    from .player import Suggestion
+
+    doc = position.doc
+    game = position.full_game
+    if getattr(game, "kind", "") != "wordle":
+        raise UserError(f"weights are for the Wordle family, not {game.name}")
+    weighted_tree = doc is not None and recorded(doc) is not None
+    weights = tree_weights(doc, given, game.answers, game.guesses) if weighted_tree else \
+        read_weights(given, game.answers, game.guesses)
+    if weighted_tree and position.node is not None:
+        return position.suggest()
+    n = len(position.steps)
+    if position.solved:
+        return Suggestion(None, "solved", position.candidates, 0.0, n)
+    if position.widened:
+        raise UserError("no answer of the list fits the steps: the words left have no weights")
+    left = None if position.cap is None else position.cap - n
+    if left is not None and left < 1:
+        raise UserError(f"no guesses left after {n} steps: the game allows {position.cap}")
+    if len(position.candidates) > position.exact_limit:
+        raise UserError(f"{len(position.candidates)} candidates left: the weighted answer is exact, and live for "
+                        f"at most {position.exact_limit}; play a guess or two first")
+    import numpy as np
+
+    from ..exact.weighted import INF, WeightedSolver
+    from .patterns import pattern_matrix
+
+    matrix = pattern_matrix(game).matrix
+    solver = WeightedSolver(game, matrix, np.array(weights.values, dtype=np.int64), left, memo_mb=32,
+                            mode=position.mode)
+    req = solver.empty_constraint()
+    for guess, text in position.steps:
+        req = solver.constrain(req, game.guess_index[guess], game.parse_pattern(text))
+    ids = [game.answer_index[a] for a in position.candidates]
+    value, g = solver.solve(ids, left, req=req)
+    if value >= INF:
+        from ..exact.solver import Infeasible
+
+        raise Infeasible(left)
+    return Suggestion(game.guesses[g], "exact", position.candidates, round(value / solver.weight(ids), 4), n)
