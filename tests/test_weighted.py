@@ -502,3 +502,52 @@ def test_next_with_weights_refuses_other_weights_and_families(tmp_path, capsys):
     assert len(err) == 1 and "not the ones the tree was made for" in err[0]
     assert main(["next", "wordle-nyt2023-tarse-weighted", "tarse:BBBBB", "--json"]) == 0
     assert main(["next", "--game", "dordle", "--weights", str(other)]) == 2
+
+
+def test_grade_with_weights_is_the_brute_force(real_lists, tmp_path, capsys, monkeypatch):
+    """grade --weights: each move's weighted total and its best's are the brute force's over the
+    candidates before it (over their weight); past the candidate limit the best is a proven lower
+    bound (at most the optimum); --seconds, ultra mode and other families are refused."""
+    import orjson
+
+    from reference import wordle_feedback
+    from wordtree.commands import main
+    from wordtree.wordle import grade as grade_module
+
+    game = small_game(real_lists, 95, n_answers=12, n_guesses=18)
+    ws = random_weights(game, 95)
+    wmap = dict(zip(game.answers, ws))
+    a, g, wfile = tmp_path / "a.txt", tmp_path / "g.txt", tmp_path / "w.tsv"
+    a.write_text("\n".join(game.answers) + "\n")
+    g.write_text("\n".join(game.guesses) + "\n")
+    wfile.write_text("".join(f"{x} {w}\n" for x, w in wmap.items()))
+    answer, first = game.answers[5], game.guesses[1]
+    left = [x for x in game.answers if wordle_feedback(first, x) == wordle_feedback(first, answer)]
+    second = left[-1] if left[-1] != answer else left[0]
+    steps = [f"{first}:{wordle_feedback(first, answer)}", f"{second}:{wordle_feedback(second, answer)}"]
+    lists = ["--game", "wordle", "--answers", str(a), "--guesses", str(g), "--weights", str(wfile)]
+    capsys.readouterr()
+    assert main(["grade", *lists, *steps, "--json"]) == 0
+    moves = orjson.loads(capsys.readouterr().out)["moves"]
+    W1, W2 = sum(ws), sum(wmap[x] for x in left)
+    assert moves[0]["total"] == _opener_value(game, first, wmap, 6)
+    assert moves[0]["best_total"] == reference_weighted.weighted_optimum(game.answers, game.guesses, wmap, 6)
+    assert moves[0]["weight"] == W1 and moves[0]["expected"] == round(moves[0]["total"] / W1, 4)
+    sub = {x: wmap[x] for x in left}
+    classes = {}
+    for x in left:
+        classes.setdefault(wordle_feedback(second, x), []).append(x)
+    assert moves[1]["total"] == W2 + sum(reference_weighted.weighted_optimum(part, game.guesses, sub, 4)
+                                         for p, part in classes.items() if p != "G" * 5)
+    assert moves[1]["best_total"] == reference_weighted.weighted_optimum(left, game.guesses, sub, 5)
+    monkeypatch.setattr(grade_module, "WEIGHTED_LIMIT", 5)
+    assert main(["grade", *lists, *steps, "--json"]) == 0
+    bounded = orjson.loads(capsys.readouterr().out)["moves"][0]
+    assert bounded["best_bound"] and bounded["best"] is None and bounded["total"] == moves[0]["total"]
+    assert bounded["best_total"] <= moves[0]["best_total"]
+    for extra, message in ((["--seconds", "5"], "--seconds is not for a weighted grade"),
+                           (["--mode", "ultra"], "not ultra mode")):
+        assert main(["grade", *lists, *extra, steps[0]]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and message in err[0]
+    assert main(["grade", "--game", "dordle", "--weights", str(wfile), "crane:BBBBB,BBBBB"]) == 2

@@ -38,6 +38,9 @@ def add_grade(sub) -> None:
                         "proven bounds (default 60; 'none': always exact, however long); a move on the tree is "
                         "valued from the tree, exactly, whatever this is")
     p.add_argument("--json", action="store_true", help="print the moves and totals as JSON")
+    p.add_argument("--weights", metavar="FILE", help="Wordle family, normal or hard mode: grade by the weighted total "
+                   "(each answer weighted by this file's 'word weight' lines), every move searched exactly with no "
+                   "time limit (at most 1000 candidates before a move)")
     from .multiboard import grade_options
 
     grade_options(p)
@@ -79,12 +82,16 @@ def run_grade(args) -> int:
     from .grading import Progress, search_note
 
     if args.game in ("quordle", "octordle", "sedecordle", "duotrigordle", "multiboard") or args.boards is not None:
+        if args.weights is not None:
+            raise UsageError("--weights is for a Wordle-family game's grade, not a multi-board one")
         from .multiboard import run_grade_multiboard
 
         return run_grade_multiboard(args)
     items = list(args.items)
     tree_path = items.pop(0) if items and (":" not in items[0] or Path(items[0]).is_file()) else None
     family = _family(args, tree_path)
+    if args.weights is not None and family != "wordle":
+        raise UsageError(f"--weights is for a Wordle-family game's grade, not {family.capitalize()}")
     for flag in ("grid", "samples", "seed"):
         if getattr(args, flag) is not None:
             raise UsageError(f"--{flag} is for a multi-board game's grade (--game quordle, ..., --boards K)")
@@ -112,6 +119,8 @@ def run_grade(args) -> int:
         game = game_for(doc, args.answers, args.guesses)
         mode = args.mode or doc["game"]["mode"]
         cap = args.max_guesses if cap_given else doc["game"]["max_guesses"]
+    if args.weights is not None:
+        return _grade_weighted(args, game, steps, mode, cap, doc)
     seconds = DEFAULT_SECONDS if args.seconds is _DEFAULT else args.seconds
     grading = prepare(game, steps, mode=mode, max_guesses=cap, tree=doc, seconds=seconds, cache=args.cache_dir)
     with Progress(len(steps), bool(grading.searched)) as progress:
@@ -134,4 +143,38 @@ def run_grade(args) -> int:
         result = grading.run(on_move, progress.watch)
         for line in total_lines(result):
             say(line)
+    return 0
+
+
+def _grade_weighted(args, game, steps, mode, cap, doc) -> int:
+    """grade --weights: every move valued by the exact weighted search (wordle/grade.py)."""
+    import orjson
+
+    from ..wordle.grade import Table, WeightedGrading, header_line, total_lines
+    from ..wordle.weights import read_weights, recorded, tree_weights
+
+    if args.seconds is not _DEFAULT:
+        raise UsageError("--seconds is not for a weighted grade (--weights): its moves are searched exactly")
+    if mode not in ("normal", "hard"):
+        raise UsageError("--weights grades normal- and hard-mode games, not ultra mode")
+    if getattr(game, "kind", "") != "wordle":
+        raise UsageError(f"--weights is for the Wordle family, not {game.name}")
+    if doc is not None and recorded(doc) is not None:
+        weights = tree_weights(doc, args.weights, game.answers, game.guesses)  # its fingerprint must match
+    else:
+        weights = read_weights(args.weights, game.answers, game.guesses)
+    grading = WeightedGrading(game, steps, weights, mode=mode, max_guesses=cap, cache=args.cache_dir)
+    if args.json:
+        result = grading.run()
+        out = result.as_json()
+        out["weights"] = weights.record()
+        sys.stdout.write(orjson.dumps(out).decode() + "\n")
+        return 0
+    print(header_line(game.name, mode, cap, None) + f", weighted by {weights.file} (total weight {weights.total})")
+    table = Table([guess for guess, _ in steps] + list(game.guesses[:1]), [p for _, p in steps],
+                  len(game.answers), cap)
+    print(table.head())
+    result = grading.run(lambda move: print(table.row(move), flush=True))
+    for line in total_lines(result):
+        print(line)
     return 0

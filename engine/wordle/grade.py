@@ -631,3 +631,119 @@ def grade_lines(result: Grade) -> list[str]:
     table = Table.of(result)
     return ([header_line(result.game, result.mode, result.cap, result.tree), table.head()]
             + [table.row(m) for m in result.moves] + total_lines(result))
+
+
+# ------------------------------------------------------------------------------------------------
+# weighted answers (grade --weights): every move valued exactly by the weighted search
+# ------------------------------------------------------------------------------------------------
+WEIGHTED_LIMIT = 1000  # candidates before a move that the weighted grade values (exactly, with no time limit)
+
+
+@dataclass
+class WeightedMove(Move):
+    """A move graded with answer weights: totals are weighted (each answer its weight times its
+    guesses), and the expected values are over the weight of the candidates, not their count."""
+
+    weight: int = 1  # the total weight of the candidates before the move
+
+    @property
+    def expected(self) -> float:
+        return self.total / self.weight
+
+    @property
+    def best_expected(self) -> float:
+        return self.best_total / self.weight
+
+    @property
+    def loss(self) -> float:
+        if math.isinf(self.total) and math.isinf(self.best_total):
+            return math.nan
+        return (self.total - self.best_total) / self.weight
+
+    def as_json(self) -> dict:
+        return {**super().as_json(), "weight": self.weight}
+
+
+class WeightedGrading:
+    """The moves of one game graded with answer weights (wordle.weights.Weights), checked at once
+    (an error comes before any search); run() values them: for each move, the weighted total of
+    the guess played (exact/weighted.py's cost, its classes each solved exactly) and of a best
+    guess there, over the candidates left before it, in normal or hard mode (the steps'
+    constraint carried), exactly and with no time limit. Where more than WEIGHTED_LIMIT
+    candidates are left (the first move of a real game) the best guess is not searched: its value
+    is left as the node's proven lower bound (wordle/weights.py's node bound). No tree's values are
+    used: a tree's totals are not the weights' optimum."""
+
+    def __init__(self, game, steps: list[tuple[str, str]], weights, mode: str = "normal",
+                 max_guesses: int | None = 6, cache=None):
+        import numpy as np
+
+        from ..exact.weighted import WeightedSolver
+        from .patterns import pattern_matrix
+
+        if not steps:
+            raise UserError("no moves to grade: give GUESS:PATTERN steps")
+        if getattr(game, "kind", "") != "wordle":
+            raise UserError(f"weights are for the Wordle family, not {game.name}")
+        self.game, self.mode, self.cap = game, mode, max_guesses
+        matrix = pattern_matrix(game, cache).matrix
+        self.solver = solver = WeightedSolver(game, matrix, np.array(weights.values, dtype=np.int64), max_guesses,
+                                              mode=mode)
+        req = solver.empty_constraint()
+        allowed = set(solver.allowed(req).tolist())
+        S = list(range(len(game.answers)))
+        self.checked = []
+        won = False
+        for i, (word, typed) in enumerate(steps):
+            where = f"move {i + 1} ({word}:{typed})"
+            if won:
+                raise UserError(f"{where}: the game was already solved")
+            if max_guesses is not None and i >= max_guesses:
+                raise UserError(f"{where}: the game allows only {max_guesses} guesses")
+            try:
+                code = game.parse_pattern(typed)
+                guess = game.parse_guess(word)
+            except UserError as exc:
+                raise UserError(f"{where}: {exc}") from None
+            g = game.guess_index[guess]
+            if g not in allowed:
+                raise UserError(f"{where}: {guess!r} breaks the {mode}-mode rule here")
+            left = [a for a in S if game.feedback(guess, game.answers[a]) == code]
+            if not left:
+                raise UserError(f"{where}: {game.pattern_text(code)} cannot occur here: no answer left would give it")
+            self.checked.append((guess, g, code, S, req))
+            req = solver.constrain(req, g, code)
+            allowed = set(solver.allowed(req).tolist())
+            won = code == game.win_code
+            S = left
+        self.won = won
+
+    def run(self, on_move=None) -> Grade:
+        import numpy as np
+
+        from ..exact.weighted import INF, _set_bound
+
+        game, solver = self.game, self.solver
+        result = Grade(game.name, self.mode, self.cap, None, won=self.won, seconds=None,
+                       searched=list(range(1, len(self.checked) + 1)))
+        for i, (guess, g, code, before, req) in enumerate(self.checked):
+            d = solver.cap - i
+            total = solver.cost(before, g, d, req=req)
+            if len(before) > WEIGHTED_LIMIT:
+                S = np.sort(np.asarray(before, dtype=np.int32))
+                best_total, best, exact = min(total, int(_set_bound(S, solver.weights, np.int64(d), np.int64(solver.b),
+                                                                    np.int64(solver.rules)))), -1, False
+            else:
+                (best_total, best), exact = solver.solve(before, d, req=req), True
+            inf = math.inf
+            move = WeightedMove(i + 1, guess, game.pattern_text(code), len(before),
+                                inf if total >= INF else float(total),
+                                None if best < 0 else game.guesses[best],
+                                inf if best_total >= INF else float(best_total),
+                                best_exact=exact, source="engine", weight=solver.weight(before))
+            if move.best is not None and move.total == move.best_total:
+                move.best = guess  # the move played is a best one
+            result.moves.append(move)
+            if on_move is not None:
+                on_move(move)
+        return result
