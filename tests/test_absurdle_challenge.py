@@ -159,3 +159,64 @@ def test_the_commands(tmp_path):
     for bad in (("--challenge", "--rule", "any"), ("--challenge", "--every-opener"), ("--expand-layers", "1")):
         refused = cli("build", "absurdle", *lists, *bad)
         assert refused.returncode == 2 and "Traceback" not in refused.stderr
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_target_line_from_a_position_is_the_brute_force(seed):
+    """next --target's search (position.target_line): from the start and from each bucket one
+    guess leaves, the fewest guesses toward each target are the brute force's over every
+    sequence from that bucket, and its line replays (reference_absurdle) to end on the target."""
+    from wordtree.absurdle.position import target_line
+    from wordtree.absurdle.search import Board
+    from wordtree.absurdle.rule import RULES
+
+    game = small(seed)
+    board = Board.of(game, RULES["qntm"])
+    index = game.answer_index
+    starts = [tuple(game.answers)] + sorted({ref.kept(g, tuple(game.answers), False)[0][1] for g in game.guesses})
+    checked = 0
+    for S in starts:
+        if len(S) < 2:
+            continue
+        brute = ref.challenge_brute(game.guesses, S, CAP)
+        for x in S:
+            line = target_line(game, board.matrix, [index[a] for a in S], index[x], most=CAP)
+            if brute[x] is None:
+                assert line is None, (S, x)
+                continue
+            assert line is not None and len(line) + 1 == brute[x], (S, x)
+            words = [game.guesses[g] for g in line] + [x]
+            assert ref.challenge_replay(words, S) == x
+            checked += 1
+    assert checked > 0
+
+
+def test_next_target_command(tmp_path):
+    """next PROOF --target X: the guess proposed starts a fewest line (the brute force's count,
+    and one fewer from the bucket it leaves); refused where it does not apply."""
+    game = small(3)
+    (tmp_path / "a.txt").write_text("\n".join(game.answers) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(game.guesses) + "\n")
+    lists = ["--answers", str(tmp_path / "a.txt"), "--guesses", str(tmp_path / "g.txt")]
+    proof = tmp_path / "p.json"
+    done = cli("build", "absurdle", *lists, "-o", str(proof), "--quiet")
+    assert done.returncode == 0, done.stderr
+    brute = ref.challenge_brute(game.guesses, game.answers, CAP)
+    targets = [x for x, v in brute.items() if v is not None and v > 1]
+    assert targets
+    for x in targets[:3]:
+        got = cli("next", str(proof), *lists, "--target", x, "--json")
+        assert got.returncode == 0, got.stderr
+        advice = orjson.loads(got.stdout)
+        assert advice["wins_in"] == brute[x] and advice["target"] == x
+        (_, B), = ref.kept(advice["guess"], tuple(game.answers), False)
+        after = ref.challenge_brute(game.guesses, B, CAP)[x] if len(B) > 1 else 1
+        assert after == brute[x] - 1
+    unreachable = [x for x, v in brute.items() if v is None]
+    for x in unreachable[:1]:
+        refused = cli("next", str(proof), *lists, "--target", x)
+        assert refused.returncode == 1 and "cannot be made to end on" in refused.stderr
+    refused = cli("next", "--game", "wordle", "--target", game.answers[0])
+    assert refused.returncode == 2 and "--target is for a Absurdle position" in refused.stderr
+    refused = cli("next", str(proof), *lists, "--target", "zzzzz")
+    assert refused.returncode == 1 and len(refused.stderr.strip().splitlines()) == 1

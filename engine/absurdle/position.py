@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import UserError
+from ..jit import kernel
 from .rule import RULES, replies
 from .search import Board
 
@@ -128,3 +129,115 @@ def advice_line(advice: Advice) -> str:
     how = "from the proof's line" if advice.source == "line" else "exact search"
     return f"next: {advice.guess}  (always wins in {advice.wins_in} more guess{'es' if advice.wins_in != 1 else ''}, " \
            f"the fewest; {how}; {left})"
+
+
+# ------------------------------------------------------------------------------------------------
+# challenge mode from a position: the next guess toward making the adversary end on a target
+# ------------------------------------------------------------------------------------------------
+TARGET_DEPTH = 6  # guesses searched toward a target before it is said to be out of reach
+
+
+@kernel
+def _kept_all(M, S, rank, x):
+    """For every guess g on S under qntm: the size of the bucket the adversary keeps (the largest,
+    the first by `rank`), or 0 where that bucket does not hold answer x."""
+    G = M.shape[0]
+    out = np.zeros(G, np.int64)
+    cnt = np.zeros(rank.size, np.int64)
+    for g in range(G):
+        for a in S:
+            cnt[M[g, a]] += 1
+        size = 0
+        best = -1
+        for a in S:
+            c = M[g, a]
+            k = cnt[c]
+            if k > size or (k == size and rank[c] < rank[best]):
+                size = k
+                best = c
+        for a in S:
+            cnt[M[g, a]] = 0
+        out[g] = size if M[g, x] == best else 0
+    return out
+
+
+def target_line(game, matrix, S, x: int, most: int = TARGET_DEPTH, deadline: float | None = None):
+    """The fewest guesses from the bucket S (answer ids) that leave the qntm adversary the answer x
+    alone, as guess ids (then guessing x wins): iterative deepening over every guess, each step
+    to a bucket that still holds x and is smaller (a guess that leaves the bucket whole only
+    wastes one), a bucket that failed at a depth not tried again at it. None: no line within
+    `most` guesses (proven); raises TimeoutError past `deadline` (time.monotonic())."""
+    import time
+
+    from .rule import code_rank
+
+    kept_all = _kept_all
+    rank = code_rank(game.length)
+    S = np.sort(np.asarray(S, dtype=np.int32))
+    if x not in set(S.tolist()):
+        return None
+    if S.size == 1:
+        return []
+    failed: set[tuple[bytes, int]] = set()
+
+    def line(S, k):
+        if deadline is not None and time.monotonic() > deadline:
+            raise TimeoutError
+        sizes = kept_all(matrix, S, rank, np.int64(x))
+        if (sizes == 1).any():
+            return [int(np.flatnonzero(sizes == 1)[0])]
+        if k == 1:
+            return None
+        key = (S.tobytes(), k)
+        if key in failed:
+            return None
+        for g in np.flatnonzero((sizes > 1) & (sizes < S.size)):
+            codes = matrix[g, S]
+            B = S[codes == matrix[g, x]]
+            rest = line(B, k - 1)
+            if rest is not None:
+                return [int(g)] + rest
+        failed.add(key)
+        return None
+
+    for k in range(1, most + 1):
+        found = line(S, k)
+        if found is not None:
+            return found
+    return None
+
+
+def target_advice(position: AbsurdleGame, target: str, seconds: float | None = 60.0) -> Advice:
+    """The next guess toward making the adversary end on `target` (challenge mode, qntm rule):
+    the first of a fewest-guess line from the answers it has left (target_line), with the
+    guesses still needed, the target's own guess counted."""
+    import time
+
+    if position.rule.name != "qntm":
+        raise UserError("the challenge mode is played under the qntm rule only")
+    game = position.game
+    word = game.parse_guess(target)
+    if word not in game.answer_index:
+        raise UserError(f"{target!r} is not an answer of {game.name}")
+    if position.won:
+        ended = position.history[-1][0]
+        return Advice(ended, 0, "won", []) if ended == word else _unreachable(word, "the game ended on " + ended)
+    if word not in position.left:
+        return _unreachable(word, "the adversary no longer has it")
+    if position.left == [word]:
+        return Advice(word, 1, "search", position.left)
+    board = position.board
+    index = game.answer_index
+    deadline = None if seconds is None else time.monotonic() + seconds
+    try:
+        line = target_line(game, board.matrix, [index[a] for a in position.left], index[word], deadline=deadline)
+    except TimeoutError:
+        raise UserError(f"no line toward {word} found within {seconds:g} s from {len(position.left)} answers left; "
+                        "play a guess or two first") from None
+    if line is None:
+        return _unreachable(word, f"no {TARGET_DEPTH} guesses from here leave it alone")
+    return Advice(game.guesses[line[0]] if line else word, len(line) + 1, "search", position.left)
+
+
+def _unreachable(word: str, why: str):
+    raise UserError(f"the adversary cannot be made to end on {word} from here: {why}")

@@ -248,18 +248,29 @@ def _steps(items) -> tuple[str | None, list[tuple[str, str | None]]]:
 
 
 def run_next_absurdle(args) -> int:
-    from ..absurdle.position import AbsurdleGame, advice_line
+    from ..absurdle.position import AbsurdleGame, advice_line, target_advice
 
     tree, steps = _steps(args.items)
     doc, game = _document(args, tree)
+    target = getattr(args, "target", None)
+    if target is not None and doc["rule"] != "qntm":
+        raise UsageError("--target plays the challenge mode, under the qntm rule only (this proof's rule is "
+                         f"{doc['rule']})")
     position = AbsurdleGame(game, doc["rule"], doc)
     replies = [f"{guess}:{position.play(guess, reply)}" for guess, reply in steps]
-    advice = position.advice()
+    advice = position.advice() if target is None else target_advice(position, target)
     if args.json:
-        return print_json({"steps": replies, **advice.as_json()})
+        return print_json({"steps": replies, **advice.as_json(), **({"target": target} if target else {})})
     if replies:
         print("the adversary answered " + " ".join(replies))
-    print(advice_line(advice))
+    if target is None:
+        print(advice_line(advice))
+    elif advice.source == "won":
+        print(f"won: the adversary ended on {advice.guess}")
+    else:
+        left = f"{len(advice.left)} answer{'s' if len(advice.left) != 1 else ''} left"
+        print(f"next: {advice.guess}  (ends on {game.parse_guess(target)} in {advice.wins_in} more "
+              f"guess{'es' if advice.wins_in != 1 else ''}, the fewest from here; exact search; {left})")
     return 0
 
 

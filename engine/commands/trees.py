@@ -213,7 +213,7 @@ def dordle_options(p) -> None:
 
 
 FAMILY_FLAGS = {"hangman": ("missed", "length", "weights"), "dordle": ("max_guesses", "seconds", "cache_dir"),
-                "multiboard": ("boards", "grid", "max_guesses")}
+                "multiboard": ("boards", "grid", "max_guesses"), "absurdle": ("target",)}
 MULTIBOARD_GAMES = ("quordle", "octordle", "sedecordle", "duotrigordle", "multiboard")
 
 
@@ -301,6 +301,8 @@ def add_next(sub) -> None:
                    "(Hangman: letter, source, status, wrong_guesses_left, candidates, expected_score, ...; "
                    "Dordle: guess, source, both boards' candidates, ...)")
     p.add_argument("--all", action="store_true", help="list every candidate left (text; by default at most 10)")
+    p.add_argument("--target", metavar="WORD", help="Absurdle's challenge mode (qntm rule): the next guess toward "
+                   "making the adversary end on this answer, on a line of the fewest guesses from here")
 
 
 def run_next(args) -> int:
