@@ -40,7 +40,7 @@ def add_grade(sub) -> None:
     p.add_argument("--json", action="store_true", help="print the moves and totals as JSON")
     p.add_argument("--weights", metavar="FILE", help="Wordle family, normal or hard mode: grade by the weighted total "
                    "(each answer weighted by this file's 'word weight' lines), every move searched exactly with no "
-                   "time limit (at most 1000 candidates before a move)")
+                   "time limit; past 1000 candidates before a move its best is left as a proven lower bound")
     from .multiboard import grade_options
 
     grade_options(p)

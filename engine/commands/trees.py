@@ -301,6 +301,11 @@ def add_next(sub) -> None:
                    "(Hangman: letter, source, status, wrong_guesses_left, candidates, expected_score, ...; "
                    "Dordle: guess, source, both boards' candidates, ...)")
     p.add_argument("--all", action="store_true", help="list every candidate left (text; by default at most 10)")
+    for action in p._actions:  # (hangman_options' --weights: next takes a Wordle family's too)
+        if "--weights" in action.option_strings:
+            action.help = ("a Hangman tree's weights file, if not a shipped one; a Wordle-family position: the "
+                           "exact weighted search's guess off the tree (or on a tree made without them), a "
+                           "weighted tree's own guess once these weights match its fingerprint")
     p.add_argument("--target", metavar="WORD", help="Absurdle's challenge mode (qntm rule): the next guess toward "
                    "making the adversary end on this answer, on a line of the fewest guesses from here")
 
