@@ -221,8 +221,17 @@ def test_strategy_file_refuses_tampering():
                if evaluate_opener(HeuristicStrategy(search, **{"shortlist": 3, "tries": 16, key: value}), first)
                != result]
     assert changed  # the game is chosen so that some parameter changes the walk
-    for key, value in changed:
-        refused(lambda d: d["rule"].update({key: value}), "'result\\.")
+    for key, value in changed:  # (a walk of the same figures with other guesses: its stored top differs)
+        refused(lambda d: d["rule"].update({key: value}), "'result\\.|'top\\.next\\.")
+    branch = next(iter(doc["top"]["next"]))
+    refused(lambda d: d["top"]["next"][branch].update(total=d["top"]["next"][branch]["total"] + 1),
+            f"'top.next.{branch}'")
+    refused(lambda d: d["top"]["next"][branch].update(guess="zzzzz"), f"'top.next.{branch}'")
+    refused(lambda d: d["top"]["next"].pop(branch), f"'top.next.{branch}': the file stores none")
+    refused(lambda d: d["top"].update(guess=game.guesses[others[0]]), "'top.guess'")
+    for bad in ({"total": 0}, {"exact": False}, {"board": 3}, {"extra": 1}, {"guess": 5}):
+        refused(lambda d: d["top"]["next"][branch].update(bad), "malformed 'top' branch")
+    refused(lambda d: d.update(top=[]), "malformed 'top'")
     for key, value in (("alpha", -1), ("alpha", "0.1"), ("alpha", float("nan")), ("tries", 0), ("tries", True),
                        ("shortlist", -1), ("shortlist", 10 ** 8)):
         refused(lambda d: d["rule"].update({key: value}), f"'rule.{key}'")

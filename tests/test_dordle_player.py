@@ -433,3 +433,81 @@ def test_grade_on_a_tree_with_its_opener_given_against_the_brute_force(seed):
     assert (one.best_expected, one.best_exact, one.source) == (round(best / len(pairs), 4), True, "engine")
     assert one.loss > 0 and one.best != first
     assert (two.source, two.best, two.loss, two.bound) == ("tree", node["guess"], 0, False)
+
+
+# --- a strategy file (wordtree-dordle-strategy/1): its stored top, then its rule, state by state ---
+
+def strategy_files(seed, exact_below):
+    """A small game's heuristic strategy as a strategy file (with its stored top) and as the full
+    tree strategy_document makes of it; (None, ...) where it fails a pair (no brute force here:
+    these games are too large for it, and the file's figures are the walk's, not the optimum)."""
+    from wordtree.dordle.heuristic import HeuristicStrategy, evaluate_opener, strategy_document, strategy_file
+
+    game, cap = instance(seed, max_answers=16, max_guesses=24)  # (large enough for the rule below the top)
+    cap = max(cap, 5)
+    matrix = game._compute_matrix()
+    strategy = HeuristicStrategy(DordleSearch(game, matrix, cap), shortlist=3, tries=16, exact_below=exact_below,
+                                 exact_nodes=200)
+    first = random.Random(seed).randrange(len(game.guesses))
+    result = evaluate_opener(strategy, first)
+    if result["failed"]:
+        return None, None, None, None
+    return game, matrix, strategy_file(strategy, first, result), strategy_document(strategy, first)
+
+
+@pytest.mark.parametrize("exact_below", [0, 30])
+@pytest.mark.parametrize("seed", range(6))
+def test_lookups_on_a_strategy_file_are_its_trees(seed, exact_below):
+    """Along every pair, each suggestion on the strategy file (the stored top at the first two
+    steps, the rule computed for the state below) is the strategy's own tree's: the same expected
+    guesses left at every position, the same guess at every two-board one (below a branch the
+    exact search plays, any optimal guess: the values agree), and the pair finishes within the cap."""
+    from wordtree.dordle.document import check_strategy
+
+    game, matrix, doc, tree = strategy_files(seed, exact_below)
+    if game is None:
+        return
+    check_strategy(doc)
+    assert doc["top"]["guess"] == doc["first"] and doc["top"]["next"]
+    for a in game.answers:
+        for b in game.answers:
+            if a == b:
+                continue
+            on_file, on_tree = DordlePosition(game, matrix, doc["max_guesses"], doc), \
+                DordlePosition(game, matrix, tree["max_guesses"], tree)
+            solved = [False, False]
+            exact_branch = False
+            while not on_file.won:
+                s, t = on_file.suggest(), on_tree.suggest()
+                assert (s.expected, s.pairs, s.exact) == (t.expected, t.pairs, True), (a, b, on_file.steps)
+                if not any(solved) and not exact_branch:
+                    assert s.guess == t.guess and s.source == "strategy", (a, b, on_file.steps)
+                feedback = step(game, s.guess, a, b, solved).split(":")[1]
+                on_file.play(s.guess, feedback)
+                if s.guess == t.guess:
+                    on_tree.play(t.guess, feedback)
+                else:  # (an equally good exact guess: the tree's values no longer apply)
+                    on_tree = DordlePosition(game, matrix, tree["max_guesses"], None)
+                    for played in on_file.steps:
+                        on_tree.play(*played)
+                if len(on_file.steps) == 1:
+                    exact_branch = bool(on_file.branch and on_file.branch.get("exact"))
+                solved = [a == s.guess or solved[0], b == s.guess or solved[1]]
+            assert len(on_file.steps) <= doc["max_guesses"]
+
+
+def test_off_the_strategy_the_engine_answers():
+    """A guess other than the strategy's leaves it: the exact engine answers from there, as with no
+    file; the stored top's expected guesses are the file's figures."""
+    for seed in range(6):
+        game, matrix, doc, _ = strategy_files(seed, 0)
+        if game is not None:
+            break
+    position = DordlePosition(game, matrix, doc["max_guesses"], doc)
+    root = position.suggest()
+    assert (root.guess, root.source) == (doc["first"], "strategy")
+    assert root.expected == round(doc["result"]["total"] / doc["result"]["pairs"], 4)
+    other = next(g for g in game.guesses if g != doc["first"])
+    a, b = game.answers[0], game.answers[1]
+    position.play(other, step(game, other, a, b, [False, False]).split(":")[1])
+    assert not position.on_rule and position.suggest().source in ("exact", "solved")

@@ -166,6 +166,12 @@ def add_dordle(sub) -> None:
     _lists(h)
     h.add_argument("--max-guesses", type=int, default=7, metavar="N", help="guess cap for both boards (default 7)")
     h.add_argument("--first", default="salet", metavar="WORD", help="the opener (default salet)")
+    h.add_argument("--exact-below", type=int_option("--exact-below", 0, None), default=0, metavar="PAIRS",
+                   help="also search each child state of the opener of at most PAIRS pairs exactly and play the "
+                        "optimum there where the search proves it better (default 0: off)")
+    h.add_argument("--exact-nodes", type=int_option("--exact-nodes", 1, None), default=None, metavar="N",
+                   help="the states each such exact search may visit (default 2000; a count, so the strategy does "
+                        "not depend on the machine)")
     h.add_argument("--checkpoint", metavar="FILE", help="save the progress here every minute")
     h.add_argument("--resume", action="store_true", help="go on from --checkpoint")
     h.add_argument("--overwrite", action="store_true",
@@ -271,7 +277,8 @@ def _verify_strategy(path, doc, game, matrix, as_json: bool = False) -> int:
     except UserError as exc:
         raise UserError(f"{path}: {exc}") from None
     if as_json:
-        return print_json({"tree": path, "family": "dordle", "valid": True, "strategy": "heuristic", **result,
+        return print_json({"tree": path, "family": "dordle", "valid": True, "strategy": "heuristic",
+                           **{k: v for k, v in result.items() if k != "top"},
                            "optimal": "not claimed"})
     print(f"ok: heuristic strategy opening with {result['first']}: {result['pairs']} ordered pairs, total "
           f"{result['total']}, mean {result['mean']:.4f}, none failed within {doc['max_guesses']} guesses; "
@@ -520,17 +527,19 @@ def _open_position(args, tree: str | None):
     from ..dordle.player import DEFAULT_SECONDS, DordlePosition
 
     seconds = getattr(args, "seconds", DEFAULT_SECONDS)
+    if tree is None and args.dordle_action in ("next", "candidates", "play"):
+        tree = _shipped_strategy(args)
     if tree is None:
         game, matrix = _game(args.game, args.answers, args.guesses, args.cache_dir)
         return DordlePosition(game, matrix, args.max_guesses or 7, None, seconds)
-    from ..dordle.document import read_document
+    from ..dordle.document import FORMAT, STRATEGY_FORMAT, read_document
     from ..wordle.tree import game_for
 
     if args.game is not None:
         raise UsageError("give a Dordle tree or --game, not both")
     from ..families import tree_path
 
-    doc = read_document(tree_path(tree))
+    doc = read_document(tree_path(tree), (FORMAT, STRATEGY_FORMAT))
     if args.max_guesses is not None and args.max_guesses != doc["max_guesses"]:
         raise UsageError(f"--max-guesses is for a position with no tree: {tree} plays within its cap of "
                          f"{doc['max_guesses']}")
@@ -539,6 +548,18 @@ def _open_position(args, tree: str | None):
     except UserError as exc:
         raise UserError(f"{tree}: {exc}") from None
     return DordlePosition(game, None, doc["max_guesses"], doc, seconds, cache_dir=args.cache_dir)  # (matrix: lazy)
+
+
+def _shipped_strategy(args) -> str | None:
+    """The shipped full-list strategy (player.FULL_LIST_STRATEGY) where a lookup names no tree and
+    plays the original lists within 7 guesses: its stored top answers at once, its rule below."""
+    from ..dordle.player import FULL_LIST_STRATEGY
+    from ..families import find_tree
+
+    if args.game is not None or args.answers is not None or args.guesses is not None or \
+            args.max_guesses not in (None, 7):
+        return None
+    return FULL_LIST_STRATEGY if find_tree(FULL_LIST_STRATEGY) is not None else None
 
 
 def run_lookup(args, action: str) -> int:
@@ -650,7 +671,7 @@ def run_heuristic(args, game, matrix) -> int:
     import orjson
 
     from ..dordle.checkpoint import heuristic_by_checkpoint
-    from ..dordle.heuristic import HeuristicStrategy, strategy_document, strategy_file
+    from ..dordle.heuristic import EXACT_NODES, HeuristicStrategy, strategy_document, strategy_file
     from ..dordle.search import DordleSearch
     from ..files import write_atomic
     from ..progress import progress_bar
@@ -658,7 +679,10 @@ def run_heuristic(args, game, matrix) -> int:
     if args.resume and not args.checkpoint:
         raise UsageError("--resume needs --checkpoint FILE")
     checkpoint_flags(args)
-    strategy = HeuristicStrategy(DordleSearch(game, matrix, args.max_guesses))
+    if args.exact_nodes is not None and not args.exact_below:
+        raise UsageError("--exact-nodes needs --exact-below PAIRS")
+    strategy = HeuristicStrategy(DordleSearch(game, matrix, args.max_guesses), exact_below=args.exact_below,
+                                 exact_nodes=EXACT_NODES if args.exact_nodes is None else args.exact_nodes)
     first = game.guess_index[game.parse_guess(args.first)]
     result = heuristic_by_checkpoint(strategy, first, args.checkpoint, resume=args.resume, overwrite=args.overwrite,
                                      progress=lambda total, done: progress_bar(

@@ -72,17 +72,17 @@ def heuristic_by_checkpoint(strategy, first: int, checkpoint=None, *, resume: bo
                             progress=None) -> dict:
     """heuristic.evaluate_opener of `strategy` from the opener `first` (a guess index), with its
     progress kept in `checkpoint` (a wordtree-dordle-heuristic/1 file bound to the lists, the
-    opener, the cap and the strategy's parameter; held as files.Checkpoint.held: locked, an
+    opener, the cap and the strategy's parameters, the exact states' among them when on; held as files.Checkpoint.held: locked, an
     existing one refused unless `resume` or `overwrite`, its header read before the walk), saved
     at most once a minute and at the end. `progress(total, done)`: the bar over the child states."""
     from ..files import Checkpoint, sealed
-    from .heuristic import evaluate_opener, root_parts
+    from .heuristic import evaluate_opener, exact_rule, root_parts
 
     search, game = strategy.search, strategy.search.game
     identity = game.identity()
     header = {"format": HEURISTIC_FORMAT, "answers_sha256": identity.get("answers_sha256"),
               "guesses_sha256": identity.get("guesses_sha256"), "first": game.guesses[first],
-              "max_guesses": search.cap, "alpha": strategy.alpha}
+              "max_guesses": search.cap, "alpha": strategy.alpha, **exact_rule(strategy)}
     held = Checkpoint(checkpoint, "Dordle heuristic", header)
     with held.held(resume=resume, overwrite=overwrite):
         state = dict(held.payload["state"]) if held.payload else None

@@ -128,6 +128,26 @@ def check_strategy(doc: dict) -> None:
     mean = result.get("mean")
     if not isinstance(mean, (int, float)) or isinstance(mean, bool) or not math.isfinite(mean):
         raise UserError("'result.mean' must be a number")
+    for key in ("exact_below", "exact_nodes"):
+        if key in rule and not _whole(rule[key], 0, 1 << 40):
+            raise UserError(f"'rule.{key}' must be a whole number, 0 or more")
+    if "top" in doc:
+        check_top_shape(doc["top"])
+
+
+def check_top_shape(top) -> None:
+    """A strategy file's optional stored top (its second level, for lookups at once): {"guess":
+    the opener, "next": {"P1/P2": {"guess": word, "total": whole, "exact": true (optional),
+    "board": 1 or 2 (a one-board remainder)}}}. That its guess is the file's "first" is checked
+    where it is used (heuristic.check_top, the lookups)."""
+    if not isinstance(top, dict) or not isinstance(top.get("guess"), str) or not isinstance(top.get("next"), dict):
+        raise UserError("malformed 'top' (needs the opener as its 'guess' and a 'next' object)")
+    for key, node in top["next"].items():
+        if not isinstance(node, dict) or not isinstance(node.get("guess"), str) or not _whole(node.get("total"), 1) \
+                or set(node) - {"guess", "total", "exact", "board"} or node.get("exact", True) is not True \
+                or node.get("board", 1) not in (1, 2) or isinstance(node.get("board"), bool) or key.count("/") != 1:
+            raise UserError(f"malformed 'top' branch {key[:40]!r} (needs a guess and a whole total; exact: true and "
+                            f"board 1 or 2 where given)")
 
 
 MAX_BYTES = 256 << 20  # the largest Dordle tree file read (as tree.TREE_MAX_BYTES)
@@ -228,12 +248,14 @@ def _check_single(node: dict) -> None:
 
 
 def describe_file(path) -> dict:
-    """What a list of trees says of a wordtree-dordle/1 file (families.describe): its lists, cap,
-    total guesses over every ordered pair of answers and whether it is proven optimal."""
-    doc = read_document(path)
+    """What a list of trees says of a wordtree-dordle/1 or wordtree-dordle-strategy/1 file
+    (families.describe): its lists, cap, total guesses over every ordered pair of answers and
+    whether it is proven optimal (a strategy file never is)."""
+    doc = read_document(path, (FORMAT, STRATEGY_FORMAT))
     game, result = doc["game"], doc["result"]
-    return {"format": FORMAT, "game": "dordle", "max_guesses": doc["max_guesses"],
+    strategy = doc["format"] == STRATEGY_FORMAT
+    return {"format": doc["format"], "game": "dordle", "max_guesses": doc["max_guesses"],
             "lists": {key: game.get(key) for key in ("answers", "guesses")}, "answers": game.get("answers_count"),
-            "opener": result.get("first"), "total": result["total"],
+            "opener": doc["first"] if strategy else result.get("first"), "total": result["total"],
             "measure": "guesses over every ordered pair of answers", "mean": result.get("mean"),
-            "optimal": bool(result.get("optimal"))}
+            "optimal": False if strategy else bool(result.get("optimal"))}

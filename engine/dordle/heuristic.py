@@ -91,25 +91,50 @@ class HeuristicStrategy:
         least counting bound over every guess at the state (INF64 when `first` was given)."""
         s = self.search
         if bounds.pairs(len(S1), len(S2), ident) <= 2 and first < 0:
-            value, _ = s.shortcut(S1, S2, ident, d) if d >= 2 else (INF64, -1)
+            value, guess = s.shortcut(S1, S2, ident, d) if d >= 2 else (INF64, -1)
             failed = bounds.pairs(len(S1), len(S2), ident) if value >= INF64 else 0
-            return {"total": 0 if failed else value, "failed": failed, "states": 1, "least": value, "exact": -1}
-        _, stats = self._walk(S1, S2, ident, d, first, True)
-        total, failed = int(stats[0]), int(stats[1])
-        for offset, size, left, mult in self.single_meta[: stats[4]]:
-            value = s.v1(self.single_ids[offset: offset + size].copy(), int(left))
-            if value >= INF64:
-                failed += int(size * mult)
-            else:
-                total += int(value * mult)
-        out = {"total": total, "failed": failed, "states": int(stats[2]), "least": int(stats[3]), "exact": -1}
+            return {"total": 0 if failed else value, "failed": failed, "states": 1, "least": value, "exact": -1,
+                    "guess": int(guess)}
+        guess, stats = self._walk(S1, S2, ident, d, first, True)
+        total, failed = self._totals(stats)
+        out = {"total": total, "failed": failed, "states": int(stats[2]), "least": int(stats[3]), "exact": -1,
+               "guess": int(first if first >= 0 else guess)}
         if first < 0 and self.exact_below and 2 < bounds.pairs(len(S1), len(S2), ident) <= self.exact_below:
             value, guess = self.exact(S1, S2, ident, d, INF64 if failed else total + 1)
             if guess >= 0:
                 self.exact_states += 1
                 self.exact_saved += 0 if failed else total - value
-                out.update(total=value, failed=0, exact=guess)
+                out.update(total=value, failed=0, exact=guess, guess=guess)
         return out
+
+    def _totals(self, stats: np.ndarray) -> tuple[int, int]:
+        """(total, failed pairs) of a walk: its two-board states' counts plus the exact value of
+        every one-board remainder it handed back (stats[4] of them in single_meta)."""
+        total, failed = int(stats[0]), int(stats[1])
+        for offset, size, left, mult in self.single_meta[: stats[4]]:
+            value = self.search.v1(self.single_ids[offset: offset + size].copy(), int(left))
+            if value >= INF64:
+                failed += int(size * mult)
+            else:
+                total += int(value * mult)
+        return total, failed
+
+    def play_at(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, below_first: bool = True,
+                exact: bool = False) -> tuple[int, int]:
+        """(the strategy's guess at the two-board state, the total it plays there over the state's
+        pairs, that guess included); (-1, INF64) where it fails a pair. `below_first`: a state
+        below the opener's child states (the shortlist rule), else one of them (every guess
+        scanned); `exact`: a state below a child state the exact search plays (exact_below), where
+        the strategy plays the search's optimum. One walk of the state's subtree, no more: what a
+        lookup below a strategy file's stored top computes."""
+        s = self.search
+        if exact or bounds.pairs(len(S1), len(S2), ident) <= 2:
+            value, guess = s.solve(S1, S2, ident, d) if exact else s.shortcut(S1, S2, ident, d) if d >= 2 else \
+                (INF64, -1)
+            return (int(guess), int(value)) if value < INF64 and guess >= 0 else (-1, INF64)
+        guess, stats = self._walk(S1, S2, ident, d, -1, not below_first)
+        total, failed = self._totals(stats)
+        return (guess, total) if guess >= 0 and not failed else (-1, INF64)
 
     def exact(self, S1: np.ndarray, S2: np.ndarray, ident: bool, d: int, beta: int) -> tuple[int, int]:
         """(W(S1, S2, d), its best guess) when the exact search proves it below beta within
@@ -151,27 +176,48 @@ def root_parts(search, first: int) -> tuple[int, list[tuple[np.ndarray, np.ndarr
     return n * (n - 1), children, [C for _, C in classes] if hit else []
 
 
+def root_keys(search, first: int) -> tuple[list[str], list[tuple[str, str]]]:
+    """The branch names (tree-file keys, board 1's pattern first) of root_parts' child states, in
+    its order, and of its single-board classes as (board 1 solved, board 2 solved)."""
+    A, _, _, _ = search.root()
+    classes, hit = search.classes(A, first)
+    text, win = search.game.pattern_text, search.game.pattern_text(search.game.win_code)
+    keys = [f"{text(p)}/{text(q)}" for p, C1 in classes for q, _ in classes if not (p == q and len(C1) < 2)]
+    return keys, [(f"{win}/{text(p)}", f"{text(p)}/{win}") for p, _ in classes] if hit else []
+
+
 def evaluate_opener(strategy: HeuristicStrategy, first: int, *, progress=None, state: dict | None = None,
                     save=None) -> dict:
     """The strategy's exact total over every ordered pair opening with `first`, and the depth-2
     lower bound of that opener (lower.py) from the same scans. `state` (a checkpoint's dict)
     resumes: child states before state["done"] are not walked again; `save(state)` is called
-    after each child state; `progress` (a bar) is advanced per child state."""
+    after each child state; `progress` (a bar) is advanced per child state. The result's "top"
+    is the second level of the strategy, {key: [guess, total, exact]} for each child state and
+    one-board remainder the opener leaves (exact: the exact search plays there; a remainder's
+    guess is the single-board engine's), as a strategy file stores it."""
     search = strategy.search
     d = search.cap
     m, children, singles = root_parts(search, first)
+    keys, single_keys = root_keys(search, first)
     if state is None or not state:
-        state = {"done": 0, "total": m, "failed": 0, "states": 1, "bound": m, "seconds": 0.0}
-        for C in singles:
+        state = {"done": 0, "total": m, "failed": 0, "states": 1, "bound": m, "seconds": 0.0, "top": {}}
+        for C, pair in zip(singles, single_keys):
             v = search.v1(C, d - 1)
             state["total"] += 2 * v if v < INF64 else 0
             state["failed"] += 2 * len(C) if v >= INF64 else 0
             state["bound"] += 2 * int(search.cb[d - 1, len(C)])
+            if v < INF64:
+                g = single_guess(search, C, d - 1)
+                for key in pair:
+                    state["top"][key] = [search.game.guesses[g], int(v), False]
+    top = state.setdefault("top", {})
     t0 = time.perf_counter() - state["seconds"]
     for i in range(state["done"], len(children)):
         C1, C2, ident = children[i]
         before = strategy.backoffs
         r = strategy.walk(C1, C2, ident, d - 1)
+        if not r["failed"]:
+            top[keys[i]] = [search.game.guesses[r["guess"]], r["total"], r["exact"] >= 0]
         state["backoffs"] = state.get("backoffs", 0) + strategy.backoffs - before
         state["total"] += r["total"]
         state["failed"] += r["failed"]
@@ -187,7 +233,15 @@ def evaluate_opener(strategy: HeuristicStrategy, first: int, *, progress=None, s
     return {"first": search.game.guesses[first], "total": state["total"], "failed": state["failed"],
             "pairs": n * (n - 1), "mean": state["total"] / (n * (n - 1)), "states": state["states"],
             "lower_bound": state["bound"], "children": len(children), "seconds": round(state["seconds"], 1),
-            "backoffs": state.get("backoffs", 0)}
+            "backoffs": state.get("backoffs", 0), "top": top}
+
+
+def single_guess(search, S: np.ndarray, d: int) -> int:
+    """The guess the single-board engine opens an optimal tree of the answers S with, within d
+    (an answer alone is its own guess)."""
+    if len(S) <= 2:
+        return int(search.game.answer_guess_ids[S[0]])
+    return int(search.solver.solve(S, d)[1])
 
 
 def strategy_document(strategy: HeuristicStrategy, first: int) -> dict:
@@ -250,7 +304,26 @@ def strategy_file(strategy: HeuristicStrategy, first: int, result: dict) -> dict
             "rule": {"alpha": strategy.alpha, "shortlist": strategy.shortlist, "tries": strategy.tries,
                      "engine": ENGINE, **exact_rule(strategy)},
             "result": {"total": result["total"], "pairs": result["pairs"], "mean": round(result["mean"], 6),
-                       "failed": 0, "lower_bound": result["lower_bound"]}}
+                       "failed": 0, "lower_bound": result["lower_bound"]},
+            "top": top_section(game, first, result["top"])}
+
+
+def top_section(game, first: int, top: dict) -> dict:
+    """A strategy file's stored top of the tree: the opener and, for each branch it leaves (by
+    its key), the guess the strategy plays there and the total of its subtree (the guesses still
+    to play over that branch's pairs, the one at the branch included); "exact": true where the
+    exact search plays the branch (exact_below), "board" for a one-board remainder's open board."""
+    win = game.pattern_text(game.win_code)
+    out = {}
+    for key, (guess, total, exact) in sorted(top.items()):
+        node = {"guess": guess, "total": int(total)}
+        p1, p2 = key.split("/")
+        if win in (p1, p2):
+            node["board"] = 2 if p1 == win else 1
+        if exact:
+            node["exact"] = True
+        out[key] = node
+    return {"guess": game.guesses[first], "next": out}
 
 
 def exact_rule(strategy: HeuristicStrategy) -> dict:
@@ -261,10 +334,17 @@ def exact_rule(strategy: HeuristicStrategy) -> dict:
     return {"exact_below": strategy.exact_below, "exact_nodes": strategy.exact_nodes}
 
 
+def strategy_from_rule(search, rule: dict) -> HeuristicStrategy:
+    """The HeuristicStrategy a strategy file's rule names (checked by document.check_strategy)."""
+    return HeuristicStrategy(search, alpha=rule["alpha"], shortlist=rule["shortlist"], tries=rule["tries"],
+                             exact_below=rule.get("exact_below", 0), exact_nodes=rule.get("exact_nodes", EXACT_NODES))
+
+
 def verify_strategy(doc: dict, game, matrix: np.ndarray, progress=None) -> dict:
     """Walk the rule a wordtree-dordle-strategy/1 document names over every ordered pair and check
     its claims: the lists (by fingerprint), the opener, then the total, pairs, failed count, mean
-    and lower bound the walk gives. A mismatch is a UserError naming the field. `progress(n)`
+    and lower bound the walk gives, and the stored top of the tree where the file has one (every
+    branch's guess and total as the walk plays it). A mismatch is a UserError naming the field. `progress(n)`
     makes a bar for the n child states of the opener."""
     check_strategy(doc)
     identity = game.identity()
@@ -277,12 +357,7 @@ def verify_strategy(doc: dict, game, matrix: np.ndarray, progress=None) -> dict:
     first = game.guess_index[doc["first"]]
     rule = doc["rule"]
     search = DordleSearch(game, matrix, doc["max_guesses"])
-    exact_below, exact_nodes = rule.get("exact_below", 0), rule.get("exact_nodes", EXACT_NODES)
-    for key, value in (("exact_below", exact_below), ("exact_nodes", exact_nodes)):
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1 << 40:
-            raise UserError(f"'rule.{key}' must be a whole number, 0 or more")
-    strategy = HeuristicStrategy(search, alpha=rule["alpha"], shortlist=rule["shortlist"], tries=rule["tries"],
-                                 exact_below=exact_below, exact_nodes=exact_nodes)
+    strategy = strategy_from_rule(search, rule)
     bar = progress(len(root_parts(search, first)[1])) if progress is not None else None
     result = evaluate_opener(strategy, first, progress=bar)
     if bar is not None:
@@ -294,4 +369,20 @@ def verify_strategy(doc: dict, game, matrix: np.ndarray, progress=None) -> dict:
             raise UserError(f"'result.{key}': the walk gives {result[key]}, the file says {claimed[key]}{note}")
     if abs(claimed["mean"] - result["mean"]) > 1e-6:
         raise UserError(f"'result.mean': the walk gives {result['mean']:.6f}, the file says {claimed['mean']}")
+    if "top" in doc:
+        check_top(doc["top"], top_section(game, first, result["top"]), note)
     return result
+
+
+def check_top(stored: dict, walked: dict, note: str = "") -> None:
+    """A strategy file's stored top against the one the walk makes: the same branches, each with
+    the same guess, total and labels (a UserError naming the first branch that differs)."""
+    if stored["guess"] != walked["guess"]:
+        raise UserError(f"'top.guess': the file opens with {stored['guess']!r}, its 'first' is {walked['guess']!r}")
+    mine, theirs = stored["next"], walked["next"]
+    for key in sorted(set(mine) | set(theirs)):
+        if key not in mine or key not in theirs:
+            where = "the walk has no such branch" if key in mine else "the file stores none"
+            raise UserError(f"'top.next.{key[:40]}': {where}{note}")
+        if mine[key] != theirs[key]:
+            raise UserError(f"'top.next.{key}': the walk gives {theirs[key]}, the file says {mine[key]}{note}")

@@ -28,13 +28,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UserError
-from .document import single_tree_total
+from .document import STRATEGY_FORMAT, single_tree_total
 
 INF64 = 1 << 56  # the kernels' INF64 (engine/jit.py), named here so that a lookup on a tree imports no numba
 DINF = INF64  # the older name, as dordle/kernels.py keeps it
 SET_LIMIT = 200  # answers on a board the exact engine is tried on (its single-board bounds solve each set)
 SINGLE_LIMIT = 60  # candidates on a lone board solved exactly off the tree (as player.EXACT_LIMIT)
 DEFAULT_SECONDS = 10.0  # time the exact search of a two-board position may take off the tree
+FULL_LIST_STRATEGY = "dordle-trace-strategy"  # the shipped strategy a lookup on the original lists plays
 
 
 class NoStrategyLeft(UserError):
@@ -127,7 +128,13 @@ class DordlePosition:
         n = len(self.game.answers)
         self.sets = [np.arange(n, dtype=np.int32), np.arange(n, dtype=np.int32)]
         self.solved_at = [0, 0]  # the step that solved each board, 0 while open
-        self.node = None if self.doc is None else self.doc["tree"]  # a two-board node, a remainder, None
+        self.node = None if self.doc is None else self.doc.get("tree")  # a two-board node, a remainder, None
+        # a strategy file (wordtree-dordle-strategy/1): its stored top, then its rule, while the game follows it
+        self.strategy = self.doc if self.doc is not None and self.doc.get("format") == STRATEGY_FORMAT else None
+        self.on_rule = self.strategy is not None
+        self.branch = None  # the stored top's branch after the opener
+        self._rule = None
+        self._rule_plays: dict[int, tuple[int, int]] = {}  # steps played -> (the rule's guess, its total)
         self.single = None  # on a remainder: the node of its single-board tree
         self._search = None
         self._remainder_solver = None
@@ -220,6 +227,8 @@ class DordlePosition:
                 codes.append(game.parse_pattern(text))
         if codes[0] == codes[1] == game.win_code:
             raise UserError("one guess cannot solve both boards: their answers differ")
+        if self.on_rule and not (self.solved_at[0] or self.solved_at[1]) and self.rule_play()[0] != g:
+            self.on_rule = False  # off the strategy: the engine answers from here
         new = list(self.sets)
         for board, code in enumerate(codes):
             if code is not None:
@@ -236,6 +245,13 @@ class DordlePosition:
             if code == game.win_code:
                 self.solved_at[board] = n
         self.steps.append((game.guesses[g], "/".join(keys)))
+        if self.on_rule and n == 1 and "top" in self.strategy:
+            if self.strategy["top"]["guess"] != self.strategy["first"]:
+                raise TreeDisagrees(f"the strategy file's stored top opens with {self.strategy['top']['guess']!r}, "
+                                    f"its 'first' is {self.strategy['first']!r}")
+            self.branch = self.strategy["top"]["next"].get("/".join(keys))
+            if self.branch is None and not self.won:
+                raise TreeDisagrees(f"the strategy file stores no branch {'/'.join(keys)} after {game.guesses[g]}")
         if not self.won:
             self._follow(game.guesses[g], codes, "/".join(keys), self.cap - n)
 
@@ -280,6 +296,32 @@ class DordlePosition:
         else:
             self.single = {"guess": self.game.answers[S[0]]}
 
+    # --- a strategy file: its stored top answers at once, its rule below (one walk of the state) ---
+    def rule_play(self) -> tuple[int, int]:
+        """(the strategy's guess, its total over the pairs left) at the two-board position, while
+        the game follows the strategy: the opener and the file's total before any step, the stored
+        branch after the opener, and below it the rule (heuristic.HeuristicStrategy.play_at) for
+        this state only, the exact search's play below a branch it plays."""
+        n = len(self.steps)
+        if n not in self._rule_plays:
+            doc, game = self.strategy, self.game
+            if n == 0:
+                play = game.guess_index[doc["first"]], doc["result"]["total"]
+            elif n == 1 and self.branch is not None:
+                play = game.guess_index.get(self.branch["guess"], -1), self.branch["total"]
+            else:
+                if self._rule is None:
+                    from .heuristic import strategy_from_rule
+
+                    self._rule = strategy_from_rule(self.search, doc["rule"])
+                S1, S2 = self.sets
+                exact = bool(self.branch is not None and self.branch.get("exact"))
+                play = self._rule.play_at(S1, S2, bool(np.array_equal(S1, S2)), self.cap - n, n > 1, exact)
+            if play[0] < 0:
+                raise TreeDisagrees(f"the strategy file's rule finds no guess within the cap after {n} steps")
+            self._rule_plays[n] = play
+        return self._rule_plays[n]
+
     # --- the suggestion ---
     def suggest(self) -> DordleSuggestion:
         n = len(self.steps)
@@ -291,6 +333,10 @@ class DordlePosition:
             raise UserError(f"no guesses left after {n} steps: the game allows {self.cap}")
         if self.solved_at[0] or self.solved_at[1]:
             return self._suggest_single(cands, d, n)
+        if self.on_rule:
+            g, total = self.rule_play()
+            m = self.pair_count
+            return DordleSuggestion(self.game.guesses[g], "strategy", cands, m, _mean(total, m), True, n)
         return self._suggest_pair(cands, d, n)
 
     def _suggest_single(self, cands, d: int, n: int) -> DordleSuggestion:
@@ -299,9 +345,11 @@ class DordlePosition:
         k = len(S)
         if self.single is not None:
             return DordleSuggestion(self.single["guess"], "tree", cands, k, _mean(self.single_total(S, d), k), True, n)
+        if self.on_rule and n == 1 and self.branch is not None:  # the stored remainder: its exact optimum
+            return DordleSuggestion(self.branch["guess"], "strategy", cands, k, _mean(self.branch["total"], k), True, n)
         if k == 1:
             return DordleSuggestion(self.game.answers[S[0]], "exact", cands, 1, 1.0, True, n)
-        if k <= SINGLE_LIMIT:
+        if k <= SINGLE_LIMIT or self.strategy is not None:  # (the strategy plays the exact one-board engine)
             from ..exact.kernels import INF
 
             value, g = self.search.solver.solve(S, d)
@@ -588,7 +636,7 @@ def tree_values(doc: dict | None) -> str | None:
     """Where a Dordle tree's subtree totals are the exact optimum of their positions: "all" for a
     tree proven optimal, "below root" for one built with its opener given (each state below it
     solved exactly), None for no tree or a heuristic strategy's."""
-    if doc is None:
+    if doc is None or doc.get("format") == STRATEGY_FORMAT:
         return None
     result = doc["result"]
     if result.get("strategy") is not None or result.get("objective", "total") not in ("total", "worst"):
