@@ -93,7 +93,7 @@ class Player:
                 self._cache.move_to_end(key)
                 return hit
         hits = np.isin(self.Ga, S)
-        sumsq, _ = _classes(self.M[:, S])
+        sumsq = _sumsq(self.M, S) if len(S) > 16 else _classes(self.M[:, S])[0]
         score = (sumsq - hits) / len(S)
         if key is not None:
             self._cache[key] = score
