@@ -59,6 +59,7 @@ KERNELS = {
     "hangman.kernels": ("the Hangman search kernels", 25),
     "dordle.kernels": ("the Dordle search kernels", 32),
     "puzzles.crossword_kernels": ("the crossword kernels", 28),
+    "games.wordle_kernels": ("the Wordle pattern table's kernel", 6),
 }
 
 

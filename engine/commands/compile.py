@@ -21,6 +21,7 @@ from ..errors import UsageError, UserError
 from .common import summary
 
 # family -> (what it compiles, about how many seconds the first time on 2 cores, its commands);
+# a family in AFTER starts once those it names have finished (their kernels are its own);
 # each command is an argv after `wordtree`, in which {A} {G} {W} {OUT} {GRID} are filled in
 WARMUPS: dict[str, tuple[str, int, list[list[str]]]] = {
     "wordle": ("the exact search kernels (build, rank, next off the tree, grade, verify)", 60, [
@@ -38,8 +39,10 @@ WARMUPS: dict[str, tuple[str, int, list[list[str]]]] = {
     "dordle": ("the Dordle search kernels", 32, [
         ["dordle", "build", "--answers", "{A}", "--guesses", "{A}", "-o", "{OUT}/d.json", "--quiet"],
     ]),
-    "multiboard": ("the multi-board player's kernels", 20, [
-        ["next", "--game", "quordle", "salet:BBYBB/GBBBB/BBBBB/BYBBB"],
+    # the player's mid-game guesses use numpy alone; its endgame, the exact and Dordle searches
+    "multiboard": ("the multi-board player's endgame (the Dordle and exact searches' kernels)", 30, [
+        ["next", "--game", "multiboard", "--boards", "2", "roate:YBYBB/GBBYY", "music:BBBYY/BYBBB",
+         "rebut:YBBBB/GGGGG"],
     ]),
     "absurdle": ("the Absurdle kernels", 15, [
         ["build", "absurdle", "--answers", "{A}", "--guesses", "{G}", "-o", "{OUT}/a.json", "--quiet"],
@@ -49,6 +52,8 @@ WARMUPS: dict[str, tuple[str, int, list[list[str]]]] = {
         ["boggle", "perslatgsineters"],
     ]),
 }
+
+AFTER = {"multiboard": ("wordle", "dordle")}
 
 
 def add_compile(sub) -> None:
@@ -112,10 +117,10 @@ def _run_family(family: str, fill: dict[str, str]) -> dict:
 def run_compile(args) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    families = list(dict.fromkeys(args.only)) if args.only else list(WARMUPS)
+    families = [f for f in WARMUPS if f in args.only] if args.only else list(WARMUPS)  # AFTER: in this order
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     jobs = min(args.jobs or cores, len(families))
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from ..progress import progress_bar
 
@@ -128,8 +133,18 @@ def run_compile(args) -> int:
     with tempfile.TemporaryDirectory(prefix="wordtree-compile-") as folder:
         fill = {**_small_lists(Path(folder)), "OUT": folder}
         bar = progress_bar(total=len(families), desc="compile", unit="family", show=not (args.quiet or args.json))
+        futures: dict = {}
+
+        def family_after_its_own(family: str) -> dict:
+            for before in AFTER.get(family, ()):
+                if before in futures:
+                    futures[before].result()  # submitted earlier, so running or done: no deadlock
+            return _run_family(family, fill)
+
         with bar, ThreadPoolExecutor(max_workers=jobs) as pool:
-            for result in pool.map(lambda f: _run_family(f, fill), families):
+            for family in families:
+                futures[family] = pool.submit(family_after_its_own, family)
+            for result in (future.result() for future in as_completed(futures.values())):
                 results[result["family"]] = result
                 bar.set_postfix_str(f"{result['family']} {result['seconds']:.0f} s")
                 bar.update(1)
