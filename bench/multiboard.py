@@ -7,8 +7,8 @@ For each preset, --games games of the seeded sample (sample.draw) are played by 
 (version 2, what `build` measures): the time per game (median and mean) and games per second.
 Then at every position of those games (before each guess), `next` as the command computes it: a
 fresh MultiPosition, the steps played, suggest() (which decides each earlier state of the game
-once, as the sampled player does, then the current one): the median, 90th percentile and largest
-time per call, and the guess checked against the sampled game's. The clock starts after the
+once, as the sampled player does, then the current one), with the player's caches emptied
+before each call as in a fresh process: the median, 90th percentile and largest time per call, and the guess checked against the sampled game's. The clock starts after the
 pattern matrix, the numba kernels and the player's shortlist are loaded and one game (of seed
 + 1) is played (the player's set-up is printed apart); --cli times one `wordtree next` process at the last position of the first game
 (start-up included). Peak memory: the process's largest resident set (getrusage).
@@ -35,6 +35,17 @@ def feedback(game, matrix, g, answers, solved) -> str:
                     for b, a in enumerate(answers))
 
 
+def cold(player) -> None:
+    """Empty what the player keeps between games (score vectors, the Dordle search's exact values),
+    as a fresh `next` process has it."""
+    player._cache.clear()
+    search = getattr(player._endgame, "_search", None)
+    if search is not None:
+        search.memo.clear()
+        search.v1_cache.clear()
+        search.pending.clear()
+
+
 def bench_preset(name: str, games: int, seed: int, cli: bool) -> dict:
     from wordtree.multiboard import sample
     from wordtree.multiboard.player import Player
@@ -58,6 +69,7 @@ def bench_preset(name: str, games: int, seed: int, cli: bool) -> dict:
     for answers, guesses in zip(tuples, played):
         steps, solved = [], [False] * spec.boards
         for g in guesses:
+            cold(player)
             t = time.perf_counter()
             p = MultiPosition(game, matrix, spec, player)
             for step in steps:
