@@ -220,3 +220,20 @@ def test_next_target_command(tmp_path):
     assert refused.returncode == 2 and "--target is for a Absurdle position" in refused.stderr
     refused = cli("next", str(proof), *lists, "--target", "zzzzz")
     assert refused.returncode == 1 and len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_play_target_takes_the_line_to_the_target(tmp_path):
+    """play --target X, every proposal taken (empty lines): the adversary ends on X in the brute
+    force's fewest guesses."""
+    game = small(3)
+    (tmp_path / "a.txt").write_text("\n".join(game.answers) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(game.guesses) + "\n")
+    lists = ["--answers", str(tmp_path / "a.txt"), "--guesses", str(tmp_path / "g.txt")]
+    proof = tmp_path / "p.json"
+    assert cli("build", "absurdle", *lists, "-o", str(proof), "--quiet").returncode == 0
+    brute = ref.challenge_brute(game.guesses, game.answers, CAP)
+    x = next(w for w, v in brute.items() if v is not None and v > 2)
+    done = subprocess.run([sys.executable, str(ROOT / "cli.py"), "play", str(proof), *lists, "--target", x],
+                          input="\n" * 8, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert f"won in {brute[x]} guesses" in done.stdout and f"{x}:GGGGG" in done.stdout, done.stdout

@@ -239,5 +239,14 @@ def target_advice(position: AbsurdleGame, target: str, seconds: float | None = 6
     return Advice(game.guesses[line[0]] if line else word, len(line) + 1, "search", position.left)
 
 
+def target_text(advice: Advice, word: str) -> str:
+    """next --target's line: the guess, the guesses still needed to end on `word`, the answers left."""
+    if advice.source == "won":
+        return f"won: the adversary ended on {advice.guess}"
+    left = f"{len(advice.left)} answer{'s' if len(advice.left) != 1 else ''} left"
+    return (f"next: {advice.guess}  (ends on {word} in {advice.wins_in} more guess{'es' if advice.wins_in != 1 else ''}, "
+            f"the fewest from here; exact search; {left})")
+
+
 def _unreachable(word: str, why: str):
     raise UserError(f"the adversary cannot be made to end on {word} from here: {why}")

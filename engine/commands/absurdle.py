@@ -248,7 +248,7 @@ def _steps(items) -> tuple[str | None, list[tuple[str, str | None]]]:
 
 
 def run_next_absurdle(args) -> int:
-    from ..absurdle.position import AbsurdleGame, advice_line, target_advice
+    from ..absurdle.position import AbsurdleGame, advice_line, target_advice, target_text
 
     tree, steps = _steps(args.items)
     doc, game = _document(args, tree)
@@ -263,14 +263,7 @@ def run_next_absurdle(args) -> int:
         return print_json({"steps": replies, **advice.as_json(), **({"target": target} if target else {})})
     if replies:
         print("the adversary answered " + " ".join(replies))
-    if target is None:
-        print(advice_line(advice))
-    elif advice.source == "won":
-        print(f"won: the adversary ended on {advice.guess}")
-    else:
-        left = f"{len(advice.left)} answer{'s' if len(advice.left) != 1 else ''} left"
-        print(f"next: {advice.guess}  (ends on {game.parse_guess(target)} in {advice.wins_in} more "
-              f"guess{'es' if advice.wins_in != 1 else ''}, the fewest from here; exact search; {left})")
+    print(advice_line(advice) if target is None else target_text(advice, game.parse_guess(target)))
     return 0
 
 
@@ -280,19 +273,27 @@ class AbsurdlePlay:
     prompt = "your guess (Enter: the advice; q: stop):"
     fatal = ()
 
-    def __init__(self, position):
+    def __init__(self, position, target: str | None = None):
         self.position = position
+        self.target = target  # the challenge mode's answer to end on (play --target), None: win
         self.last = None
 
-    def proposal(self) -> list[str]:
-        from ..absurdle.position import advice_line
+    def _advice(self):
+        from ..absurdle.position import target_advice
 
-        return [f"guess {len(self.position.history) + 1}: " + advice_line(self.position.advice())[len('next: '):]]
+        return self.position.advice() if self.target is None else target_advice(self.position, self.target)
+
+    def proposal(self) -> list[str]:
+        from ..absurdle.position import advice_line, target_text
+
+        advice = self._advice()
+        text = advice_line(advice) if self.target is None else target_text(advice, self.target)
+        return [f"guess {len(self.position.history) + 1}: " + text[len('next: '):]]
 
     def parse_reply(self, line: str):
         text = line.strip().lower()
         guess, _, reply = text.partition(":")
-        return (guess or self.position.advice().guess), (reply or None)
+        return (guess or self._advice().guess), (reply or None)
 
     def after(self, step):
         guess, reply = step
@@ -331,7 +332,15 @@ def run_play_absurdle(args) -> int:
     doc, game = _document(args, tree)
     print(f"Absurdle on the {doc['game']['name']} lists ({doc['rule']} rule): it keeps the largest group of answers "
           f"after each guess; the fewest guesses that always win are {doc['fewest']}")
-    return play(AbsurdlePlay(AbsurdleGame(game, doc["rule"], doc)), sys.stdin, print,
+    target = getattr(args, "target", None)
+    if target is not None:
+        if doc["rule"] != "qntm":
+            raise UsageError("--target plays the challenge mode, under the qntm rule only (this proof's rule is "
+                             f"{doc['rule']})")
+        target = game.parse_guess(target)
+        if target not in game.answer_index:
+            raise UserError(f"{target!r} is not an answer of {game.name}")
+    return play(AbsurdlePlay(AbsurdleGame(game, doc["rule"], doc), target), sys.stdin, print,
                 interactive=sys.stdin.isatty(), colour=is_terminal(sys.stdout))
 
 

@@ -419,6 +419,8 @@ def add_play(sub) -> None:
                                            "lists of 2023, from wordle-nyt2023-tarse-normal; the original lists: "
                                            "wordle-salet-normal)")
     p.add_argument("--answer", metavar="WORD", help="play the tree against this answer and show the rows")
+    p.add_argument("--target", metavar="WORD", help="Absurdle's challenge mode (qntm rule): propose the guesses "
+                   "toward making the adversary end on this answer")
     position_options(p, steps=False, hangman="of --length N letters")
     hangman_options(p, length=True)
     dordle_options(p)
