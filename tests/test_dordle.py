@@ -218,9 +218,11 @@ def test_no_strategy_within_the_cap_is_the_single_boards_infeasible_kind():
 
 
 SHIPPED_DORDLE = sorted((Path(__file__).resolve().parent.parent / "trees" / "dordle").glob("*.json"))
+# the trees (wordtree-dordle/1); the strategy files (*-strategy.json) are walked in test_dordle_full.py
+SHIPPED_DORDLE_TREES = [path for path in SHIPPED_DORDLE if not path.name.endswith("-strategy.json")]
 
 
-@pytest.mark.parametrize("path", SHIPPED_DORDLE, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SHIPPED_DORDLE_TREES, ids=lambda p: p.name)
 def test_every_shipped_dordle_tree_replays_every_pair_from_any_folder(path, tmp_path, monkeypatch):
     """A shipped Dordle tree names its lists by file name; `dordle verify NAME` from another
     folder finds the tree and its lists, replays every ordered pair and finds the stated total."""
@@ -246,7 +248,7 @@ def test_the_reduced_list_is_every_40th_original_answer():
 def test_verify_on_other_lists_or_another_game_is_one_line(tmp_path, capsys):
     from wordtree.commands import main
 
-    shipped = SHIPPED_DORDLE[0]
+    shipped = SHIPPED_DORDLE_TREES[0]
     assert main(["dordle", "verify", str(shipped), "wordle"]) == 1
     assert "answers_sha256 differs" in capsys.readouterr().err
     doc = shipped.read_text().replace('"name":"wordle"', '"name":"mastermind"', 1)
@@ -257,7 +259,7 @@ def test_verify_on_other_lists_or_another_game_is_one_line(tmp_path, capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", SHIPPED_DORDLE, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SHIPPED_DORDLE_TREES, ids=lambda p: p.name)
 def test_a_shipped_dordle_tree_is_proven_optimal_again(path):
     """The exact search from the root, every opener tried, finds the shipped tree's total and
     opener (a minute or so each)."""

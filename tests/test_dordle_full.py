@@ -3,8 +3,11 @@ tree) and the lower bounds of lower.py, each checked against the brute force of
 reference_dordle.py on random small games: every bound at or below the exact value, every
 strategy total at or above it."""
 
+import functools
 import random
+from pathlib import Path
 
+import orjson
 import pytest
 
 import reference_dordle as ref
@@ -382,3 +385,153 @@ def test_exact_states_stop_at_their_node_limit():
             verify_strategy(bad, game, search.matrix)
         return
     pytest.fail("no game where the exact states beat the walk")
+
+
+# --- the shipped full-list strategy (trees/dordle/dordle-trace-strategy.json) ---
+
+FULL_STRATEGY = Path(__file__).resolve().parent.parent / "trees" / "dordle" / "dordle-trace-strategy.json"
+FULL_TOTAL = 25_811_376  # docs/results.md: the strategy from TRACE with exact states, walked over every pair
+FULL_PAIRS = 2315 * 2314
+
+
+@functools.cache
+def full_strategy():
+    """The shipped strategy file, read as a lookup reads it, and the original lists' game."""
+    from wordtree.dordle.document import FORMAT, STRATEGY_FORMAT, read_document
+    from wordtree.wordle.tree import game_for
+
+    assert FULL_STRATEGY.is_file(), FULL_STRATEGY  # a missing shipped file fails, never skips
+    doc = read_document(FULL_STRATEGY, (FORMAT, STRATEGY_FORMAT))
+    return doc, game_for(doc)
+
+
+def test_the_shipped_strategy_states_its_rule_and_figures():
+    """Its header: the original lists by fingerprint, the cap, the opener, every parameter the rule
+    needs to be replayed (the exact states' among them), the total walked in full and its mean;
+    its stored top adds up to that total (each pair pays the opener, then its branch's total)."""
+    from wordtree.dordle.heuristic import ALPHA, SHORTLIST, TRIES, root_keys
+    from wordtree.games import get_game
+
+    doc, game = full_strategy()
+    identity = get_game("wordle").identity()
+    assert {k: doc["game"][k] for k in ("answers_sha256", "guesses_sha256")} == \
+        {k: identity[k] for k in ("answers_sha256", "guesses_sha256")}
+    assert (doc["game"]["answers_count"], doc["game"]["guesses_count"], doc["max_guesses"]) == (2315, 12972, 7)
+    assert (doc["strategy"], doc["optimal"], doc["first"]) == ("heuristic", False, "trace")
+    assert {k: v for k, v in doc["rule"].items() if k != "engine"} == \
+        {"alpha": ALPHA, "shortlist": SHORTLIST, "tries": TRIES, "exact_below": 10, "exact_nodes": 500}
+    result = doc["result"]
+    assert (result["total"], result["pairs"], result["failed"]) == (FULL_TOTAL, FULL_PAIRS, 0)
+    assert result["mean"] == round(FULL_TOTAL / FULL_PAIRS, 6) and result["lower_bound"] <= FULL_TOTAL
+    top = doc["top"]["next"]
+    assert doc["top"]["guess"] == "trace"
+    assert FULL_PAIRS + sum(node["total"] for node in top.values()) == FULL_TOTAL
+    keys, singles = _keys_of_trace()
+    assert sorted(top) == sorted(keys + [k for pair in singles for k in pair])
+    assert sum(bool(node.get("exact")) for node in top.values()) > 0
+    assert {node["board"] for node in top.values() if "board" in node} == {1, 2}
+    assert all(node["guess"] in game.guess_index for node in top.values())
+    assert root_keys  # (the keys above are the walk's own, made from the lists by the reference feedback)
+
+
+def _keys_of_trace():
+    """The branches TRACE leaves on the original answers, by the reference feedback: each pair of
+    patterns two different answers show (a pattern shared needs two answers), and for each answer
+    pattern the two one-board remainders once TRACE solves a board (TRACE is an answer)."""
+    import reference as wref
+    from wordtree.games import get_game
+
+    answers = get_game("wordle").answers
+    classes: dict[str, int] = {}
+    for a in answers:
+        if a != "trace":
+            classes[wref.wordle_feedback("trace", a)] = classes.get(wref.wordle_feedback("trace", a), 0) + 1
+    keys = [f"{p}/{q}" for p in classes for q in classes if p != q or classes[p] > 1]
+    return keys, [(f"GGGGG/{p}", f"{p}/GGGGG") for p in classes]
+
+
+def _play_pair(doc, game, a, b):
+    """The pair (a, b) played by the suggestions on the shipped strategy, each feedback the
+    reference's: the guesses it takes, and the suggestions' sources."""
+    import reference as wref
+    from wordtree.dordle.player import DordlePosition
+
+    position = DordlePosition(game, None, doc["max_guesses"], doc)
+    solved, sources = [False, False], []
+    while not position.won:
+        s = position.suggest()
+        sources.append(s.source)
+        shown = ["=" * 5 if done else wref.wordle_feedback(s.guess, answer) for done, answer in zip(solved, (a, b))]
+        position.play(s.guess, "/".join(shown))
+        solved = [solved[0] or a == s.guess, solved[1] or b == s.guess]
+        assert len(position.steps) <= doc["max_guesses"], (a, b, position.steps)
+    return len(position.steps), sources
+
+
+def test_the_shipped_strategy_plays_a_seeded_sample_of_pairs():
+    """Twelve pairs drawn with a seed, each played by the lookups (the stored top, then the rule
+    for each state) with the reference feedback: every pair finishes within 7, and the strategy
+    answers every two-board position of it."""
+    doc, game = full_strategy()
+    rng = random.Random(55)
+    for _ in range(12):
+        a, b = rng.sample(game.answers, 2)
+        steps, sources = _play_pair(doc, game, a, b)
+        assert steps >= 2 and sources[0] == sources[1] == "strategy", (a, b, sources)
+        assert set(sources) <= {"strategy", "exact"}, sources
+
+
+def test_a_stored_branch_total_is_what_its_pairs_take():
+    """Branches drawn with a seed (two the exact search plays, two the rule plays, one one-board
+    remainder; of at most 12 pairs): every pair of the branch played by the lookups with the
+    reference feedback; the guesses after the opener, added up, are the branch's stored total."""
+    import reference as wref
+
+    doc, game = full_strategy()
+    top = doc["top"]["next"]
+    rng = random.Random(55)
+    small = sorted(k for k, node in top.items() if node["total"] <= 40)
+    chosen = (rng.sample([k for k in small if top[k].get("exact")], 2)
+              + rng.sample([k for k in small if not top[k].get("exact") and "board" not in top[k]], 2)
+              + rng.sample([k for k in small if "board" in top[k]], 1))
+    for key in chosen:
+        p1, p2 = key.split("/")
+        board1 = ["trace"] if p1 == "GGGGG" else [a for a in game.answers if wref.wordle_feedback("trace", a) == p1]
+        board2 = ["trace"] if p2 == "GGGGG" else [b for b in game.answers if wref.wordle_feedback("trace", b) == p2]
+        pairs = [(a, b) for a in board1 for b in board2 if a != b]
+        assert 0 < len(pairs) <= 40
+        assert sum(_play_pair(doc, game, a, b)[0] - 1 for a, b in pairs) == top[key]["total"], key
+
+
+def test_next_on_the_full_lists_answers_from_the_shipped_strategy(capsys):
+    """`next dordle-trace-strategy` and `next --game dordle` with no tree name (the original lists,
+    cap 7) answer from the file: the opener, then a stored branch's guess and its expected
+    guesses (its total over its pairs)."""
+    from wordtree.commands import main
+
+    doc, game = full_strategy()
+    node = doc["top"]["next"]["BBBBB/BYBBB"]
+    pairs = sum(1 for a in game.answers for b in game.answers if a != b and
+                game.pattern_text(game.feedback("trace", a)) == "BBBBB" and
+                game.pattern_text(game.feedback("trace", b)) == "BYBBB")
+    for argv in (["next", "dordle-trace-strategy"], ["next", "--game", "dordle"], ["dordle", "next"]):
+        assert main(argv) == 0
+        assert capsys.readouterr().out.startswith("trace  (strategy: 2315 and 2315 candidates"), argv
+        assert main([*argv, "trace:BBBBB/BYBBB", "--json"]) == 0
+        out = orjson.loads(capsys.readouterr().out)
+        assert (out["guess"], out["source"], out["pairs"]) == (node["guess"], "strategy", pairs), argv
+        assert out["expected_guesses"] == round(node["total"] / pairs, 4) and out["expected_exact"]
+    assert main(["next", "--game", "dordle", "--max-guesses", "8", "trace:BBBBB/BYBBB", "--seconds", "0.01",
+                 "--json"]) == 0  # another cap: no strategy for it, the engine answers
+    assert orjson.loads(capsys.readouterr().out)["source"] in ("heuristic", "exact")
+
+
+@pytest.mark.slow
+def test_the_shipped_strategy_walks_to_its_total(capsys):
+    """`wordtree verify` walks the shipped strategy's rule over all 5,356,910 ordered pairs and
+    checks its total, mean, failed count, lower bound and every stored branch (10-20 minutes)."""
+    from wordtree.commands import main
+
+    assert main(["verify", "dordle-trace-strategy", "--json"]) == 0
+    out = orjson.loads(capsys.readouterr().out)
+    assert (out["total"], out["pairs"], out["failed"]) == (FULL_TOTAL, FULL_PAIRS, 0)
