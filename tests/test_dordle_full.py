@@ -521,9 +521,26 @@ def test_next_on_the_full_lists_answers_from_the_shipped_strategy(capsys):
         out = orjson.loads(capsys.readouterr().out)
         assert (out["guess"], out["source"], out["pairs"]) == (node["guess"], "strategy", pairs), argv
         assert out["expected_guesses"] == round(node["total"] / pairs, 4) and out["expected_exact"]
+    assert main(["candidates", "--game", "dordle", "trace:BBBBB/BYBBB"]) == 0
+    assert capsys.readouterr().out.startswith("board 1: ")
     assert main(["next", "--game", "dordle", "--max-guesses", "8", "trace:BBBBB/BYBBB", "--seconds", "0.01",
                  "--json"]) == 0  # another cap: no strategy for it, the engine answers
     assert orjson.loads(capsys.readouterr().out)["source"] in ("heuristic", "exact")
+
+
+def test_play_on_the_full_lists_proposes_the_shipped_strategys_guesses(capsys, monkeypatch):
+    """`dordle play` with no tree on the original lists proposes the strategy's opener, then its
+    stored branch's guess after the feedback typed for it."""
+    import io
+
+    from wordtree.commands import main
+
+    doc, _ = full_strategy()
+    monkeypatch.setattr("sys.stdin", io.StringIO("BBBBB/BYBBB\nq\n"))
+    assert main(["dordle", "play"]) == 0
+    out = capsys.readouterr().out
+    assert "guess 1: trace  (strategy:" in out
+    assert f"guess 2: {doc['top']['next']['BBBBB/BYBBB']['guess']}  (strategy:" in out
 
 
 @pytest.mark.slow

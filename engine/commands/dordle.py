@@ -64,9 +64,12 @@ def _lookup_options(p, steps: bool = True) -> None:
 
     if steps:
         p.add_argument("items", nargs="*", metavar=f"[TREE] {STEP}",
-                       help="a wordtree-dordle/1 file (optional), then the steps played")
+                       help="a wordtree-dordle/1 or wordtree-dordle-strategy/1 file (optional; without one, next "
+                            "on the original lists within 7 plays dordle-trace-strategy), then the steps played")
     else:
-        p.add_argument("tree", nargs="?", help="a wordtree-dordle/1 file (default: no tree, the exact engine)")
+        p.add_argument("tree", nargs="?", help="a wordtree-dordle/1 or wordtree-dordle-strategy/1 file (default on "
+                                               "the original lists within 7: dordle-trace-strategy; else no tree, "
+                                               "the exact engine)")
     p.add_argument("--game", metavar="GAME", help=f"with no tree: a Wordle preset ({', '.join(WORDLE_PRESETS)}; "
                                                   f"default wordle)")
     _lists(p, game=False)
