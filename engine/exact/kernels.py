@@ -786,6 +786,310 @@ def class_bounds(cap: int, n_answers: int, branching: int) -> np.ndarray:
     return bounds
 
 
+# `_solve`'s phases, in the order a node meets them: plain kernels of this module, so numba links
+# them into `_solve`'s LLVM module, where LLVM inlines the small ones and optimizes each big one
+# (the scan) on its own. Each returns scalars (a node's verdict as a value, -1 when the phase
+# did not settle the node). They take the Scratch's arrays they use, not the Scratch: a call
+# that is not inlined passes every array of a tuple field by field. Measured against `_solve`
+# written whole (docs/log/2026-12-02.md): fewer instructions, and fewer than the same phases
+# with numba's `inline="always"` or with `forceinline=True` (LLVM's alwaysinline).
+
+
+@kernel
+def _trivial(S, d, beta, forced, use_bounds, answer_gid, bounds):
+    """The sets settled by their size alone: (value, best guess), value -1 when not settled."""
+    n = S.size
+    if forced < 0:
+        if n == 1 and d >= 1:
+            return 1, answer_gid[S[0]]
+        if d <= 1:
+            return INF, -1
+        if n == 2:
+            return 3, answer_gid[S[0]]
+        if use_bounds and beta <= bounds[d, n]:
+            return bounds[d, n], -1  # every set of n answers costs at least this (2n - 1 or more)
+    elif d < 1:
+        return INF, -1
+    return -1, -1
+
+
+@kernel
+def _memo_probe(S, state, d, beta, deeper, mm, stats):
+    """The memo's entry for (S, d), else for (S, d + 1) (USE_DEEPER: a bound): (hash, known
+    lower bound, value, best guess), value -1 when the entry does not settle the node."""
+    h = _set_hash(S, state, d, mm.set_keys, mm.state_keys, mm.depth_keys)
+    slot = _memo_slot(S, state, d, h, mm.keys, mm.depth, mm.offset, mm.size, mm.pool)
+    if slot >= 0:
+        stats[ST_MEMO_HITS] += 1
+        word = _atomic_load(mm.payload, slot)
+        if _pay_exact(word):
+            return h, 0, _pay_value(word), _pay_guess(word)
+        if _pay_value(word) >= beta:
+            return h, 0, _pay_value(word), -1
+        return h, _pay_value(word), -1, -1
+    if deeper and d + 1 < mm.depth_keys.size:
+        h_deeper = _set_hash(S, state, d + 1, mm.set_keys, mm.state_keys, mm.depth_keys)
+        slot = _memo_slot(S, state, d + 1, h_deeper, mm.keys, mm.depth, mm.offset, mm.size, mm.pool)
+        if slot >= 0:
+            stats[ST_MEMO_HITS] += 1
+            word = _atomic_load(mm.payload, slot)
+            if _pay_value(word) >= beta:
+                return h, 0, _pay_value(word), -1
+            return h, _pay_value(word), -1, -1
+    return h, 0, -1, -1
+
+
+@kernel
+def _store(use_memo, S, state, d, h, value, exact, guess, mm, stats):
+    """The node's value (exact) or lower bound, recorded in the memo when it is used."""
+    if use_memo:
+        _memo_store(S, state, d, h, value, exact, guess, mm.keys, mm.depth, mm.offset, mm.size, mm.payload, mm.pool,
+                    mm.counters, stats)
+
+
+@kernel
+def _candidate_splitter(n, pos, L, L_ids, win_row, stamp, epoch):
+    """A candidate splitting S into singletons (cost 2n - 1, the bound of every set: optimal),
+    else the first candidate leaving exactly one pair (n - 1 classes): (guess, pair guess), the
+    global ids, -1 for none."""
+    pair_guess = -1
+    for i in range(n):
+        r = win_row[pos[i]]
+        shared = _shared_codes(L[r], pos, stamp, epoch, 1)
+        if shared == 0:
+            return L_ids[r], pair_guess
+        if shared == 1 and pair_guess < 0:
+            pair_guess = L_ids[r]
+    return -1, pair_guess
+
+
+@kernel
+def _two_left_splitter(S, pos, L, LT, L_ids, L_rows, use_cores, by_pairs, state, n_active, last_gid,
+                       last_code, check_all, stamp, cnt, epoch, mark, collided, cores, core_len, core_count, active,
+                       letters, counts, length):
+    """With 2 guesses left: a guess giving each answer its own code (a global id), or -1; then
+    the answers of each failing guess's first colliding pair are a subset no guess splits
+    either, kept as a core (USE_CORES) when `use_cores`."""
+    n_codes = stamp.size
+    # Each guess that fails makes two answers collide; the answers of those pairs (marked
+    # with `core_epoch`) are a subset no guess splits either: the core kept.
+    core_epoch = epoch[0] + 1
+    epoch[0] = core_epoch
+    if by_pairs:
+        r = _first_splitter(LT, pos, L_rows, S, mark, core_epoch, collided)
+        if r >= 0:
+            return L_ids[r]
+    for r in range(0 if by_pairs else L_rows):
+        if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
+            continue
+        if last_gid >= 0 and _wordle_code(letters[last_gid], letters[L_ids[r]]) != last_code:
+            continue
+        if check_all and not _consistent(L_ids[r], state, letters, n_codes):
+            continue
+        i, j = _first_collision(L[r], pos, stamp, cnt, epoch)
+        if i < 0:
+            return L_ids[r]
+        mark[S[i]] = core_epoch
+        mark[S[j]] = core_epoch
+    if use_cores:
+        _remember_core(S, mark, core_epoch, cores, core_len, core_count)
+    return -1
+
+
+@kernel
+def _scan(n, pos, L, LT, L_ids, L_rows, win_row, win, level, tight, child_bounds, relabel, by_answer, use_filter,
+          use_shortcuts, keep_codes, candidates_only, state, n_active, last_gid, last_code, check_all, lbs, scores,
+          stamp, cnt, epoch, dedupe_key, dedupe_val, dedupe_stamp, position_keys, C, C_ids, C_win, active, letters,
+          counts, length):
+    """One pass over the inherited guesses: copy each one's codes over S into this node's matrix
+    C, count its classes, sum of squared class sizes and in-S flag, keep it or not (its bound and
+    score in lbs[level] and scores[level]). Returns (kept, least bound, splitter): the splitter is
+    a guess splitting S into singletons from outside S (global id, -1 for none; the pass stops
+    at it).
+
+    In normal mode only the partition matters below (which answers share a code, and which one
+    wins), so codes are relabelled by first appearance, the winning code kept: guesses with the
+    same partition then have equal rows and are kept once. Hard mode needs the real codes (they
+    set the constraint) and keeps every guess."""
+    n_codes = stamp.size
+    label = np.empty(n_codes, dtype=np.int64)
+    min_lb = INF
+    m = 0
+    de = epoch[0] + 1
+    epoch[0] = de
+    dmask = dedupe_key.size - 1
+    for r in range(L_rows):
+        if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
+            continue
+        if last_gid >= 0 and _wordle_code(letters[last_gid], letters[L_ids[r]]) != last_code:
+            continue
+        if check_all and not _consistent(L_ids[r], state, letters, n_codes):
+            continue
+        row = L[r]
+        out = C[m]
+        e = epoch[0] + 1
+        epoch[0] = e
+        k = 0
+        sq = 0
+        bound_sum = 0
+        win_at = -1
+        other_classes = 0
+        ph = np.uint64(0)
+        for i in range(n):
+            c = LT[pos[i], r] if by_answer else row[pos[i]]
+            if stamp[c] != e:
+                stamp[c] = e
+                cnt[c] = 1
+                if c == win or not relabel:
+                    label[c] = c
+                else:  # non-winning classes get 0, 1, 2, ... in order, skipping the win code
+                    label[c] = other_classes if other_classes < win else other_classes + 1
+                    other_classes += 1
+                k += 1
+            else:
+                cnt[c] += 1
+            out[i] = label[c]
+            sq += 2 * cnt[c] - 1
+            if tight and c != win:
+                bound_sum += child_bounds[cnt[c]] - child_bounds[cnt[c] - 1]
+            if c == win:
+                win_at = i
+            ph += position_keys[i] * np.uint64(label[c] + 1)
+        in_s = 1 if win_at >= 0 else 0
+        if use_filter and k == 1 and in_s == 0:
+            continue
+        if candidates_only and in_s == 0:
+            continue  # not a candidate: not consistent with the feedback (children never see it)
+        if use_filter and not keep_codes:
+            # identical partition already kept? (hash to find, then compare codes to be sure)
+            slot = np.int64(ph & np.uint64(dmask))
+            duplicate = False
+            while dedupe_stamp[slot] == de:
+                if dedupe_key[slot] == ph:
+                    other = C[dedupe_val[slot]]
+                    same = True
+                    for i in range(n):
+                        if other[i] != out[i]:
+                            same = False
+                            break
+                    if same:
+                        duplicate = True
+                        break
+                slot = (slot + 1) & dmask
+            if duplicate:
+                continue
+            dedupe_stamp[slot] = de
+            dedupe_key[slot] = ph
+            dedupe_val[slot] = m
+        if use_shortcuts and k == n:
+            # splits S into singletons from outside S (inside was ruled out above): optimal.
+            return m, min_lb, L_ids[r]
+        lb = min(n + bound_sum, INF) if tight else 3 * n - k - in_s
+        C_ids[m] = L_ids[r]
+        if win_at >= 0:
+            C_win[win_at] = m
+        lbs[level, m] = lb
+        scores[level, m] = 2 * sq + n * lb
+        m += 1
+        if lb < min_lb:
+            min_lb = lb
+    return m, min_lb, -1
+
+
+@kernel
+def _keep_top(C, C_ids, C_win, m, n, top_codes, top_ids, top_win, top_info):
+    """KEEP_TOP: the top node's matrix, guesses and winning rows, copied into the scratch."""
+    if top_codes.size < m * n:
+        return
+    for r in range(m):
+        for i in range(n):
+            top_codes[r * n + i] = C[r, i]
+        top_ids[r] = C_ids[r]
+    for i in range(n):
+        top_win[i] = C_win[i]
+    top_info[0] = m
+
+
+@kernel
+def _order(lbs, scores, m, beta, forced, use_bounds):
+    """The guesses to try, most promising first: (keys, count, fail). keys[i] = score << 16 | row
+    for the rows whose bound is below the budget (a slot 0 left for the forced guess), the
+    least first and the rest unsorted; fail is the least bound of those left out (INF if none)."""
+    fail = INF
+    keys = np.empty(max(m, 1), dtype=np.int64)
+    t = 0
+    if forced >= 0:
+        t = 1
+    for i in range(m):
+        if use_bounds and lbs[i] >= beta:
+            if lbs[i] < fail:
+                fail = lbs[i]
+            continue
+        keys[t] = (scores[i] << 16) | i
+        t += 1
+    # The first guess is usually the best or close to it, and its total prunes most of the rest
+    # by their bounds: so only it is picked before the loop, the others sorted once it is known.
+    if t > 1:
+        first = 0
+        for j in range(1, t):
+            if keys[j] < keys[first]:
+                first = j
+        keys[0], keys[first] = keys[first], keys[0]
+    return keys, t, fail
+
+
+@kernel
+def _drop_beaten(keys, t, lbs, best, fail, use_bounds):
+    """Once the first guess's total is known: the others whose bound reaches it dropped (fail
+    lowered to the least of their bounds), the rest kept in keys[1:count]. Returns (count, fail)."""
+    kept = 1
+    for i in range(1, t):
+        lb = lbs[keys[i] & 0xFFFF]
+        if use_bounds and lb >= best:
+            if lb < fail:
+                fail = lb
+            continue
+        keys[kept] = keys[i]
+        kept += 1
+    return kept, fail
+
+
+@kernel
+def _partition_seen(C, r, colpos, win, tried, tried_keys, tried_rows, position_keys, stamp, cnt, epoch):
+    """Without the scan's copy identical partitions were not merged: whether guess r splits S as
+    one tried before it with the same score (those are in tried_*, `tried` of them) did; if not
+    it is added. Returns (seen, tried)."""
+    pk = _partition_key(C[r], colpos, win, position_keys, stamp, cnt, epoch)
+    for q in range(tried):
+        if tried_keys[q] == pk and _same_partition(C[r], C[tried_rows[q]], colpos, win, stamp, cnt, epoch):
+            return True, tried
+    tried_keys[tried] = pk
+    tried_rows[tried] = r
+    return False, tried + 1
+
+
+@kernel
+def _classes_bound(k, class_code, class_size, win, n, child_bounds):
+    """The class bound of a guess: |S| + the least cost of each non-winning class."""
+    running = np.int64(n)
+    for q in range(k):
+        if class_code[q] != win:
+            running += child_bounds[class_size[q]]
+    return running
+
+
+@kernel
+def _child_state(hard, ultra, level, gid, code, n_codes, req, last_step, letters, length):
+    """The constraint of the child after guess gid got `code` (hard mode), or its history
+    (ultra mode), in req[level + 1]."""
+    if hard:
+        _constrain(req[level], req[level + 1], letters[gid], code, length)
+    elif ultra:
+        _record_step(req[level], req[level + 1], gid * n_codes + code)
+        last_step[level + 1, 0] = gid
+        last_step[level + 1, 1] = code
+
+
 @kernel(nogil=True)
 def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer_gid, win, rules, sc, mm, letters,
            counts):
@@ -803,20 +1107,13 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     matrix stored by answers (empty in hard and ultra modes), from which a node of at most
     PAIR_LIMIT answers counts pairs instead of scanning.
 
-    One self-recursive function on purpose: numba's cache mishandles mutual recursion; the
-    recursive call passes variables, never literals."""
+    The phases are the helpers above; what is left here is their order and the recursion. One
+    self-recursive function on purpose: numba's cache mishandles mutual recursion; the recursive
+    call passes variables, never literals."""
     lbs, scores, cls, cls_pos = sc.lbs, sc.scores, sc.cls, sc.cls_pos
     class_start, class_size, class_code = sc.class_start, sc.class_size, sc.class_code
     stamp, cnt, epoch, position_keys, identity = sc.stamp, sc.cnt, sc.epoch, sc.position_keys, sc.identity
-    dedupe_key, dedupe_val, dedupe_stamp = sc.dedupe_key, sc.dedupe_val, sc.dedupe_stamp
-    best_out, stats, req, bounds, last_step = sc.best_out, sc.stats, sc.req, sc.bounds, sc.last_step
-    cores, core_len, core_count, mark = sc.cores, sc.core_len, sc.core_count, sc.mark
-    pair_bytes, pair_words = sc.pair_bytes, sc.pair_words
-    top_codes, top_ids, top_win, top_info = sc.top_codes, sc.top_ids, sc.top_win, sc.top_info
-    # the memo's arrays, bound once: its helpers take arrays, not the tuple (numba increfs every
-    # array of a tuple at each call of a function that calls others, docs/development.md)
-    mkeys, mdepth, moff, mlen, mpay, pool = mm.keys, mm.depth, mm.offset, mm.size, mm.payload, mm.pool
-    counters, set_keys, depth_keys, state_keys = mm.counters, mm.set_keys, mm.depth_keys, mm.state_keys
+    best_out, stats, req, bounds = sc.best_out, sc.stats, sc.req, sc.bounds
     n = S.size
     no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
     use_bounds = (rules & USE_BOUNDS) != 0
@@ -838,49 +1135,24 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     # Ultra mode: the guesses this node inherits met every step but the last (at the top, none
     # is known to be met, so the whole history is checked).
     n_codes = stamp.size
-    last_gid = last_step[level, 0] if ultra and level > 0 else -1
-    last_code = last_step[level, 1]
+    last_gid = sc.last_step[level, 0] if ultra and level > 0 else -1
+    last_code = sc.last_step[level, 1]
     check_all = ultra and level == 0
     active = np.empty(req.shape[1], dtype=np.int64)
     n_active = _active_constraints(state, length, active) if hard else 0
     stats[ST_NODES] += 1
     best_out[level] = -1
-    if forced < 0:
-        if n == 1 and d >= 1:
-            best_out[level] = answer_gid[S[0]]
-            return 1
-        if d <= 1:
-            return INF
-        if n == 2:
-            best_out[level] = answer_gid[S[0]]
-            return 3
-        if use_bounds and beta <= bounds[d, n]:
-            return bounds[d, n]  # every set of n answers costs at least this (2n - 1 or more)
-    elif d < 1:
-        return INF
+    value, guess = _trivial(S, d, beta, forced, use_bounds, answer_gid, bounds)
+    if value >= 0:
+        best_out[level] = guess
+        return value
     h = np.uint64(0)
     known_lb = 0
     if use_memo:
-        h = _set_hash(S, state, d, set_keys, state_keys, depth_keys)
-        slot = _memo_slot(S, state, d, h, mkeys, mdepth, moff, mlen, pool)
-        if slot >= 0:
-            stats[ST_MEMO_HITS] += 1
-            word = _atomic_load(mpay, slot)
-            if _pay_exact(word):
-                best_out[level] = _pay_guess(word)
-                return _pay_value(word)
-            if _pay_value(word) >= beta:
-                return _pay_value(word)
-            known_lb = _pay_value(word)
-        elif (rules & USE_DEEPER) != 0 and d + 1 < depth_keys.size:
-            h_deeper = _set_hash(S, state, d + 1, set_keys, state_keys, depth_keys)
-            slot = _memo_slot(S, state, d + 1, h_deeper, mkeys, mdepth, moff, mlen, pool)
-            if slot >= 0:
-                stats[ST_MEMO_HITS] += 1
-                word = _atomic_load(mpay, slot)
-                if _pay_value(word) >= beta:
-                    return _pay_value(word)
-                known_lb = _pay_value(word)
+        h, known_lb, value, guess = _memo_probe(S, state, d, beta, (rules & USE_DEEPER) != 0, mm, stats)
+        if value >= 0:
+            best_out[level] = guess
+            return value
 
     # The matrix the children will read: by default this node's own (built below).
     C = L
@@ -896,19 +1168,12 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
         result = INF
         result_guess = -1
         if use_shortcuts or d == 2:
-            # A candidate splitting the others into singletons costs 2n - 1, the bound of every
-            # set: optimal. Failing that every guess costs at least 2n, and a candidate leaving
-            # exactly one pair (n - 1 classes) costs 2n: optimal too, with 3 guesses left.
-            pair_guess = -1
-            for i in range(n):
-                r = win_row[pos[i]]
-                shared = _shared_codes(L[r], pos, stamp, epoch, 1)
-                if shared == 0:
-                    result = 2 * n - 1
-                    result_guess = L_ids[r]
-                    break
-                if shared == 1 and pair_guess < 0:
-                    pair_guess = L_ids[r]
+            # Failing a candidate splitting S into singletons every guess costs at least 2n, and
+            # a candidate leaving exactly one pair (n - 1 classes) costs 2n: optimal too, with 3
+            # guesses left.
+            result_guess, pair_guess = _candidate_splitter(n, pos, L, L_ids, win_row, stamp, epoch)
+            if result_guess >= 0:
+                result = 2 * n - 1
             if result_guess < 0 and d >= 3 and use_shortcuts:
                 if pair_guess >= 0:
                     result = 2 * n
@@ -918,37 +1183,17 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             # (guessing only candidates, the loop above tried every legal guess: with 2 guesses
             # left a set without a candidate splitting it is infeasible, and no core is kept)
             use_cores = (rules & USE_CORES) != 0 and not keep_codes and not candidates_only
-            known_core = False
-            if result_guess < 0 and d == 2 and use_cores:
-                known_core = _holds_a_core(S, cores, core_len, core_count, mark, epoch)
-            if result_guess < 0 and d == 2 and not known_core and not candidates_only:
-                # Each guess that fails makes two answers collide; the answers of those pairs
-                # (marked with `core_epoch`) are a subset no guess splits either: the core kept.
-                core_epoch = epoch[0] + 1
-                epoch[0] = core_epoch
-                by_pairs = ((rules & USE_PAIR_SCAN) != 0 and not keep_codes and n <= SPLIT_PAIRS
-                            and LT.shape[0] > 0)
-                if by_pairs:
-                    r = _first_splitter(LT, pos, L_rows, S, mark, core_epoch, pair_bytes[3])
-                    if r >= 0:
+            if result_guess < 0 and d == 2 and not candidates_only:
+                known_core = use_cores and _holds_a_core(S, sc.cores, sc.core_len, sc.core_count, sc.mark, epoch)
+                if not known_core:
+                    by_pairs = ((rules & USE_PAIR_SCAN) != 0 and not keep_codes and n <= SPLIT_PAIRS
+                                and LT.shape[0] > 0)
+                    result_guess = _two_left_splitter(S, pos, L, LT, L_ids, L_rows, use_cores, by_pairs, state,
+                                                      n_active, last_gid, last_code, check_all, stamp, cnt, epoch,
+                                                      sc.mark, sc.pair_bytes[3], sc.cores, sc.core_len, sc.core_count,
+                                                      active, letters, counts, length)
+                    if result_guess >= 0:
                         result = 2 * n
-                        result_guess = L_ids[r]
-                for r in range(0 if by_pairs else L_rows):
-                    if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
-                        continue
-                    if last_gid >= 0 and _wordle_code(letters[last_gid], letters[L_ids[r]]) != last_code:
-                        continue
-                    if check_all and not _consistent(L_ids[r], state, letters, n_codes):
-                        continue
-                    i, j = _first_collision(L[r], pos, stamp, cnt, epoch)
-                    if i < 0:
-                        result = 2 * n
-                        result_guess = L_ids[r]
-                        break
-                    mark[S[i]] = core_epoch
-                    mark[S[j]] = core_epoch
-                if result_guess < 0 and use_cores:
-                    _remember_core(S, mark, core_epoch, cores, core_len, core_count)
         # (past PAIR_BYTES answers only under a budget: without one the counts rarely settle a set)
         use_pairs = ((rules & USE_PAIRS) != 0 and use_bounds and use_shortcuts and use_filter and not keep_codes
                      and not candidates_only
@@ -962,10 +1207,10 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             # below would try first has only classes of 1 or 2 (its cost is then its bound) and
             # its bound is the least: every other guess is then skipped by its bound anyway.
             if n <= PAIR_BYTES:
-                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, pair_bytes,
+                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, sc.pair_bytes,
                                                                         lbs[level], scores[level])
             else:
-                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, pair_words,
+                splitter, min_lb, top, top_lb, top_exact = _pair_bounds(LT, pos, L_rows, win, beta, sc.pair_words,
                                                                         lbs[level], scores[level])
             if splitter >= 0:
                 result = 2 * n
@@ -973,9 +1218,7 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             if result_guess < 0:
                 node_lb = max(min_lb, known_lb)
                 if node_lb >= beta:
-                    if use_memo:
-                        _memo_store(S, state, d, h, node_lb, False, -1,
-                                    mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
+                    _store(use_memo, S, state, d, h, node_lb, False, -1, mm, stats)
                     return node_lb
                 if top_exact and top_lb == node_lb:
                     stats[ST_GUESSES_EVALUATED] += 1
@@ -989,127 +1232,36 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                     paired = True
                     m = L_rows
         if result_guess < 0 and d > 2 and not paired:
-            # One pass over the inherited guesses: copy each one's codes over S into this node's
-            # matrix, count its classes, sum of squared class sizes and in-S flag, keep it or not.
-            # In normal mode only the partition matters below (which answers share a code, and
-            # which one wins), so codes are relabelled by first appearance, the winning code kept:
-            # guesses with the same partition then have equal rows and are kept once. Hard mode
-            # needs the real codes (they set the constraint) and keeps every guess.
-            relabel = not keep_codes
-            label = np.empty(stamp.size, dtype=np.int64)
+            # Past branching + 1 answers the class bound grows faster than 2c - 1 (few-pattern
+            # games): then sum it class by class instead of using 3n - k - [g in S].
+            child_bounds = bounds[d - 1]
+            tight = child_bounds[n] != 2 * n - 1
             if given_top:  # the scan is given (KEEP_TOP): L is its matrix, its rows' bounds in lbs[0]
-                C = L
-                C_ids = L_ids
-                C_win = win_row
-                colpos = pos
+                m = L_rows
+                min_lb = INF
+                for i in range(m):
+                    if lbs[level, i] < min_lb:
+                        min_lb = lbs[level, i]
             else:
                 C = np.empty((L_rows, n), dtype=L.dtype)
                 C_ids = np.empty(L_rows, dtype=L_ids.dtype)
                 C_win = np.full(n, -1, dtype=win_row.dtype)
                 colpos = identity[:n]
-            # Past branching + 1 answers the class bound grows faster than 2c - 1 (few-pattern
-            # games): then sum it class by class instead of using 3n - k - [g in S].
-            child_bounds = bounds[d - 1]
-            tight = child_bounds[n] != 2 * n - 1
-            min_lb = INF
-            de = epoch[0] + 1
-            epoch[0] = de
-            dmask = dedupe_key.size - 1
-            # Read the codes answer by answer from the copy by columns when the rows are much
-            # longer than S (the full matrix at the top): n runs of contiguous bytes instead of
-            # n scattered bytes of every row, each from its own cache line.
-            by_answer = LT.shape[0] > 0 and L.shape[1] >= 16 * n
-            if given_top:
-                m = L_rows
-                for i in range(m):
-                    if lbs[level, i] < min_lb:
-                        min_lb = lbs[level, i]
-            for r in range(0 if given_top else L_rows):
-                if n_active and not _legal(L_ids[r], state, active, n_active, letters, counts, length):
-                    continue
-                if last_gid >= 0 and _wordle_code(letters[last_gid], letters[L_ids[r]]) != last_code:
-                    continue
-                if check_all and not _consistent(L_ids[r], state, letters, n_codes):
-                    continue
-                row = L[r]
-                out = C[m]
-                e = epoch[0] + 1
-                epoch[0] = e
-                k = 0
-                sq = 0
-                bound_sum = 0
-                win_at = -1
-                other_classes = 0
-                ph = np.uint64(0)
-                for i in range(n):
-                    c = LT[pos[i], r] if by_answer else row[pos[i]]
-                    if stamp[c] != e:
-                        stamp[c] = e
-                        cnt[c] = 1
-                        if c == win or not relabel:
-                            label[c] = c
-                        else:  # non-winning classes get 0, 1, 2, ... in order, skipping the win code
-                            label[c] = other_classes if other_classes < win else other_classes + 1
-                            other_classes += 1
-                        k += 1
-                    else:
-                        cnt[c] += 1
-                    out[i] = label[c]
-                    sq += 2 * cnt[c] - 1
-                    if tight and c != win:
-                        bound_sum += child_bounds[cnt[c]] - child_bounds[cnt[c] - 1]
-                    if c == win:
-                        win_at = i
-                    ph += position_keys[i] * np.uint64(label[c] + 1)
-                in_s = 1 if win_at >= 0 else 0
-                if use_filter and k == 1 and in_s == 0:
-                    continue
-                if candidates_only and in_s == 0:
-                    continue  # not a candidate: not consistent with the feedback (children never see it)
-                if use_filter and not keep_codes:
-                    # identical partition already kept? (hash to find, then compare codes to be sure)
-                    slot = np.int64(ph & np.uint64(dmask))
-                    duplicate = False
-                    while dedupe_stamp[slot] == de:
-                        if dedupe_key[slot] == ph:
-                            other = C[dedupe_val[slot]]
-                            same = True
-                            for i in range(n):
-                                if other[i] != out[i]:
-                                    same = False
-                                    break
-                            if same:
-                                duplicate = True
-                                break
-                        slot = (slot + 1) & dmask
-                    if duplicate:
-                        continue
-                    dedupe_stamp[slot] = de
-                    dedupe_key[slot] = ph
-                    dedupe_val[slot] = m
-                if use_shortcuts and k == n:
-                    # splits S into singletons from outside S (inside was ruled out above): optimal.
+                # Read the codes answer by answer from the copy by columns when the rows are much
+                # longer than S (the full matrix at the top): n runs of contiguous bytes instead
+                # of n scattered bytes of every row, each from its own cache line.
+                by_answer = LT.shape[0] > 0 and L.shape[1] >= 16 * n
+                m, min_lb, splitter = _scan(n, pos, L, LT, L_ids, L_rows, win_row, win, level, tight, child_bounds,
+                                            not keep_codes, by_answer, use_filter, use_shortcuts, keep_codes,
+                                            candidates_only, state, n_active, last_gid, last_code, check_all, lbs,
+                                            scores, stamp, cnt, epoch, sc.dedupe_key, sc.dedupe_val, sc.dedupe_stamp,
+                                            position_keys, C, C_ids, C_win, active, letters, counts, length)
+                if splitter >= 0:
                     result = 2 * n
-                    result_guess = L_ids[r]
-                    break
-                lb = min(n + bound_sum, INF) if tight else 3 * n - k - in_s
-                C_ids[m] = L_ids[r]
-                if win_at >= 0:
-                    C_win[win_at] = m
-                lbs[level, m] = lb
-                scores[level, m] = 2 * sq + n * lb
-                m += 1
-                if lb < min_lb:
-                    min_lb = lb
+                    result_guess = splitter
             C_rows = m
-            if (rules & KEEP_TOP) != 0 and level == 0 and result_guess < 0 and top_codes.size >= m * n:
-                for r in range(m):
-                    for i in range(n):
-                        top_codes[r * n + i] = C[r, i]
-                    top_ids[r] = C_ids[r]
-                for i in range(n):
-                    top_win[i] = C_win[i]
-                top_info[0] = m
+            if (rules & KEEP_TOP) != 0 and level == 0 and result_guess < 0:
+                _keep_top(C, C_ids, C_win, m, n, sc.top_codes, sc.top_ids, sc.top_win, sc.top_info)
             CT = np.empty((0, 0), dtype=L.dtype)  # none, unless the children can use it:
             if result_guess < 0 and d > 3 and (rules & USE_PAIRS) != 0 and not keep_codes and not candidates_only:
                 CT = _by_answers(C, m)
@@ -1118,42 +1270,17 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             if result_guess < 0:
                 node_lb = max(min_lb, known_lb) if use_bounds else 0
                 if node_lb >= beta:
-                    if use_memo:
-                        _memo_store(S, state, d, h, node_lb, False, -1,
-                                    mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
+                    _store(use_memo, S, state, d, h, node_lb, False, -1, mm, stats)
                     return node_lb
         if result_guess >= 0 or d == 2:
-            if use_memo:
-                _memo_store(S, state, d, h, result, True, result_guess,
-                            mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
+            _store(use_memo, S, state, d, h, result, True, result_guess, mm, stats)
             best_out[level] = result_guess
             return result
 
     # The guesses to try, most promising first: those whose bound is below the budget, or the one forced.
-    fail = INF
-    keys = np.empty(max(m, 1), dtype=np.int64)
-    t = 0
-    if forced >= 0:
-        t = 1
-    for i in range(m):
-        if use_bounds and lbs[level, i] >= beta:
-            if lbs[level, i] < fail:
-                fail = lbs[level, i]
-            continue
-        keys[t] = (scores[level, i] << 16) | i
-        t += 1
-    # The first guess is usually the best or close to it, and its total prunes most of the rest
-    # by their bounds: so only it is picked before the loop, the others sorted once it is known.
-    if t > 1:
-        first = 0
-        for j in range(1, t):
-            if keys[j] < keys[first]:
-                first = j
-        keys[0], keys[first] = keys[first], keys[0]
+    keys, t, fail = _order(lbs[level], scores[level], m, beta, forced, use_bounds)
     best = np.int64(beta)
     best_g = -1
-    # Without the scan's copy identical partitions were not merged: equal partitions have equal
-    # scores, so each guess is compared with those of its score tried before it.
     tried_rows = np.empty(t if paired else 0, dtype=np.int64)
     tried_keys = np.empty(t if paired else 0, dtype=np.uint64)
     tried = 0
@@ -1162,17 +1289,8 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     while at + 1 < t:
         at += 1
         if at == 1:
-            kept = 1
-            for i in range(1, t):
-                lb = lbs[level, keys[i] & 0xFFFF]
-                if use_bounds and lb >= best:
-                    if lb < fail:
-                        fail = lb
-                    continue
-                keys[kept] = keys[i]
-                kept += 1
-            t = kept
-            keys[1:t].sort()
+            t, fail = _drop_beaten(keys, t, lbs[level], best, fail, use_bounds)
+            keys[1:t].sort()  # (here, not in the phase: numba compiles the sort inlined or not as its first caller is)
         r = forced
         if forced < 0:
             r = keys[at] & 0xFFFF
@@ -1184,27 +1302,17 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
                 if keys[at] >> 16 != group_score:
                     group_score = keys[at] >> 16
                     tried = 0
-                pk = _partition_key(C[r], colpos, win, position_keys, stamp, cnt, epoch)
-                seen = False
-                for q in range(tried):
-                    if tried_keys[q] == pk and _same_partition(C[r], C[tried_rows[q]], colpos, win, stamp, cnt, epoch):
-                        seen = True
-                        break
+                seen, tried = _partition_seen(C, r, colpos, win, tried, tried_keys, tried_rows, position_keys, stamp,
+                                              cnt, epoch)
                 if seen:
                     continue
-                tried_keys[tried] = pk
-                tried_rows[tried] = r
-                tried += 1
         # Cost of guess r: start from the class bound |S| + sum(2c - 1), then replace each class's
         # bound by its value, smallest classes first (they refute a losing guess soonest).
         stats[ST_GUESSES_EVALUATED] += 1
         k = _partition(S, pos, C[r], colpos, cls[level], cls_pos[level], class_start[level], class_size[level],
                        class_code[level], stamp, cnt, epoch)
-        running = np.int64(n)
         child_bounds = bounds[d - 1]
-        for q in range(k):
-            if class_code[level, q] != win:
-                running += child_bounds[class_size[level, q]]
+        running = _classes_bound(k, class_code[level], class_size[level], win, n, child_bounds)
         for j in range(k):
             # With 3 guesses left a class either has a perfect splitter or is infeasible: the
             # largest classes fail most often, so they go first; otherwise smallest first.
@@ -1219,14 +1327,8 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             lbc = child_bounds[c]
             a = class_start[level, q]
             child_beta = best - (running - lbc) if use_bounds else INF
-            if hard:
-                gid = C_ids[r]
-                _constrain(req[level], req[level + 1], letters[gid], class_code[level, q], length)
-            elif ultra:
-                gid = C_ids[r]
-                _record_step(req[level], req[level + 1], gid * n_codes + class_code[level, q])
-                last_step[level + 1, 0] = gid
-                last_step[level + 1, 1] = class_code[level, q]
+            _child_state(hard, ultra, level, C_ids[r], class_code[level, q], n_codes, req, sc.last_step, letters,
+                         length)
             if by_answers_later:
                 CT = _by_answers(C, C_rows)  # for the children's search of a splitter (_first_splitter)
                 by_answers_later = False
@@ -1241,14 +1343,10 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
         elif running < fail:
             fail = running
     if best < beta:
-        if use_memo:
-            _memo_store(S, state, d, h, best, True, best_g,
-                        mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
+        _store(use_memo, S, state, d, h, best, True, best_g, mm, stats)
         best_out[level] = best_g
         return best
-    if use_memo:
-        _memo_store(S, state, d, h, fail, False, -1,
-                    mkeys, mdepth, moff, mlen, mpay, pool, counters, stats)
+    _store(use_memo, S, state, d, h, fail, False, -1, mm, stats)
     return fail
 
 
