@@ -144,6 +144,20 @@ def test_cli_bound_and_heuristic(tmp_path, capsys):
     # a checkpoint of another opener is refused with the field that differs
     assert main(["dordle", "heuristic", *lists, "--first", "crony", "--checkpoint", str(ck), "--resume"]) == 1
     assert "first" in capsys.readouterr().err
+    # the exact states: recorded in the file's rule and the checkpoint's header, a resume bound to them
+    exact_ck, exact_tree = tmp_path / "e.ck", tmp_path / "e.json"
+    assert main(["dordle", "heuristic", *lists, "--exact-below", "8", "--exact-nodes", "300", "--checkpoint",
+                 str(exact_ck), "-o", str(exact_tree)]) == 0
+    capsys.readouterr()
+    doc = orjson.loads(exact_tree.read_bytes())
+    assert (doc["rule"]["exact_below"], doc["rule"]["exact_nodes"]) == (8, 300) and doc["top"]["guess"] == "salet"
+    assert main(["dordle", "verify", str(exact_tree), *lists]) == 0
+    assert main(["dordle", "heuristic", *lists, "--exact-below", "8", "--checkpoint", str(exact_ck), "--resume"]) == 1
+    assert "exact_nodes" in capsys.readouterr().err
+    assert main(["dordle", "heuristic", *lists, "--checkpoint", str(exact_ck), "--resume"]) == 1
+    assert "exact_below" in capsys.readouterr().err
+    assert main(["dordle", "heuristic", *lists, "--exact-nodes", "300"]) == 2  # (needs --exact-below)
+    assert main(["dordle", "heuristic", *lists, "--exact-below", "-1"]) == 2
 
 
 def test_the_kept_cap8_rank_gives_the_floor_of_the_full_lists_bound():

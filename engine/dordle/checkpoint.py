@@ -76,14 +76,17 @@ def heuristic_by_checkpoint(strategy, first: int, checkpoint=None, *, resume: bo
     existing one refused unless `resume` or `overwrite`, its header read before the walk), saved
     at most once a minute and at the end. `progress(total, done)`: the bar over the child states."""
     from ..files import Checkpoint, sealed
-    from .heuristic import evaluate_opener, exact_rule, root_parts
+    from .heuristic import EXACT_NODES, evaluate_opener, root_parts
 
     search, game = strategy.search, strategy.search.game
     identity = game.identity()
     header = {"format": HEURISTIC_FORMAT, "answers_sha256": identity.get("answers_sha256"),
               "guesses_sha256": identity.get("guesses_sha256"), "first": game.guesses[first],
-              "max_guesses": search.cap, "alpha": strategy.alpha, **exact_rule(strategy)}
-    held = Checkpoint(checkpoint, "Dordle heuristic", header)
+              "max_guesses": search.cap, "alpha": strategy.alpha, "exact_below": strategy.exact_below,
+              "exact_nodes": strategy.exact_nodes if strategy.exact_below else EXACT_NODES}
+    # (the checkpoints written before the exact states lack them: off, so the default applies)
+    held = Checkpoint(checkpoint, "Dordle heuristic", header,
+                      defaults={"exact_below": 0, "exact_nodes": EXACT_NODES})
     with held.held(resume=resume, overwrite=overwrite):
         state = dict(held.payload["state"]) if held.payload else None
         box: dict = {"state": state}
