@@ -24,6 +24,11 @@ child's walk by a strategy of less total (the search's value is the total of the
 guesses make, every pair finishing within the cap) gives a valid strategy of less total; a search
 that stops at the node limit or proves nothing below the walk leaves the walk as it was.
 
+A strategy file (strategy_file) holds the rule's parameters, the claimed figures and the top of
+the tree (top_section: the guess and subtree total at each branch after the opener, which
+evaluate_opener records as it walks), so that a lookup answers there at once and computes the
+rule below it for one state only (play_at); verify_strategy walks everything again.
+
 The same walk yields a lower bound for free: at each child state of the opener it scans every
 guess's counting bound, whose least is a lower bound on W(child) (lower.py's depth-2 bound).
 """

@@ -17,6 +17,13 @@ the patterns come from game.feedback and the engines (and the pattern matrix) on
 Off the tree the exact engine solves the position within a time limit and size caps; a position
 it cannot finish gets a heuristic guess, labelled as such, with a proven lower bound on the
 expected guesses.
+
+On a strategy file (wordtree-dordle-strategy/1) the guess is the strategy's while the game follows
+it ("strategy", with the strategy's own expected guesses, not claimed optimal): the opener and the
+file's total first, then the branch its stored top names, then the rule computed for that state
+alone (heuristic.HeuristicStrategy.play_at: one walk of its subtree). Once a board is solved the
+strategy plays the exact single-board engine, which answers here too; after any other guess the
+engine answers as with no tree.
 """
 
 from __future__ import annotations
