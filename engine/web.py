@@ -47,12 +47,19 @@ MULTIBOARD_REPLAY = 0  # games of a multi-board sample web replays (the page sho
 # verify re-derives; `wordtree verify` replays its games)
 
 
+# the multi-board page hands a state to the command line's exact endgame at these sizes: one board
+# of at most PAGE_SINGLE_LIMIT answers, or two of at most PAGE_PAIR_LIMIT each
+PAGE_SINGLE_LIMIT = 60
+PAGE_PAIR_LIMIT = 200
+
+
 def default_trees() -> list[Path]:
     """Every shipped tree of a family the page plays, family by family (as wordtree trees lists
     them), used when no tree is named."""
     from .families import shipped_trees
 
-    return [tree.path for tree in shipped_trees() if tree.family.name in PLAYED]
+    return [tree.path for tree in shipped_trees()
+            if tree.family.name in PLAYED and not tree.path.name.endswith("-strategy.json")]
 
 
 def site_name(path: Path) -> str:
@@ -193,7 +200,6 @@ replayed, MULTIBOARD_REPLAY). The file holds no
     from .multiboard.document import game_of, read, spec_of, verify
     from .multiboard import player as players_module
     from .multiboard.player import Player
-    from .multiboard.position import PAIR_LIMIT, SINGLE_LIMIT
     from .dordle.search import MAX_CAP
     from .wordle.patterns import pattern_matrix
 
@@ -218,7 +224,7 @@ replayed, MULTIBOARD_REPLAY). The file holds no
     spec = spec_of(doc)
     extra = {"answers": list(game.answers), "guesses": list(game.guesses),
              "shortlist": [game.guesses[g] for g in extra_ids],
-             "exact": {"pair_limit": PAIR_LIMIT, "single_limit": SINGLE_LIMIT, "max_cap": MAX_CAP},
+             "exact": {"pair_limit": PAGE_PAIR_LIMIT, "single_limit": PAGE_SINGLE_LIMIT, "max_cap": MAX_CAP},
              # the player's rules 1 to 3 only (the page's): a later player's guard takes over at this slack
              "guard_slack": getattr(players_module, "GUARD_SLACK", None)}
     entry = {"game": tree["game"], "stats": tree["results"], "first": tree["opener"],

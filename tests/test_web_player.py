@@ -158,7 +158,9 @@ def test_web_publishes_only_verified_trees(tmp_path):
     for tree in others[:1]:
         with pytest.raises(UserError, match=f"no page for {tree.family.name} trees"):
             build_site([tree.path], tmp_path / "out3")
-    assert set(default_trees()) == {t.path for t in shipped_trees() if t.family.name in PLAYED}
+    # a Dordle strategy file (its rule, not a tree) is not a page: the command line answers from it
+    assert set(default_trees()) == {t.path for t in shipped_trees()
+                                    if t.family.name in PLAYED and not t.path.name.endswith("-strategy.json")}
     assert {t.family.name for t in shipped_trees()} >= set(PLAYED)
 
 
