@@ -101,17 +101,16 @@ def _commands(family: str, fill: dict[str, str]) -> list[list[str]]:
 
 def _run_family(family: str, fill: dict[str, str]) -> dict:
     start = time.perf_counter()
-    code, said = 0, ""
+    compiled = False
     for argv in _commands(family, fill):
         done = subprocess.run([sys.executable, "-m", "wordtree", *argv], stdin=subprocess.DEVNULL,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        compiled = compiled or "compiling" in done.stderr
         if done.returncode != 0:
-            code = done.returncode
-            said = (done.stderr.strip().splitlines() or [""])[-1]
-            break
-        said = said or ("compiled" if "compiling" in done.stderr else "")
-    return {"family": family, "seconds": round(time.perf_counter() - start, 1), "exit": code,
-            "compiled": said == "compiled", **({"error": said} if code else {})}
+            error = (done.stderr.strip().splitlines() or [""])[-1]
+            return {"family": family, "seconds": round(time.perf_counter() - start, 1), "exit": done.returncode,
+                    "compiled": compiled, "error": error}
+    return {"family": family, "seconds": round(time.perf_counter() - start, 1), "exit": 0, "compiled": compiled}
 
 
 def run_compile(args) -> int:
