@@ -30,6 +30,7 @@ from pathlib import Path
 
 import orjson
 
+from . import interrupts
 from .data import trees_dir, web_assets_dir
 from .errors import ListenError, ListPairError, UnshippedListError, UserError
 from .files import read_bounded_text, write_atomic
@@ -336,10 +337,6 @@ class _SiteHandler(SimpleHTTPRequestHandler):
         pass
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
 class SiteServer:
     """A static server for one folder on 127.0.0.1; `port=0` picks a free port."""
 
@@ -363,7 +360,7 @@ class SiteServer:
             timer.daemon = True
             timer.start()
         main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGTERM, _interrupt) if main else None
+        previous = signal.signal(signal.SIGTERM, interrupts.handler) if main else None
         self._serving.set()
         try:
             self.httpd.serve_forever(poll_interval=0.2)

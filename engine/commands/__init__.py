@@ -121,12 +121,12 @@ def command_process() -> None:
 
 
 def _term_as_interrupt() -> None:
-    """A TERM (what `kill`, batch schedulers and container stops send) stops a command's process
-    as Ctrl-C does: a long build or rank saves its checkpoint and says how to resume, instead of
-    dying with its last minutes of work unsaved."""
-    import signal
+    """Ctrl-C and TERM stop a command's process as a KeyboardInterrupt, raised only where the code
+    running can take it (interrupts.py: never inside numba's boxing of a kernel's result): a long
+    build or rank saves its checkpoint and says how to resume."""
+    from .. import interrupts
 
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    interrupts.install()
 
 
 def _before_exit() -> None:
