@@ -26,7 +26,10 @@ def compiled_anything(stderr: str) -> bool:
 # the families' first uses, as a user types them, after `wordtree compile --only FAMILY`
 FIRST_USES = {
     "dordle": [["dordle", "build", "--answers", LISTS / "wordle-answers-every40-58.txt",
-                "--guesses", LISTS / "wordle-answers-every40-58.txt", "-o", "{tmp}/d.json"]],
+                "--guesses", LISTS / "wordle-answers-every40-58.txt", "-o", "{tmp}/d.json"],
+               # below the shipped full-list strategy's stored top (trace, then its branch): the
+               # heuristic's walk of the state, on the full lists' table
+               ["next", "--game", "dordle", "trace:BBBBB/BBBBB", "soily:BBYGG/BGBGB"]],
     "absurdle": [["build", "absurdle", "--answers", LISTS / "wordle-answers-every40-58.txt",
                   "--guesses", LISTS / "wordle-answers-every40-58.txt", "-o", "{tmp}/a.json"]],
     "wordle": [["build", "-o", "{tmp}/salet.json"], ["build", "--mode", "hard", "-o", "{tmp}/hard.json"],
@@ -42,7 +45,17 @@ FIRST_USES = {
 }
 
 
-def check_family_then_its_first_uses(families, tmp_path):
+# more first uses, for the run of every family (--slow)
+MORE_FIRST_USES = {
+    "dordle": [["next", "--game", "dordle", "trace:BBYGB/BGBGB", "cabin:YGBBY/YBBYB"],  # an exact branch: its search
+               ["next", "--game", "dordle", "trace:BBBBB/BBBBB", "soily:BBBBG/BGBBG", "pudgy:BGGBG/BBBBG"],
+               ["dordle", "heuristic", "--answers", LISTS / "wordle-answers-every40-58.txt",
+                "--guesses", LISTS / "wordle-answers-every40-58.txt", "--first", "aback", "--exact-below", "20",
+                "-o", "{tmp}/ds.json"]],
+}
+
+
+def check_family_then_its_first_uses(families, tmp_path, more=False):
     cache = tmp_path / "numba"
     (tmp_path / "grid.txt").write_text("....#\n.....\n#....\n")
     first = run("compile", "--only", *families, "--json", cache=cache)
@@ -50,7 +63,7 @@ def check_family_then_its_first_uses(families, tmp_path):
     result = {r["family"]: r for r in json.loads(first.stdout)["families"]}
     assert sorted(result) == sorted(families) and all(r["exit"] == 0 for r in result.values())
     for family in families:
-        for argv in FIRST_USES[family]:
+        for argv in FIRST_USES[family] + (MORE_FIRST_USES.get(family, []) if more else []):
             argv = [str(word).replace("{tmp}", str(tmp_path)) for word in argv]
             done = run(*argv, cache=cache)
             assert done.returncode == 0, (argv, done.stderr)
@@ -71,7 +84,7 @@ def test_after_compile_every_familys_first_uses_compile_nothing(tmp_path):
     from wordtree.commands.compile import WARMUPS
 
     assert sorted(FIRST_USES) == sorted(WARMUPS)
-    check_family_then_its_first_uses(sorted(WARMUPS), tmp_path)
+    check_family_then_its_first_uses(sorted(WARMUPS), tmp_path, more=True)
 
 
 @pytest.mark.parametrize("argv, says", [

@@ -22,7 +22,7 @@ from .common import summary
 
 # family -> (what it compiles, about how many seconds the first time on 2 cores, its commands);
 # a family in AFTER starts once those it names have finished (their kernels are its own);
-# each command is an argv after `wordtree`, in which {A} {G} {W} {OUT} {GRID} are filled in
+# each command is an argv after `wordtree`, in which {A} {G} {W} {FIRST} {OUT} {GRID} are filled in
 WARMUPS: dict[str, tuple[str, int, list[list[str]]]] = {
     "wordle": ("the exact search kernels (build, rank, next off the tree, grade, verify)", 60, [
         ["build", "--answers", "{A}", "--guesses", "{G}", "-o", "{OUT}/w.json", "--quiet"],
@@ -36,8 +36,12 @@ WARMUPS: dict[str, tuple[str, int, list[list[str]]]] = {
     "hangman": ("the Hangman search kernels", 25, [
         ["build", "hangman", "--length", "2", "-o", "{OUT}/h2.json", "--quiet"],
     ]),
-    "dordle": ("the Dordle search kernels", 32, [
+    # the heuristic's walk is what a lookup below a strategy file's stored top runs (the shipped
+    # full-list strategy's: `next --game dordle` two guesses in), on the same array types
+    "dordle": ("the Dordle search and heuristic kernels (build, heuristic, a strategy's lookups)", 47, [
         ["dordle", "build", "--answers", "{A}", "--guesses", "{A}", "-o", "{OUT}/d.json", "--quiet"],
+        ["dordle", "heuristic", "--answers", "{A}", "--guesses", "{G}", "--first", "{FIRST}",
+         "-o", "{OUT}/ds.json"],
     ]),
     # the player's mid-game guesses use numpy alone; its endgame, the exact and Dordle searches
     "multiboard": ("the multi-board player's endgame (the Dordle and exact searches' kernels)", 30, [
@@ -71,7 +75,8 @@ def add_compile(sub) -> None:
 
 
 def _small_lists(folder: Path) -> dict[str, str]:
-    """Small word lists of the kinds the real ones are (five letters, the shipped answers)."""
+    """Small word lists of the kinds the real ones are (five letters, the shipped answers), and
+    an opener among them."""
     from ..words import load_words
 
     from ..data import wordlists_dir
@@ -84,7 +89,7 @@ def _small_lists(folder: Path) -> dict[str, str]:
     paths["G"].write_text("\n".join(dict.fromkeys(guesses)) + "\n")
     paths["W"].write_text("".join(f"{word}\t{1 + i % 3}\n" for i, word in enumerate(answers)))
     paths["GRID"].write_text("....\n.##.\n....\n")
-    return {key: str(path) for key, path in paths.items()}
+    return {**{key: str(path) for key, path in paths.items()}, "FIRST": answers[0]}
 
 
 def _commands(family: str, fill: dict[str, str]) -> list[list[str]]:
@@ -103,8 +108,11 @@ def _run_family(family: str, fill: dict[str, str]) -> dict:
     start = time.perf_counter()
     compiled = False
     for argv in _commands(family, fill):
+        # the small lists' pattern tables in a cache of their own, so that they are computed here
+        # (their kernel compiled, whatever the user's cache holds) and the user's is left as it was
         done = subprocess.run([sys.executable, "-m", "wordtree", *argv], stdin=subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              env=dict(os.environ, WORDTREE_CACHE_DIR=str(Path(fill["OUT"]) / "patterns")))
         compiled = compiled or "compiling" in done.stderr
         if done.returncode != 0:
             error = (done.stderr.strip().splitlines() or [""])[-1]
