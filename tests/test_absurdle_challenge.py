@@ -103,6 +103,8 @@ def test_the_kernels_are_their_plain_twins():
         k, epoch = challenge._scan(M, S, order, bound, rank, open_, seen, epoch, out_t, out_g)
         plain = {}
         for h, guess in enumerate(game.guesses):
+            if len(plain) == len(words):  # the scan stops there too: every answer listed
+                break
             groups = ref.kept(guess, words, False)[0][1]
             if len(groups) == 1 and groups[0] not in plain:
                 plain[groups[0]] = h
