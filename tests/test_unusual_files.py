@@ -182,6 +182,27 @@ def test_export_writes_through_a_fifo_and_dev_stdout(tmp_path):
         assert result.stdout == expected
 
 
+@needs_fifo
+def test_build_hangman_writes_through_a_fifo_and_a_pipe_and_verifies_what_it_wrote(tmp_path):
+    """A Hangman build verifies the tree it wrote by reading the file back; a FIFO or a pipe
+    cannot be read back, so what was written is verified: exit 0, not 'not a regular file'."""
+    words = tmp_path / "words.txt"
+    words.write_text("".join(w + "\n" for w in ("abba", "abet", "able", "ably", "abut", "aced", "aces", "ache",
+                                                "acid", "acme", "acne", "acre", "acts", "adds", "adze", "aeon")))
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = Reader(fifo)
+    result = cli("build", "hangman", "--length", "4", "--words", words, "--quiet", "-o", fifo)
+    assert result.returncode == 0, result.stderr
+    tree = reader.join()
+    assert b'"hangman' in tree and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert result.stdout.decode().startswith(f"{fifo}: ")  # the verifier's summary line
+    if Path("/dev/stdout").exists():
+        result = cli("build", "hangman", "--length", "4", "--words", words, "--quiet", "-o", "/dev/stdout")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith(b"{") and b"/dev/stdout: " in result.stdout
+
+
 def test_export_to_dev_stdout_redirected_to_a_file_writes_that_file(tmp_path):
     """/dev/stdout leads through /proc to the file the shell opened: it is written through (added
     to), not replaced by a file the shell's descriptor no longer points at."""

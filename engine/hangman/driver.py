@@ -242,8 +242,8 @@ def rebound_file(length: int, path: Path, *, words: str | None = None, weights: 
     s = Searcher(hw, lives, memo_entries=16)
     doc["result"]["bound"] = proven_bound(s, np.arange(len(hw.words)), length, memory_bytes, progress,
                                           threads_or_default(threads))
-    write_document(path, doc)
-    return f"{path}: {verify_file(path, words, weights)} [bound: {doc['result']['bound']['seconds']:.1f} s]"
+    written = write_document(path, doc)
+    return f"{path}: {verify_file(path, words, weights, written)} [bound: {doc['result']['bound']['seconds']:.1f} s]"
 
 
 def tree_cost(s, result: dict) -> int:
@@ -377,9 +377,9 @@ def build_length(length: int, path: Path, *, words: str | None = None, weights: 
     result.update(totals.as_dict())
     compiling = compile_seconds() - compiled  # the first run's: not the search's time, said apart
     result["seconds"] = round(time.perf_counter() - started - compiling + s.memo.work_done()[1], 3)  # and the runs resumed
-    write_document(path, tree_document(s, hw, lives, strategy, result,
-                                       {rule: t.as_dict() for rule, t in rule_figures.items()}, tree))
-    return f"{path}: {verify_file(path, words, weights)} [{result['seconds']:.1f} s{compile_note(compiling)}]"
+    written = write_document(path, tree_document(s, hw, lives, strategy, result,
+                                                 {rule: t.as_dict() for rule, t in rule_figures.items()}, tree))
+    return f"{path}: {verify_file(path, words, weights, written)} [{result['seconds']:.1f} s{compile_note(compiling)}]"
 
 
 def tree_document(s: Searcher, hw, lives: int, strategy: str, result: dict, baselines: dict, tree) -> dict:

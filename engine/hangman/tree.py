@@ -18,6 +18,7 @@ the file is never opened, and no file is looked for beside the tree.
 from __future__ import annotations
 
 import hashlib
+import os
 import orjson
 
 from ..data import PACKAGE
@@ -81,11 +82,14 @@ def sources_for(identity: dict) -> list[str]:
     return [SOURCES[name] for name in (identity.get("words"), identity.get("weights")) if name in SOURCES]
 
 
-def write_document(path, doc: dict) -> None:
-    """Atomic: a temporary file in the same folder, then a rename."""
+def write_document(path, doc: dict) -> bytes:
+    """Atomic: a temporary file in the same folder, then a rename (a FIFO or /dev/stdout is
+    written through). The bytes written, for verify_file of a stream, which cannot be read back."""
     from ..files import write_atomic
 
-    write_atomic(path, orjson.dumps(doc))
+    data = orjson.dumps(doc)
+    write_atomic(path, data)
+    return data
 
 
 # ------------------------------------------------------------------------------------------------
@@ -258,12 +262,12 @@ def summary(doc: dict, figures: dict) -> str:
     return text + f" - {doc.get('strategy', 'tree')}, not proven optimal"
 
 
-def read_document(path) -> dict:
+def read_document(path, data: bytes | None = None) -> dict:
     """A hangman tree file's JSON (bounded: a regular file of at most TREE_MAX_BYTES), every
     field a command reads checked for its type (check_document); anything else is one UserError
-    line naming the file and the field."""
+    line naming the file and the field. `data`: the file's bytes, already at hand."""
     try:
-        doc = orjson.loads(read_bounded(path, TREE_MAX_BYTES, "tree file"))
+        doc = orjson.loads(read_bounded(path, TREE_MAX_BYTES, "tree file") if data is None else data)
     except orjson.JSONDecodeError as exc:
         raise UserError(f"{path}: not JSON ({exc})") from None
     try:
@@ -372,17 +376,19 @@ def _where(at) -> str:
     return " ".join(steps[::-1]) or "the root"
 
 
-def verify_file(path, words_file=None, weights_file=None) -> str:
+def verify_file(path, words_file=None, weights_file=None, written: bytes | None = None) -> str:
     """Verify a hangman tree file, its baseline figures included; a one-line summary, or a
     UserError naming the first defect. `words_file` (`weights_file`): the word list (weights),
-    when not the shipped one the tree names."""
-    return verify_report(path, words_file, weights_file)["summary"]
+    when not the shipped one the tree names. `written`: the bytes just written to `path`, checked
+    in its place when `path` is a stream (a FIFO, /dev/stdout), which cannot be read back."""
+    return verify_report(path, words_file, weights_file, written)["summary"]
 
 
-def verify_report(path, words_file=None, weights_file=None) -> dict:
+def verify_report(path, words_file=None, weights_file=None, written: bytes | None = None) -> dict:
     """As verify_file: {"summary": its line, "figures": the figures replayed (verify_document),
     "optimal": whether the file claims the tree optimal}."""
-    doc = read_document(path)
+    stream = written is not None and not os.path.isfile(path)
+    doc = read_document(path, written if stream else None)
     try:
         figures = verify_document(doc, words_file, weights_file)
         check_baselines(doc, _lists(doc, words_file, weights_file))
