@@ -7,6 +7,7 @@ This machine may run as root: nothing here writes a device node but /dev/null an
 from __future__ import annotations
 
 import errno
+import json
 import os
 import socket
 import stat
@@ -201,6 +202,24 @@ def test_build_hangman_writes_through_a_fifo_and_a_pipe_and_verifies_what_it_wro
         result = cli("build", "hangman", "--length", "4", "--words", words, "--quiet", "-o", "/dev/stdout")
         assert result.returncode == 0, result.stderr
         assert result.stdout.startswith(b"{") and b"/dev/stdout: " in result.stdout
+
+
+def test_build_hangman_takes_its_own_weights_not_the_wordle_weighted_build(tmp_path):
+    """build hangman --weights is Hangman's (the words' weights), not Wordle's weighted build,
+    which has no --from for Hangman and ended in an AttributeError: a weights file that never
+    ends is one line, a real one builds a weighted tree."""
+    words = tmp_path / "words.txt"
+    chosen = ("abba", "abet", "able", "ably", "abut", "aced", "aces", "ache", "acid", "acme", "acne", "acre")
+    words.write_text("".join(w + "\n" for w in chosen))
+    if HAS_DEVICES:
+        one_line_error(cli("build", "hangman", "--length", "4", "--words", words, "--weights", "/dev/zero",
+                           "--quiet"), "/dev/zero", "weights file", code=1)
+    weights = tmp_path / "weights.tsv"
+    weights.write_text("".join(f"{w}\t{i + 1}\n" for i, w in enumerate(chosen)))
+    out = tmp_path / "tree.json"
+    result = cli("build", "hangman", "--length", "4", "--words", words, "--weights", weights, "--quiet", "-o", out)
+    assert result.returncode == 0, result.stderr
+    assert "weights" in json.loads(out.read_text())["game"]
 
 
 def test_export_to_dev_stdout_redirected_to_a_file_writes_that_file(tmp_path):

@@ -102,12 +102,12 @@ def run_build(args) -> int:
         return run_build_multiboard(args)
     if args.game != "dordle":  # Dordle checks its own: --checkpoint or --jobs
         checkpoint_flags(args)
-    if getattr(args, "weights", None) is not None:
-        return _build_weighted(args)
-    if args.game == "hangman":
+    if args.game == "hangman":  # its own --weights: the words' weights in its search
         from .hangman import run_build_hangman
 
         return run_build_hangman(args)
+    if getattr(args, "weights", None) is not None:
+        return _build_weighted(args)
     if args.game == "dordle":
         from .dordle import run_dordle
 
