@@ -359,3 +359,23 @@ def test_dordle_strategy_fields_of_every_type(dordle_strategy, tmp_path):
     free = DORDLE_FREE | {("max_guesses",), ("rule", "engine"), *(("rule", key) for key in ("alpha", "shortlist", "tries"))}
     failures = fuzz(doc, "first", commands, tmp_path, free)
     assert not failures, f"{len(failures)} failures:\n" + "\n".join(failures[:80])
+
+
+# ------------------------------------------------------------------------------------------------
+# the newer families: Absurdle's and the multi-board samples' shipped documents
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("name", "tree_key"), [("absurdle/absurdle-wordle-nyt2023.json", "lines"),
+                                                ("multiboard/duotrigordle-sample.json", "results")])
+def test_absurdle_and_multiboard_document_fields_of_every_type(name, tree_key, tmp_path):
+    """`stats` of each shipped document (an Absurdle one, which has no guess cap, gave a KeyError),
+    then of every field of it given every type: exit 0, or one line and exit 1 or 2."""
+    doc = json.loads((ROOT / "trees" / name).read_text())
+
+    def commands(tree, web):
+        return [["stats", tree], ["stats", tree, "--json"]]
+
+    for argv in commands(ROOT / "trees" / name, None):
+        code, out, err = run(argv)
+        assert code == 0 and out, (argv, err)
+    failures = fuzz(doc, tree_key, commands, tmp_path)
+    assert not failures, f"{len(failures)} failures:\n" + "\n".join(failures[:80])

@@ -491,12 +491,17 @@ def run_stats(args) -> int:
     facts = {"tree": args.tree, "family": family.name, **family.part("document").describe_file(path)}
     if args.json:
         return print_json(facts)
-    game = f"{facts['word_length']} letters, {facts['lives']} lives" if family.name == "hangman" else \
-        f"at most {facts['max_guesses']} guesses on each board, first guess {facts['opener']}"
+    if family.name == "hangman":
+        game = f"{facts['word_length']} letters, {facts['lives']} lives"
+    elif "max_guesses" in facts:
+        game = f"at most {facts['max_guesses']} guesses on each board, first guess {facts['opener']}"
+    else:  # Absurdle: no cap, the adversary's game lasts what the total says
+        game = f"first guess {facts['opener']}"
     lists = "  ".join(f"{key}: {name}" for key, name in facts["lists"].items())
     print(f"game: {facts['game']}, {game}")
     print(f"{lists} ({facts['answers']} {'words' if family.name == 'hangman' else 'answers'})")
-    print(f"total {facts['total']} ({facts['measure']})  mean {facts['mean']}")
+    mean = "" if facts["mean"] is None else f"  mean {facts['mean']}"
+    print(f"total {facts['total']} ({facts['measure']}){mean}")
     print(f"optimal {facts['optimal']}")
     return 0
 
