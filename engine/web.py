@@ -333,6 +333,15 @@ class _SiteHandler(SimpleHTTPRequestHandler):
         self.send_error(404, "No listing")
         return None
 
+    def send_head(self):
+        """A path no file can have (a NUL byte, as in GET /%00: open() raises ValueError) is 404,
+        not a traceback and a dropped connection."""
+        try:
+            return super().send_head()
+        except (ValueError, UnicodeError):
+            self.send_error(404, "File not found")
+            return None
+
     def log_message(self, format, *args):  # noqa: A002 (the base class's name)
         pass
 

@@ -493,3 +493,24 @@ def test_threads_past_the_cores_run_on_the_cores():
     assert result.returncode == 0, result.stderr
     assert "--threads 100000 lowered to" in result.stderr.decode()
     one_line_error(cli("build", "--threads", "0"), "--threads", code=2)
+
+
+def test_the_web_players_server_answers_404_to_a_path_no_file_can_have(tmp_path):
+    """GET /%00 (a NUL byte: open() raises ValueError) was a traceback and a dropped connection;
+    it is a 404, as is any other path no file can have, and the site is served after it."""
+    from wordtree.web import SiteServer
+
+    (tmp_path / "index.html").write_text("<p>site</p>")
+    server = SiteServer(tmp_path, 0)
+    server.start_background()
+    try:
+        for target in (b"/%00", b"/index.html%00", b"/a%00.js", b"/%ff%fe", b"/index.html"):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+                conn.sendall(b"GET " + target + b" HTTP/1.0\r\nHost: x\r\n\r\n")
+                reply = b""
+                while chunk := conn.recv(65536):
+                    reply += chunk
+            status = reply.split(b"\r\n", 1)[0]
+            assert status.endswith(b"200 OK" if target == b"/index.html" else b"404 File not found"), (target, reply[:200])
+    finally:
+        server.shutdown()
