@@ -308,10 +308,11 @@ def test_the_shipped_measurements_verify(path):
     assert doc["sample"]["kind"] == "sample" and doc["sample"]["games"] >= 1000
 
 
-def test_quordles_measurement_is_shipped_with_100000_games():
-    path = ROOT / "trees" / "multiboard" / "quordle-sample.json"
+@pytest.mark.parametrize("name, boards, cap", [("quordle", 4, 9), ("octordle", 8, 13)])
+def test_the_measurement_is_shipped_with_100000_games(name, boards, cap):
+    path = ROOT / "trees" / "multiboard" / f"{name}-sample.json"
     doc = document.read(path)  # missing: fails, never skips
-    assert doc["sample"]["games"] >= 100_000 and doc["game"]["boards"] == 4 and doc["game"]["max_guesses"] == 9
+    assert doc["sample"]["games"] >= 100_000 and doc["game"]["boards"] == boards and doc["game"]["max_guesses"] == cap
 
 
 # --- the commands --------------------------------------------------------------------------------
