@@ -308,7 +308,7 @@ def test_the_shipped_measurements_verify(path):
     assert doc["sample"]["kind"] == "sample" and doc["sample"]["games"] >= 1000
 
 
-@pytest.mark.parametrize("name, boards, cap", [("quordle", 4, 9), ("octordle", 8, 13)])
+@pytest.mark.parametrize("name, boards, cap", [("quordle", 4, 9), ("octordle", 8, 13), ("sedecordle", 16, 21)])
 def test_the_measurement_is_shipped_with_100000_games(name, boards, cap):
     path = ROOT / "trees" / "multiboard" / f"{name}-sample.json"
     doc = document.read(path)  # missing: fails, never skips
