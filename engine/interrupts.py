@@ -5,8 +5,7 @@ signal that lands while a kernel runs is therefore handled by the first Python c
 after it, and that code is numba's boxing of the kernel's result: numba calls
 `numba.core.serialize._numba_unpickle` for each array it returns, and a named tuple's class for
 each named tuple. A KeyboardInterrupt raised there is not checked by numba's wrapper: a tuple of
-arrays then comes back as a SystemError, and a named tuple of arrays as a segfault (a Dordle
-build stopped by TERM died with -11 about one time in two).
+arrays then comes back as a SystemError, and a named tuple of arrays as a segfault.
 
 `handler` is what a command installs for SIGINT and SIGTERM (`install`). Outside that code it
 raises KeyboardInterrupt, as Python's own SIGINT handler does. Inside it, it leaves the signal
