@@ -26,6 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SALET = ROOT / "trees" / "wordle-salet-normal.json"
 DORDLE = ROOT / "trees" / "dordle" / "dordle-every40-saice.json"
 SMALL = "wordle-answers-every40-58.txt"  # a shipped list of 58 words: an exact build in a second
+# four-letter words for a Hangman build in a second
+HANGMAN_WORDS = ("abba", "abet", "able", "ably", "abut", "aced", "aces", "ache", "acid", "acme", "acne", "acre",
+                 "acts", "adds", "adze", "aeon")
 HAS_DEVICES = Path("/dev/null").is_char_device() and Path("/dev/full").is_char_device()
 needs_devices = pytest.mark.skipif(not HAS_DEVICES, reason="needs /dev/null and /dev/full")
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
@@ -188,8 +191,7 @@ def test_build_hangman_writes_through_a_fifo_and_a_pipe_and_verifies_what_it_wro
     """A Hangman build verifies the tree it wrote by reading the file back; a FIFO or a pipe
     cannot be read back, so what was written is verified: exit 0, not 'not a regular file'."""
     words = tmp_path / "words.txt"
-    words.write_text("".join(w + "\n" for w in ("abba", "abet", "able", "ably", "abut", "aced", "aces", "ache",
-                                                "acid", "acme", "acne", "acre", "acts", "adds", "adze", "aeon")))
+    words.write_text("".join(w + "\n" for w in HANGMAN_WORDS))
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     reader = Reader(fifo)
@@ -209,13 +211,12 @@ def test_build_hangman_takes_its_own_weights_not_the_wordle_weighted_build(tmp_p
     which has no --from for Hangman and ended in an AttributeError: a weights file that never
     ends is one line, a real one builds a weighted tree."""
     words = tmp_path / "words.txt"
-    chosen = ("abba", "abet", "able", "ably", "abut", "aced", "aces", "ache", "acid", "acme", "acne", "acre")
-    words.write_text("".join(w + "\n" for w in chosen))
+    words.write_text("".join(w + "\n" for w in HANGMAN_WORDS))
     if HAS_DEVICES:
         one_line_error(cli("build", "hangman", "--length", "4", "--words", words, "--weights", "/dev/zero",
                            "--quiet"), "/dev/zero", "weights file", code=1)
     weights = tmp_path / "weights.tsv"
-    weights.write_text("".join(f"{w}\t{i + 1}\n" for i, w in enumerate(chosen)))
+    weights.write_text("".join(f"{w}\t{i + 1}\n" for i, w in enumerate(HANGMAN_WORDS)))
     out = tmp_path / "tree.json"
     result = cli("build", "hangman", "--length", "4", "--words", words, "--weights", weights, "--quiet", "-o", out)
     assert result.returncode == 0, result.stderr
