@@ -4,6 +4,11 @@ memory, and the value with its first guess.
 
     python bench/dordle.py [--step 20] [--guesses all|answers|STEP] [--max-guesses 7] [--first WORD]
     python bench/dordle.py --rate SECONDS [--first salet]     the full lists' progress rates
+    python bench/dordle.py --walk [--step 40] [--first salet]  the heuristic strategy's whole walk
+
+--walk: the heuristic strategy (heuristic.py, kernels.strategy_walk) walked from the opener
+(default salet) over every ordered pair of the reduced lists (--step, --guesses, --max-guesses
+6 unless given): its total, states (back-offs included), states per second and peak memory.
 
 --rate: on the full lists (2315 answers, 12972 guesses), the heuristic strategy's walk
 (heuristic.py) from the opener for SECONDS (states per second, the root's child states per minute
@@ -67,7 +72,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--step", type=int, default=20, help="keep every STEP-th original answer")
     parser.add_argument("--guesses", default="all", help="all (12972), answers, or a step over the allowed list")
-    parser.add_argument("--max-guesses", type=int, default=7)
+    parser.add_argument("--max-guesses", type=int, default=None, help="the cap (default 7; --walk 6)")
     parser.add_argument("--first", help="fix the opener")
     parser.add_argument("--rules", type=int, default=None, help="rules bitmask (default: all)")
     parser.add_argument("--rate", type=float, metavar="SECONDS", help="the full lists' progress rates (see above)")
@@ -78,7 +83,12 @@ def main() -> None:
     parser.add_argument("--exact-below", type=int, metavar="N", help="the heuristic's exact states (see above)")
     parser.add_argument("--exact-nodes", type=int, default=None)
     parser.add_argument("--full", action="store_true", help="--exact-below: walk the whole strategy")
+    parser.add_argument("--walk", action="store_true", help="the heuristic strategy's whole walk (see above)")
     args = parser.parse_args()
+    if args.walk:
+        return whole_walk(args.step, args.guesses, args.first or "salet", args.max_guesses or 6)
+    if args.max_guesses is None:
+        args.max_guesses = 7
     if args.rate:
         return full_rates(args.rate, args.first or "salet", args.max_guesses)
     if args.children:
@@ -109,6 +119,31 @@ def main() -> None:
     print(f"setup {setup:.1f} s, search {seconds:.1f} s, nodes {stats['nodes']}, evaluations {stats['evaluations']}, "
           f"nodes/s {stats['nodes'] / max(seconds, 1e-9):.0f}, evaluations/s {stats['evaluations'] / max(seconds, 1e-9):.0f}, "
           f"memo {stats['memo_entries']}, single-board sets {stats['single_board_sets']}, peak memory {peak:.0f} MB")
+
+
+def whole_walk(step: int, guesses: str, first: str, cap: int) -> None:
+    """The heuristic strategy's total over every ordered pair of the reduced lists, from `first`."""
+    from wordtree.dordle.heuristic import HeuristicStrategy, evaluate_opener
+    from wordtree.dordle.search import DordleSearch
+
+    game = reduced_game(step, guesses)
+    t0 = time.perf_counter()
+    search = DordleSearch(game, game._compute_matrix(), cap)
+    strategy = HeuristicStrategy(search)
+    g = game.guess_index[first]
+    C = search.root()[0][:3]
+    strategy.walk(C, C, True, 3)  # load the kernels before the clock starts
+    setup = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    r = evaluate_opener(strategy, g)
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    n = len(game.answers)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"answers {n}, guesses {len(game.guesses)}, cap {cap}, pairs {n * (n - 1)}, first {first}")
+    print(f"total {r['total']}, failed {r['failed']}, states {r['states']}")
+    print(f"setup {setup:.1f} s, walk {seconds:.2f} s wall, {cpu:.2f} s CPU, states/s {r['states'] / max(seconds, 1e-9):.0f}, "
+          f"peak memory {peak:.0f} MB")
 
 
 def walk_rate(search, first: int, seconds: float) -> dict:

@@ -60,7 +60,9 @@ class Walk(NamedTuple):
 
 class Work(NamedTuple):
     """_play's scratch, made once per walk: a row per guesses-left count for the scan of a state
-    at that depth, the marks of a state's answers, a count per code, and each depth's guess."""
+    at that depth and for the classes of the guess it tries, the marks of a state's answers, a
+    count per code, and each depth's guess. A state at depth d writes only rows d, and its child
+    states' answers are views of its class rows, read by the children (rows below d) in place."""
 
     lbs: np.ndarray
     scores: np.ndarray
@@ -70,6 +72,12 @@ class Work(NamedTuple):
     mark2: np.ndarray
     cnt: np.ndarray
     chosen: np.ndarray
+    out1: np.ndarray  # out1[d]: board 1's answers sorted by class (_group), int32
+    st1: np.ndarray  # st1[d]: where each class of board 1 starts, int64
+    cd1: np.ndarray  # cd1[d]: each class's code, int64
+    out2: np.ndarray  # the same for board 2
+    st2: np.ndarray
+    cd2: np.ndarray
 
 
 @kernel(nogil=True)
@@ -659,7 +667,7 @@ def _remainders(t, rule, walk, idt, dl, k1, hit1, out1, st1, k2, hit2, out2, st2
         oo = out2 if side == 0 else out1
         for q in range(ko):
             c = so[q + 1] - so[q]
-            C = oo[so[q]:so[q + 1]].copy()
+            C = oo[so[q]:so[q + 1]]
             if not single_feasible(t, short, C, dl):
                 return -1
             if c == 1:
@@ -680,6 +688,56 @@ def _remainders(t, rule, walk, idt, dl, k1, hit1, out1, st1, k2, hit2, out2, st2
                 stats[4] = r + 1
                 stats[5] = u + c
     return added
+
+
+_GO_ON = -2  # _settle: the state needs the candidate loop
+_TRY, _PASS, _STOP = 0, 1, 2  # _next_step: try the candidate, pass over it, end its list
+
+
+@kernel(nogil=True)
+def _pairs(A, B, idt):
+    """The number of ordered pairs of different answers of the state (A, B)."""
+    return A.size * (A.size - 1) if idt else A.size * B.size
+
+
+@kernel(nogil=True)
+def _settle(t, w, stats, A, B, idt, m, d):
+    """The value of a state that needs no candidate loop (no pair: 0; one guess or fewer left:
+    INF64; one or two pairs: _small_state; two guesses left: _two_left), its guess in w.chosen[d];
+    _GO_ON for any other state. Counts the state in stats[2] when it has a pair and two guesses."""
+    w.chosen[d] = -1
+    if m == 0:
+        return 0
+    if d <= 1:
+        return INF64
+    stats[2] += 1
+    if m <= 2:
+        return _small_state(t, A, B, idt, d, w.chosen)
+    if d == 2:
+        return _two_left(t, A, B, idt, m, d, w.cnt, w.chosen)
+    return _GO_ON
+
+
+@kernel(nogil=True)
+def _next_step(lb, d, tried, tries):
+    """What to do with the next candidate in order, of counting bound lb, after `tried` were
+    tried: pass over a proven infeasible one (INF64), or end the list there when the order is by
+    bound (d = 3, so the rest are infeasible too); with four or more guesses left, end the list
+    after `tries`."""
+    if lb >= INF64:
+        return _STOP if d == 3 else _PASS
+    if d >= 4 and tried >= tries:
+        return _STOP
+    return _TRY
+
+
+@kernel(nogil=True)
+def _back_off(stats, r0, u0):
+    """Take back a rejected guess: the remainders it wrote (stats[4], stats[5] back to r0, u0),
+    and count it in stats[7]."""
+    stats[4] = r0
+    stats[5] = u0
+    stats[7] += 1
 
 
 @kernel(nogil=True)
@@ -705,30 +763,17 @@ def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
     remainders written, [5] single_ids used, [6] 1 if a buffer overflowed, [7] guesses backed off.
     One self-recursive function (numba's cache mishandles mutual recursion); the recursive call
     passes variables, never literals."""
-    n1 = A.size
-    nb = B.size
-    m = n1 * (n1 - 1) if idt else n1 * nb
-    chosen = w.chosen
+    m = _pairs(A, B, idt)
     stats = walk.stats
-    chosen[d] = -1
-    if m == 0:
-        return 0
-    if d <= 1:
-        return INF64
-    stats[2] += 1
-    if m <= 2:
-        return _small_state(t, A, B, idt, d, chosen)
-    if d == 2:
-        return _two_left(t, A, B, idt, m, d, w.cnt, chosen)
+    settled = _settle(t, w, stats, A, B, idt, m, d)
+    if settled != _GO_ON:
+        return settled
+    chosen = w.chosen
     dl = d - 1
     no_first = first - first - 1  # -1, as a variable
     below = scan_all and not scan_all  # False, as a variable
-    out1 = np.empty(n1, np.int32)
-    out2 = np.empty(nb, np.int32)
-    st1 = np.empty(t.n_codes + 1, np.int64)
-    st2 = np.empty(t.n_codes + 1, np.int64)
-    cd1 = np.empty(t.n_codes, np.int64)
-    cd2 = np.empty(t.n_codes, np.int64)
+    out1, st1, cd1 = w.out1[d], w.st1[d], w.cd1[d]
+    out2, st2, cd2 = w.out2[d], w.st2[d], w.cd2[d]
     lbs = w.lbs[d]
     for phase in range(2):
         G = _phase_guesses(t, rule, A, B, idt, first, scan_all, phase)
@@ -739,12 +784,11 @@ def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
         tried = 0
         for j in range(kg):
             i = order[j]
-            if lbs[i] >= INF64:
-                if d == 3:
-                    break  # sorted by bound: the rest are infeasible too
-                continue
-            if d >= 4 and tried >= rule.tries:
+            step = _next_step(lbs[i], d, tried, rule.tries)
+            if step == _STOP:
                 break
+            if step == _PASS:
+                continue
             tried += 1
             h = G[i]
             r0 = stats[4]
@@ -761,12 +805,10 @@ def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
                     break
                 for q in range(k2):
                     cid = idt and p == q
-                    a = st1[p + 1] - st1[p]
-                    b = st2[q + 1] - st2[q]
-                    if (a * (a - 1) if cid else a * b) == 0:
+                    C1 = out1[st1[p]:st1[p + 1]]
+                    C2 = C1 if cid else out2[st2[q]:st2[q + 1]]
+                    if _pairs(C1, C2, cid) == 0:
                         continue
-                    C1 = out1[st1[p]:st1[p + 1]].copy()
-                    C2 = C1 if cid else out2[st2[q]:st2[q + 1]].copy()
                     v = _play(t, rule, w, walk, C1, C2, cid, dl, no_first, below)
                     if stats[6]:
                         return INF64
@@ -777,9 +819,7 @@ def _play(t, rule, w, walk, A, B, idt, d, first, scan_all):
             if ok:
                 chosen[d] = h
                 return total
-            stats[4] = r0
-            stats[5] = u0
-            stats[7] += 1
+            _back_off(stats, r0, u0)
     chosen[d] = -1
     return INF64
 
@@ -798,9 +838,13 @@ def strategy_walk(t, rule, S1, S2, ident, d, first, scan_all, walk):
     # a row holds every candidate of a state: all the guesses, or the shortlist plus both boards'
     # answers (which may repeat a shortlisted guess), whichever is longer
     width = max(t.guesses.size, rule.short.size + 2 * n_answers)
+    nc = t.n_codes
+    na = max(S1.size, S2.size)  # a class row holds a board's answers at the root, the most any state has
     w = Work(np.empty((cap, width), np.int64), np.empty((cap, width), np.int64), np.empty((cap, width), np.bool_),
              np.empty((cap, width), np.float64), np.zeros(n_answers, np.bool_), np.zeros(n_answers, np.bool_),
-             np.zeros(t.n_codes, np.int64), np.full(cap, -1, np.int64))
+             np.zeros(nc, np.int64), np.full(cap, -1, np.int64),
+             np.empty((cap, na), np.int32), np.empty((cap, nc + 1), np.int64), np.empty((cap, nc), np.int64),
+             np.empty((cap, na), np.int32), np.empty((cap, nc + 1), np.int64), np.empty((cap, nc), np.int64))
     value = _play(t, rule, w, walk, S1, S2, ident, d, first, scan_all)
     stats = walk.stats
     m = S1.size * (S1.size - 1) if ident else S1.size * S2.size
