@@ -1,5 +1,7 @@
 """Test set-up: the numba and pattern caches (set before numba is imported), a --slow flag for
 the long proofs that CI's default path skips, and a --quick flag for a developer's short run.
+The suite runs on every core (pytest-xdist, `-n auto --dist loadfile` in pyproject.toml: each file
+on one worker, so its module fixtures are built once); `-n 0` runs it in one process.
 
 Under CI (the environment variable CI set, as CI services set it: CI=true) every session gets
 fresh caches in a temporary folder, whatever NUMBA_CACHE_DIR says, so that nothing compiled or
@@ -19,7 +21,13 @@ from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-_TMP = tempfile.mkdtemp(prefix="wordtree-tests-")
+# pytest-xdist's workers (started after the controller has read this file) share the session's
+# folder, so that a kernel one worker compiled is loaded by the others; a process that is not one
+# of them gets a folder of its own
+_TMP = os.environ.get("WORDTREE_TESTS_TMP") if os.environ.get("PYTEST_XDIST_WORKER") else None
+if not _TMP:
+    _TMP = tempfile.mkdtemp(prefix="wordtree-tests-")
+    os.environ["WORDTREE_TESTS_TMP"] = _TMP
 IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 if IN_CI:
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(_TMP, "numba")

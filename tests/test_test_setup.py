@@ -17,7 +17,8 @@ SHOW = "import conftest, os; print(os.environ['NUMBA_CACHE_DIR']); print(os.envi
 def caches(**env) -> list[str]:
     """NUMBA_CACHE_DIR and WORDTREE_CACHE_DIR as conftest sets them in a fresh process with `env`
     (None: that variable unset)."""
-    environ = {k: v for k, v in os.environ.items() if k not in ("CI", "NUMBA_CACHE_DIR", "WORDTREE_CACHE_DIR")}
+    unset = ("CI", "NUMBA_CACHE_DIR", "WORDTREE_CACHE_DIR", "WORDTREE_TESTS_TMP", "PYTEST_XDIST_WORKER")
+    environ = {k: v for k, v in os.environ.items() if k not in unset}
     environ.update({k: v for k, v in env.items() if v is not None})
     done = subprocess.run([sys.executable, "-c", SHOW], capture_output=True, text=True, check=True,
                           cwd=ROOT / "tests", env=environ, timeout=120)
@@ -41,6 +42,19 @@ def test_a_developer_keeps_numba_s_cache_in_the_checkout_and_ci_gets_fresh_ones(
         assert Path(numba).parent == Path(patterns).parent and Path(numba).parent.name.startswith("wordtree-tests-")
         assert not Path(numba).exists()
     assert caches(CI="false")[0] == kept
+
+
+def test_xdist_workers_share_the_session_s_caches_and_other_processes_do_not(tmp_path):
+    """A pytest-xdist worker (PYTEST_XDIST_WORKER set) uses the folder its controller made
+    (WORDTREE_TESTS_TMP), in CI as on a developer's machine; any other process makes its own."""
+    shared = str(tmp_path / "session")
+    for ci in ("true", None):
+        numba, patterns = caches(CI=ci, PYTEST_XDIST_WORKER="gw1", WORDTREE_TESTS_TMP=shared)
+        assert Path(patterns) == Path(shared) / "patterns"
+        if ci:
+            assert Path(numba) == Path(shared) / "numba"
+    numba, patterns = caches(CI="true", WORDTREE_TESTS_TMP=shared)
+    assert Path(patterns).parent != Path(shared) and Path(patterns).parent.name.startswith("wordtree-tests-")
 
 
 def test_a_quick_run_leaves_out_files_that_exist():
