@@ -122,6 +122,8 @@ def atomic_file(path):
             view = memoryview(buffer.getbuffer())
             while view:
                 view = view[os.write(fd, view[: 1 << 20]):]
+        except OSError as exc:
+            raise _naming(exc, path) from None
         finally:
             view = None
             os.close(fd)
@@ -138,9 +140,19 @@ def atomic_file(path):
             yield f
         os.chmod(tmp, 0o644)  # mkstemp makes it private; a written file should read like any other
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise _naming(exc, path) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _naming(exc: OSError, path) -> OSError:
+    """`exc` naming `path` where it names no file (a write or a close that failed: a full disk)."""
+    if exc.filename is not None:
+        return exc
+    return type(exc)(exc.errno, exc.strerror or str(exc), str(path))
 
 
 def write_atomic(path, data: bytes) -> None:

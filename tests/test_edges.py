@@ -151,6 +151,35 @@ def test_a_full_standard_output_is_one_line(args):
     assert result.stderr.strip().splitlines() == ["wordtree: error: cannot write the output (No space left on device)"]
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_device_as_the_output_file_is_named(tmp_path):
+    """A tree written to /dev/full (a stream: written through) fails naming that file, also where the
+    command has no message of its own for it (a Hangman build)."""
+    from wordtree.files import write_atomic
+
+    with pytest.raises(OSError) as caught:
+        write_atomic("/dev/full", b"x")
+    assert caught.value.filename == "/dev/full" and caught.value.errno == errno.ENOSPC
+    words = tmp_path / "w.txt"
+    words.write_text("abc\nabd\nbca\n")
+    result = run_cli("build", "hangman", "--length", "3", "--words", words, "--lives", "2", "--quiet", "-o", "/dev/full")
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1] == "wordtree: error: /dev/full: No space left on device"
+
+
+def test_a_write_that_fails_inside_an_atomic_file_names_it_and_leaves_nothing(tmp_path):
+    """A write to a regular file that fails (a full disk) is an OSError naming the file, and the
+    temporary file beside it is gone."""
+    from wordtree.files import atomic_file
+
+    target = tmp_path / "t.json"
+    with pytest.raises(OSError) as caught:
+        with atomic_file(target):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert caught.value.filename == str(target) and caught.value.errno == errno.ENOSPC
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_full_disk_under_an_output_file_is_one_line(tmp_path, monkeypatch, capsys):
     import wordtree.files
     from wordtree import commands

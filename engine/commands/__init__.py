@@ -208,6 +208,9 @@ def _main(argv: list[str]) -> int:
             message = f"cannot write the output ({exc.strerror or exc})"
         else:
             raise
+        from ..numba_cache import said_first
+
+        said_first()
         print(f"wordtree: error: {one_line(message)}", file=sys.stderr)
         return 1
 
