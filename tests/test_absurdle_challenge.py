@@ -158,6 +158,14 @@ def test_the_commands(tmp_path):
     assert shown == {str(d): values.count(d) for d in sorted(set(values))}
     checked = cli("verify", str(out), *lists)
     assert checked.returncode == 0 and "replayed" in checked.stdout, checked.stdout + checked.stderr
+    doc = orjson.loads(out.read_bytes())  # a row one guess sooner than its line: one error line, as in every family
+    word = next(w for w, row in doc["rows"].items() if row.get("fewest", 0) > 1)
+    doc["rows"][word]["fewest"] -= 1
+    (tmp_path / "edited.json").write_bytes(orjson.dumps(doc))
+    for flags in ([], ["--json"]):
+        refused = cli("verify", str(tmp_path / "edited.json"), *lists, *flags)
+        assert refused.returncode == 1 and refused.stdout == "", refused.stdout + refused.stderr
+        assert refused.stderr.strip().splitlines()[-1].startswith(f"wordtree: error: {tmp_path / 'edited.json'}: ")
     for bad in (("--challenge", "--rule", "any"), ("--challenge", "--every-opener"), ("--expand-layers", "1")):
         refused = cli("build", "absurdle", *lists, *bad)
         assert refused.returncode == 2 and "Traceback" not in refused.stderr

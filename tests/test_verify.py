@@ -374,3 +374,33 @@ def test_verify_says_whether_optimality_was_reproved_and_prove_catches_a_false_c
     assert out.returncode == 0, out.stderr
     assert f"optimal: re-proved for the opener {root['guess']}" in out.stdout
     assert f"only {root['guess']}'s value was re-proved" in out.stdout
+
+
+def _raise_fewest(doc):
+    doc["fewest"] = 3
+
+
+def _a_total_off_by_one(doc):
+    doc["results"]["total"] += 1
+
+
+@pytest.mark.parametrize("shipped, edit", [
+    ("absurdle/absurdle-wordle.json", _raise_fewest),
+    ("multiboard/quordle-sample.json", _a_total_off_by_one),
+])
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_a_defect_in_any_family_is_one_error_line_and_exit_1(tmp_path, shipped, edit, json_flag):
+    """verify says a defect the same way in every family, Absurdle's proofs and the multi-board
+    samples included (the challenge table: tests/test_absurdle_challenge.py): one `wordtree: error: FILE: ...` line on stderr, nothing on stdout, exit 1."""
+    path = rt.ROOT / "trees" / shipped
+    assert path.is_file(), f"the shipped {shipped} is missing"
+    doc = orjson.loads(path.read_bytes())
+    edit(doc)
+    bad = tmp_path / path.name
+    bad.write_bytes(orjson.dumps(doc))
+    done = subprocess.run([sys.executable, str(rt.ROOT / "cli.py"), "verify", str(bad), *json_flag],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1].startswith(f"wordtree: error: {bad}: ") and "Traceback" not in done.stderr, done.stderr

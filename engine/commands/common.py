@@ -225,6 +225,14 @@ def check_tree_shape(doc: dict) -> dict:
     return doc
 
 
+def refuse_defects(tree: str, problems: list[str]) -> None:
+    """A file whose check found `problems`: one error line naming the first (and how many more), as
+    every family's `verify` says a defect (exit 1, nothing on stdout)."""
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise UserError(f"{tree}: {problems[0]}{more}")
+
+
 def summary(command: str) -> str:
     """The command's one-line help, as the registry lists it."""
     from . import COMMANDS
