@@ -11,13 +11,15 @@ bucket is smallest.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import UserError
-from ..jit import kernel
 from .rule import RULES, replies
-from .search import Board
+
+if TYPE_CHECKING:
+    from .search import Board
 
 EXACT_CORNERING = 2  # cornering guesses searched exactly off a line (three: a sweep of minutes)
 
@@ -48,7 +50,9 @@ class AbsurdleGame:
 
     @property
     def board(self) -> Board:
-        if self._board is None:
+        if self._board is None:  # (the search and its kernels load only off a proof's line)
+            from .search import Board
+
             self._board = Board.of(self.game, self.rule)
         return self._board
 
@@ -137,30 +141,6 @@ def advice_line(advice: Advice) -> str:
 TARGET_DEPTH = 6  # guesses searched toward a target before it is said to be out of reach
 
 
-@kernel
-def _kept_all(M, S, rank, x):
-    """For every guess g on S under qntm: the size of the bucket the adversary keeps (the largest,
-    the first by `rank`), or 0 where that bucket does not hold answer x."""
-    G = M.shape[0]
-    out = np.zeros(G, np.int64)
-    cnt = np.zeros(rank.size, np.int64)
-    for g in range(G):
-        for a in S:
-            cnt[M[g, a]] += 1
-        size = 0
-        best = -1
-        for a in S:
-            c = M[g, a]
-            k = cnt[c]
-            if k > size or (k == size and rank[c] < rank[best]):
-                size = k
-                best = c
-        for a in S:
-            cnt[M[g, a]] = 0
-        out[g] = size if M[g, x] == best else 0
-    return out
-
-
 def target_line(game, matrix, S, x: int, most: int = TARGET_DEPTH, deadline: float | None = None):
     """The fewest guesses from the bucket S (answer ids) that leave the qntm adversary the answer x
     alone, as guess ids (then guessing x wins): iterative deepening over every guess, each step
@@ -169,9 +149,10 @@ def target_line(game, matrix, S, x: int, most: int = TARGET_DEPTH, deadline: flo
     `most` guesses (proven); raises TimeoutError past `deadline` (time.monotonic())."""
     import time
 
+    from . import kernels
     from .rule import code_rank
 
-    kept_all = _kept_all
+    kept_all = kernels._kept_all
     rank = code_rank(game.length)
     S = np.sort(np.asarray(S, dtype=np.int32))
     if x not in set(S.tolist()):
