@@ -1,5 +1,6 @@
 """Absurdle's kernels: the adversary's reply to a guess, the search for guesses that corner it
-(leave it one answer), and the buckets it keeps toward a target (the challenge mode's line). Their plain twins are in tests/reference_absurdle.py.
+(leave it one answer), and the buckets it keeps toward a target (the challenge mode's line).
+Their plain twins are in tests/reference_absurdle.py.
 
 `M` is the game's pattern matrix (guesses x answers codes), `S` a set of answers (int32 ids),
 `rank` the adversary's order among buckets of equal size (lower first: absurdle.rule), `ties`
