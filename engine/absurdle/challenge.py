@@ -72,6 +72,18 @@ def _kept(M, S, g, rank, cnt):
 
 
 @kernel
+def _kept_all(M, S, rank, x):
+    """For every guess g on S under qntm: the size of the bucket the adversary keeps (_kept), or 0
+    where that bucket does not hold answer x (position.target_line's step)."""
+    out = np.zeros(M.shape[0], np.int64)
+    cnt = np.zeros(rank.size, np.int64)
+    for g in range(M.shape[0]):
+        code, size = _kept(M, S, g, rank, cnt)
+        out[g] = size if M[g, x] == code else 0
+    return out
+
+
+@kernel
 def _bound(M, S, seen, epoch):
     """(bound, epoch): how many feedbacks each guess has on S. `seen` below `epoch` on entry."""
     G = M.shape[0]

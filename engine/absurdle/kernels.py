@@ -1,6 +1,5 @@
-"""Absurdle's kernels: the adversary's reply to a guess, the search for guesses that corner it
-(leave it one answer), and the buckets it keeps toward a target (the challenge mode's line).
-Their plain twins are in tests/reference_absurdle.py.
+"""Absurdle's kernels: the adversary's reply to a guess, and the search for guesses that corner
+it (leave it one answer). Their plain twins are in tests/reference_absurdle.py.
 
 `M` is the game's pattern matrix (guesses x answers codes), `S` a set of answers (int32 ids),
 `rank` the adversary's order among buckets of equal size (lower first: absurdle.rule), `ties`
@@ -160,28 +159,4 @@ def _first_replies(M, S, rank, ties):
     for g in range(G):
         _, size = _replies(M, S, g, rank, ties, cnt, codes)
         out[g] = size
-    return out
-
-
-@kernel
-def _kept_all(M, S, rank, x):
-    """For every guess g on S under qntm: the size of the bucket the adversary keeps (the largest,
-    the first by `rank`), or 0 where that bucket does not hold answer x."""
-    G = M.shape[0]
-    out = np.zeros(G, np.int64)
-    cnt = np.zeros(rank.size, np.int64)
-    for g in range(G):
-        for a in S:
-            cnt[M[g, a]] += 1
-        size = 0
-        best = -1
-        for a in S:
-            c = M[g, a]
-            k = cnt[c]
-            if k > size or (k == size and rank[c] < rank[best]):
-                size = k
-                best = c
-        for a in S:
-            cnt[M[g, a]] = 0
-        out[g] = size if M[g, x] == best else 0
     return out

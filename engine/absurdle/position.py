@@ -149,10 +149,9 @@ def target_line(game, matrix, S, x: int, most: int = TARGET_DEPTH, deadline: flo
     `most` guesses (proven); raises TimeoutError past `deadline` (time.monotonic())."""
     import time
 
-    from . import kernels
+    from .challenge import _kept_all as kept_all
     from .rule import code_rank
 
-    kept_all = kernels._kept_all
     rank = code_rank(game.length)
     S = np.sort(np.asarray(S, dtype=np.int32))
     if x not in set(S.tolist()):
