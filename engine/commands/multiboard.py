@@ -8,7 +8,8 @@ from __future__ import annotations
 import sys
 
 from ..errors import OutputSavedElsewhere, UsageError, UserError
-from .common import NOT_GIVEN, int_option, json_option, list_options, print_json, quiet_option, refuse_defects, report_failures
+from .common import (NOT_GIVEN, int_option, json_option, list_options, print_json, quiet_option, refuse_defects,
+                     report_failures)
 
 GRID_MAX_BYTES = 1 << 16
 
