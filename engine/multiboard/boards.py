@@ -40,14 +40,68 @@ def narrow(sets: list[np.ndarray]) -> list[np.ndarray]:
     """Each board's answers that some K-tuple of different answers, one from each board's set,
     uses (sorted arrays); Inconsistent if no such tuple exists.
 
-    Exact: with a matching M of the boards to different words, board i can take word w of its
-    set iff w is free in M, or w = M(i), or w = M(j) and board j can move on along an
-    alternating path, ending at a free word or at M(i) (which i gives up). Where every set has at
-    least K answers, every answer stays (any board can take any of its answers and the others
-    each keep K - 1 to choose from: Hall's condition holds)."""
+    Where every set has at least K answers, every answer stays (any board can take any of its
+    answers and the others each keep K - 1 to choose from: Hall's condition holds). Otherwise
+    the boards with one answer settle theirs and take it from the others (_take_singles); what
+    they leave is either settled by the sizes of the sets left or decided by a matching
+    (_narrow_by_matching) of the boards left with more than one answer alone."""
     k = len(sets)
     if min(len(s) for s in sets) >= k:
         return sets
+    out, settled = _take_singles(sets)
+    if not settled:
+        many = [b for b, s in enumerate(out) if len(s) > 1]
+        for b, s in zip(many, _narrow_by_matching([out[b] for b in many])):
+            out[b] = s
+    return out
+
+
+def _take_singles(sets: list[np.ndarray]) -> tuple[list[np.ndarray], bool]:
+    """The sets once the boards with one answer have taken theirs, and whether that settles them.
+
+    A board with one answer w takes w, so no other board can: w leaves the others' sets, which
+    may leave another board with one answer (repeated until none does; two boards left with the
+    same one answer, or a board with none, are Inconsistent). None of the R boards left with
+    more than one answer can then use a single board's word, and which of their answers stay
+    depends on those R sets alone. With their sizes sorted, s_1 <= ... <= s_R, if s_m >= m + 1
+    for every m < R, every one of them stays (settled): let board i take its answer w; the other
+    R - 1 boards' sets without w, sorted, have sizes u_1 <= ... <= u_{R-1} with
+    u_m >= s_m - 1 >= m (leaving board i out makes no m-th smallest size smaller, taking w out
+    lowers each by at most one), so taken in that order each has an answer the boards before it
+    did not take (Hall's condition, greedily)."""
+    out = list(sets)
+    if any(len(s) == 0 for s in out):
+        raise Inconsistent
+    taken = np.zeros(max(int(s[-1]) for s in out) + 1, dtype=bool)
+    alone = [b for b, s in enumerate(out) if len(s) == 1]
+    done = 0
+    while done < len(alone):
+        for b in alone[done:]:
+            w = int(out[b][0])
+            if taken[w]:
+                raise Inconsistent
+            taken[w] = True
+        done = len(alone)
+        for b, s in enumerate(out):
+            if len(s) > 1:
+                kept = s[~taken[s]]
+                if len(kept) < len(s):
+                    if len(kept) == 0:
+                        raise Inconsistent
+                    out[b] = kept
+                    if len(kept) == 1:
+                        alone.append(b)
+    many = sorted(len(s) for s in out if len(s) > 1)
+    return out, all(size >= m + 2 for m, size in enumerate(many[:-1]))
+
+
+def _narrow_by_matching(sets: list[np.ndarray]) -> list[np.ndarray]:
+    """narrow's answer in every case, by a matching and its alternating paths.
+
+    With a matching M of the boards to different words, board i can take word w of its set iff
+    w is free in M, or w = M(i), or w = M(j) and board j can move on along an alternating path,
+    ending at a free word or at M(i) (which i gives up)."""
+    k = len(sets)
     lists = [s.tolist() for s in sets]
     owner = _matching(lists)
     if owner is None:
