@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import OutputSavedElsewhere, UsageError, UserError
+from ..text import percent
 from .common import (NOT_GIVEN, int_option, json_option, list_options, print_json, quiet_option, refuse_defects,
                      report_failures)
 
@@ -156,7 +157,7 @@ def summary_lines(doc: dict) -> list[str]:
     return [f"{g['preset']} ({g['boards']} boards, {g['max_guesses']} guesses) on {g['answers']} "
             f"({g['answers_count']} answers): heuristic player (not proven optimal), opener {doc['opener']}, on {what}",
             f"{mean} guesses to solve every board; won within {g['max_guesses']}: {f['won']} of {f['games']} "
-            f"({100 * f['win_rate']:.2f} %); worst {f['worst']}",
+            f"({percent(f['won'], f['games'])}); worst {f['worst']}",
             f"proven lower bound on any strategy's mean: {doc['lower_bound']['mean']:.6f}"]
 
 

@@ -23,6 +23,7 @@ import orjson
 
 from ..data import PACKAGE
 from ..errors import UnshippedListError, UserError
+from ..text import percent
 from ..wordle.tree import TREE_MAX_BYTES, expect, field_error, is_sha256, kind, number, text, whole
 from ..words import (
     LIST_MAX_BYTES,
@@ -253,7 +254,7 @@ def summary(doc: dict, figures: dict) -> str:
     w = figures["total_weight"]
     text = (f"hangman {game['word_length']} letters, {game['lives']} lives, {game['words_count']} words of "
             f"{game['words']}: expected score {figures['total_score'] / w:.4f}, wrong guesses "
-            f"{figures['total_misses'] / w:.4f}, won {100 * (w - figures['lost_weight']) / w:.2f} %")
+            f"{figures['total_misses'] / w:.4f}, won {percent(w - figures['lost_weight'], w)}")
     if result.get("optimal"):
         return text + f" - optimal ({result.get('proof')})"
     bound = result.get("bound") or {}

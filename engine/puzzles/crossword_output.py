@@ -11,6 +11,7 @@ from .. import ENGINE
 from ..errors import UserError
 from ..files import atomic_file
 from ..numba_cache import compile_note
+from ..text import percent
 from .crossword_fill import FillResult
 from .crossword_grid import BLOCK, EMPTY, Slot, filled_rows
 from .crossword_index import COMMON_TOP, WordIndex
@@ -87,7 +88,7 @@ def render_text(rows, slots, result: FillResult, index: WordIndex) -> str:
     lines = [f"{SUMMARY[result.status]} in {result.seconds:.2f} s{compile_note(result.compile_seconds)}"
              + (f": {result.reason}" if result.reason else "")]
     if q["filled_entries"]:
-        lines.append(f"{q['common_entries']} of {q['filled_entries']} entries common ({100 * q['common_share']:.1f} %, "
+        lines.append(f"{q['common_entries']} of {q['filled_entries']} entries common ({percent(q['common_entries'], q['filled_entries'], 1)}, "
                      f"{q['common_means']}), mean score {q['mean_score']:.1f}"
                      + (", fewest rare entries proven" if result.optimal and result.status == "filled" else ""))
     lines.append("")
