@@ -88,7 +88,8 @@ def render_text(rows, slots, result: FillResult, index: WordIndex) -> str:
     lines = [f"{SUMMARY[result.status]} in {result.seconds:.2f} s{compile_note(result.compile_seconds)}"
              + (f": {result.reason}" if result.reason else "")]
     if q["filled_entries"]:
-        lines.append(f"{q['common_entries']} of {q['filled_entries']} entries common ({percent(q['common_entries'], q['filled_entries'], 1)}, "
+        common = percent(q['common_entries'], q['filled_entries'], 1)
+        lines.append(f"{q['common_entries']} of {q['filled_entries']} entries common ({common}, "
                      f"{q['common_means']}), mean score {q['mean_score']:.1f}"
                      + (", fewest rare entries proven" if result.optimal and result.status == "filled" else ""))
     lines.append("")
