@@ -275,6 +275,53 @@ def test_the_kernels_read_only_fields_the_context_fills(real_lists):
     assert all(a is b for name, a, b in zip(kernels.Scratch._fields, kept, ctx.scratch) if name != "top_codes")
 
 
+def test_borrowed_arrays_are_the_callers_memory():
+    """kernels._borrowed, which `_solve` hands the search its arrays through: the same memory,
+    shape and strides (a write reaches the caller's array, a strided view keeps its strides),
+    for an array and for each array of a named tuple, and the caller's arrays keep their
+    reference counts however many views the kernel takes of them."""
+    import sys
+
+    from numba import njit
+
+    @njit
+    def write_through(a, t):
+        b = kernels._borrowed(a)
+        total = 0
+        for i in range(b.shape[0]):
+            row = b[i, ::2]  # a view of a borrowed array
+            row[0] = 100 + i
+            total += row.sum()
+        u = kernels._borrowed(t)
+        u.first[1] = 7
+        u.second[:] = u.first[:3]
+        return total
+
+    from typing import NamedTuple
+
+    class Pair(NamedTuple):
+        first: np.ndarray
+        second: np.ndarray
+
+    a = np.arange(24, dtype=np.int64).reshape(4, 6)
+    pair = Pair(np.zeros(5, np.int32), np.full(3, -1, np.int32))
+    for warm in (a.copy(), a.copy()[:, 1::2]):  # compiled first: the compiler keeps what it was called with
+        write_through(warm, Pair(pair.first.copy(), pair.second.copy()))
+    before = [sys.getrefcount(x) for x in (a, pair.first, pair.second)]
+    total = write_through(a, pair)
+    after = [sys.getrefcount(x) for x in (a, pair.first, pair.second)]
+    assert after == before
+    assert a[:, 0].tolist() == [100, 101, 102, 103]
+    assert total == sum(a[i, ::2].sum() for i in range(4))
+    assert pair.first.tolist() == [0, 7, 0, 0, 0] and pair.second.tolist() == [0, 7, 0]
+    view = a[:, 1::2]  # not contiguous: the borrowed array keeps its strides
+    before = sys.getrefcount(view)
+    write_through(view, pair)
+    after = sys.getrefcount(view)
+    assert after == before
+    assert view[:, 0].tolist() == [100, 101, 102, 103] and a[:, 1].tolist() == [100, 101, 102, 103]
+
+
 def clustered_game(real_lists, seed, families=3, per_family=7, n_guesses=30):
     """Answers from a few families sharing their last three letters (_ight, _ound, ...): many
     classes of three or more, so the deep search, not a first perfect splitter, decides."""

@@ -230,6 +230,33 @@ def _atomic_cas(typingctx, ary, idx, expected, value):
     return ary.dtype(ary, types.intp, ary.dtype, ary.dtype), codegen
 
 
+def _borrow(context, builder, ty, value):
+    """`value` of type `ty` (an array, or a tuple of arrays and other values) with every array's
+    meminfo and parent pointers null: the same data, shape and strides, no reference count."""
+    if isinstance(ty, types.Array):
+        array = context.make_array(ty)(context, builder, value=value)
+        array.meminfo = cgutils.get_null_value(array.meminfo.type)
+        array.parent = cgutils.get_null_value(array.parent.type)
+        return array._getvalue()
+    if isinstance(ty, types.BaseTuple):
+        for i, member in enumerate(ty.types):
+            value = builder.insert_value(value, _borrow(context, builder, member, builder.extract_value(value, i)), i)
+    return value
+
+
+@intrinsic
+def _borrowed(typingctx, value):
+    """`value` (an array, or a named tuple of arrays) as arrays without a reference count:
+    numba's increfs and decrefs of them and of every view taken from them are then a test of a
+    null pointer, not an atomic add (an atomic add a view and a decref at its end, for every
+    view a node takes and every array it passes to a call: measured in docs/performance.md). Only
+    for arrays that outlive every use of the result: the arrays a kernel is called with from
+    Python, which the caller holds until it returns."""
+    def codegen(context, builder, signature, args):
+        return _borrow(context, builder, signature.args[0], args[0])
+    return value(value), codegen
+
+
 @intrinsic
 def _atomic_add(typingctx, ary, idx, value):
     """ary[idx] += value, atomically; returns what it held."""
@@ -786,11 +813,11 @@ def class_bounds(cap: int, n_answers: int, branching: int) -> np.ndarray:
     return bounds
 
 
-# `_solve`'s phases, in the order a node meets them: plain kernels of this module, so numba links
-# them into `_solve`'s LLVM module, where LLVM inlines the small ones and optimizes each big one
+# The search's phases (`_search`), in the order a node meets them: plain kernels of this module,
+# so numba links them into `_search`'s LLVM module, where LLVM inlines the small ones and optimizes each big one
 # (the scan) on its own. Each returns scalars (a node's verdict as a value, -1 when the phase
 # did not settle the node). They take the Scratch's arrays they use, not the Scratch: a call
-# that is not inlined passes every array of a tuple field by field. Measured against `_solve`
+# that is not inlined passes every array of a tuple field by field. Measured against the search
 # written whole (docs/log/2026-12-02.md): fewer instructions, and fewer than the same phases
 # with numba's `inline="always"` or with `forceinline=True` (LLVM's alwaysinline).
 
@@ -1098,6 +1125,19 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     the cost of opening with that guess instead, same contract. `sc` is the thread's Scratch, `mm`
     the Memo it reads and fills.
 
+    What Python calls: `_search` on the same arguments, every array borrowed (`_borrowed`: the
+    caller holds them until this returns), so that the search's views of them carry no
+    reference count."""
+    return _search(_borrowed(S), _borrowed(pos), d, beta, level, _borrowed(L), _borrowed(LT), _borrowed(L_ids),
+                   L_rows, _borrowed(win_row), forced, _borrowed(answer_gid), win, rules, _borrowed(sc),
+                   _borrowed(mm), _borrowed(letters), _borrowed(counts))
+
+
+@kernel(nogil=True)
+def _search(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer_gid, win, rules, sc, mm, letters,
+            counts):
+    """`_solve` (its contract), on arrays that may carry no reference count.
+
     The node sees the guesses through a local matrix L: its first L_rows rows are the guesses
     still worth trying (global ids L_ids), its columns the parent's answers, and pos says which
     columns are this node's answers S; win_row[col] is the row of the guess equal to that
@@ -1332,8 +1372,8 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
             if by_answers_later:
                 CT = _by_answers(C, C_rows)  # for the children's search of a splitter (_first_splitter)
                 by_answers_later = False
-            v = _solve(cls[level, a:a + c], cls_pos[level, a:a + c], d - 1, child_beta, level + 1, C, CT, C_ids, C_rows,
-                       C_win, no_guess, answer_gid, win, rules, sc, mm, letters, counts)
+            v = _search(cls[level, a:a + c], cls_pos[level, a:a + c], d - 1, child_beta, level + 1, C, CT, C_ids,
+                        C_rows, C_win, no_guess, answer_gid, win, rules, sc, mm, letters, counts)
             running += v - lbc
         if forced >= 0:
             return running
