@@ -275,6 +275,39 @@ def test_the_kernels_read_only_fields_the_context_fills(real_lists):
     assert all(a is b for name, a, b in zip(kernels.Scratch._fields, kept, ctx.scratch) if name != "top_codes")
 
 
+def test_the_hard_mode_constraint_matches_a_plain_count():
+    """kernels._constrain against a plain twin, for every code of guesses with repeated letters
+    (and without), from an empty constraint and from random earlier ones: the greens in place,
+    and each letter's least count the larger of the earlier one and its shown (green or yellow)
+    copies in this guess."""
+    from collections import Counter
+
+    length, n_letters = 5, 26
+    rng = np.random.default_rng(5)
+
+    def plain(req, letters, code):
+        out = [int(v) for v in req]
+        colours = [code // 3 ** i % 3 for i in range(length)]
+        for i in range(length):
+            if colours[i] == 2:
+                out[i] = int(letters[i])
+        for x, shown in Counter(int(letters[i]) for i in range(length) if colours[i]).items():
+            out[length + x] = max(out[length + x], shown)
+        return out
+
+    for word in ("geese", "eerie", "llama", "mamma", "salet", "abbey", "xylyl"):
+        letters = np.array([ord(ch) - ord("a") for ch in word], np.uint8)
+        starts = [np.concatenate([np.full(length, -1), np.zeros(n_letters)]).astype(np.int32)]
+        for _ in range(3):
+            start = np.concatenate([rng.integers(-1, n_letters, length), rng.integers(0, 3, n_letters)])
+            starts.append(start.astype(np.int32))
+        for start in starts:
+            out = np.empty_like(start)
+            for code in range(3 ** length):
+                kernels._constrain(start, out, letters, code, length)
+                assert out.tolist() == plain(start, letters, code), (word, start.tolist(), code)
+
+
 def test_borrowed_arrays_are_the_callers_memory():
     """kernels._borrowed, which `_solve` hands the search its arrays through: the same memory,
     shape and strides (a write reaches the caller's array, a strided view keeps its strides),
