@@ -355,6 +355,15 @@ def test_borrowed_arrays_are_the_callers_memory():
     assert view[:, 0].tolist() == [100, 101, 102, 103] and a[:, 1].tolist() == [100, 101, 102, 103]
 
 
+def test_the_dordle_kernels_borrow_as_the_search_does():
+    """Dordle's kernels keep their own copy of the borrow (jitted code stays in one module): the
+    same code as the exact search's, which the test above checks."""
+    from wordtree.dordle import kernels as dordle_kernels
+
+    assert dordle_kernels._borrow.__code__.co_code == kernels._borrow.__code__.co_code
+    assert dordle_kernels._borrow.__code__.co_names == kernels._borrow.__code__.co_names
+
+
 def clustered_game(real_lists, seed, families=3, per_family=7, n_guesses=30):
     """Answers from a few families sharing their last three letters (_ight, _ound, ...): many
     classes of three or more, so the deep search, not a first perfect splitter, decides."""

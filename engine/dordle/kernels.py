@@ -16,7 +16,37 @@ from typing import NamedTuple
 
 import numpy as np
 
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
 from ..jit import INF64, kernel
+
+def _borrow(context, builder, ty, value):
+    """`value` of type `ty` (an array, or a tuple of arrays and other values) with every array's
+    meminfo and parent pointers null (as exact/kernels.py's, copied: jitted code stays in one
+    module)."""
+    if isinstance(ty, types.Array):
+        array = context.make_array(ty)(context, builder, value=value)
+        array.meminfo = cgutils.get_null_value(array.meminfo.type)
+        array.parent = cgutils.get_null_value(array.parent.type)
+        return array._getvalue()
+    if isinstance(ty, types.BaseTuple):
+        for i, member in enumerate(ty.types):
+            value = builder.insert_value(value, _borrow(context, builder, member, builder.extract_value(value, i)), i)
+    return value
+
+
+@intrinsic
+def _borrowed(typingctx, value):
+    """`value` (an array, or a named tuple of arrays) without reference counts, so that numba's
+    increfs and decrefs of its arrays and their views in the recursion are a null test, not an
+    atomic add (exact/kernels.py's `_borrowed`, where the measurements are). Only for arrays
+    that outlive every use of the result."""
+    def codegen(context, builder, signature, args):
+        return _borrow(context, builder, signature.args[0], args[0])
+    return value(value), codegen
+
 
 DINF = INF64  # the older name of "no strategy within the cap", for the tests and scripts that still import it
 
@@ -845,7 +875,9 @@ def strategy_walk(t, rule, S1, S2, ident, d, first, scan_all, walk):
              np.zeros(nc, np.int64), np.full(cap, -1, np.int64),
              np.empty((cap, na), np.int32), np.empty((cap, nc + 1), np.int64), np.empty((cap, nc), np.int64),
              np.empty((cap, na), np.int32), np.empty((cap, nc + 1), np.int64), np.empty((cap, nc), np.int64))
-    value = _play(t, rule, w, walk, S1, S2, ident, d, first, scan_all)
+    # every array borrowed: the caller holds t, rule, walk and the sets, and w lives on below
+    value = _play(_borrowed(t), _borrowed(rule), _borrowed(w), _borrowed(walk), _borrowed(S1), _borrowed(S2), ident, d,
+                  first, scan_all)
     stats = walk.stats
     m = S1.size * (S1.size - 1) if ident else S1.size * S2.size
     if value >= INF64:
