@@ -22,6 +22,7 @@ from numba.extending import intrinsic
 
 from ..jit import INF64, kernel
 
+
 def _borrow(context, builder, ty, value):
     """`value` of type `ty` (an array, or a tuple of arrays and other values) with every array's
     meminfo and parent pointers null (as exact/kernels.py's, copied: jitted code stays in one

@@ -247,11 +247,11 @@ def _borrow(context, builder, ty, value):
 @intrinsic
 def _borrowed(typingctx, value):
     """`value` (an array, or a named tuple of arrays) as arrays without a reference count:
-    numba's increfs and decrefs of them and of every view taken from them are then a test of a
-    null pointer, not an atomic add (an atomic add a view and a decref at its end, for every
-    view a node takes and every array it passes to a call: measured in docs/performance.md). Only
-    for arrays that outlive every use of the result: the arrays a kernel is called with from
-    Python, which the caller holds until it returns."""
+    numba's increfs and decrefs of them and of every view taken from them (one of each for every
+    view a node takes and every array it passes to a call) are then a test of a null pointer,
+    not an atomic add (docs/log/2026-12-04.md). Only for arrays that outlive every use of the
+    result: the arrays a kernel is called with from Python, which the caller holds until it
+    returns."""
     def codegen(context, builder, signature, args):
         return _borrow(context, builder, signature.args[0], args[0])
     return value(value), codegen
@@ -814,8 +814,8 @@ def class_bounds(cap: int, n_answers: int, branching: int) -> np.ndarray:
 
 
 # The search's phases (`_search`), in the order a node meets them: plain kernels of this module,
-# so numba links them into `_search`'s LLVM module, where LLVM inlines the small ones and optimizes each big one
-# (the scan) on its own. Each returns scalars (a node's verdict as a value, -1 when the phase
+# so numba links them into `_search`'s LLVM module, where LLVM inlines the small ones and
+# optimizes each big one (the scan) on its own. Each returns scalars (a node's verdict as a value, -1 when the phase
 # did not settle the node). They take the Scratch's arrays they use, not the Scratch: a call
 # that is not inlined passes every array of a tuple field by field. Measured against the search
 # written whole (docs/log/2026-12-02.md): fewer instructions, and fewer than the same phases
