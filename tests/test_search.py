@@ -577,7 +577,8 @@ def test_opener_budget_contract(real_lists, game_kind, mode):
     """evaluate_opener (rank's call, class by class with shares of the slack first) against the
     kernel's forced opener: exact below the budget, else a bound between the budget and the
     value; one solver keeps its memo across all calls, as a rank thread does. In hard and ultra
-    modes each class is solved under the constraint the opener and its code leave."""
+    modes each class is solved under the constraint the opener and its code leave. The same
+    with other passes of shares than the mode's (Solver.share_passes)."""
     from wordtree.games.mastermind import Mastermind
 
     game = small_game(real_lists, 11, n_answers=70, n_guesses=250) if game_kind == "wordle" else Mastermind(3, 4)
@@ -585,15 +586,19 @@ def test_opener_budget_contract(real_lists, game_kind, mode):
     matrix = game._compute_matrix()
     S = np.arange(len(game.answers), dtype=np.int32)
     exact_solver, ranked = Solver(game, matrix, cap, mode=mode), Solver(game, matrix, cap, mode=mode)
+    shipped = (ranked.share_passes, ranked.largest_share)
     rng = random.Random(3)
-    for g in rng.sample(range(len(game.guesses)), 25):
-        exact = exact_solver.evaluate(S, g, cap)
-        for beta in sorted({exact - 40, exact - 7, exact - 1, exact, exact + 1, exact + 12}):
-            got = ranked.evaluate_opener(S, g, beta)
-            if beta > exact:
-                assert got == exact, (game.guesses[g], beta)
-            else:
-                assert beta <= got <= exact, (game.guesses[g], beta, got, exact)
+    # the mode's passes of shares (sum_of_classes), then others: any passes keep the contract
+    for passes in dict.fromkeys([shipped, ((1,), 1), ((4, 2, 1), 2), ((3, 1), 5)]):
+        ranked.share_passes, ranked.largest_share = passes
+        for g in rng.sample(range(len(game.guesses)), 25 if passes == shipped else 8):
+            exact = exact_solver.evaluate(S, g, cap)
+            for beta in sorted({exact - 40, exact - 7, exact - 1, exact, exact + 1, exact + 12}):
+                got = ranked.evaluate_opener(S, g, beta)
+                if beta > exact:
+                    assert got == exact, (game.guesses[g], beta, passes)
+                else:
+                    assert beta <= got <= exact, (game.guesses[g], beta, got, exact, passes)
 
 
 def test_build_tree_total_equals_replay(real_lists):
@@ -702,6 +707,119 @@ def test_hard_mode_equals_exhaustive_search_on_a_cluster():
         for rules in (kernels.ALL_RULES, 0, kernels.USE_BOUNDS | kernels.USE_MEMO, kernels.USE_SHORTCUTS):
             assert hard_value(game, cap, rules) == expected, (cap, rules)
     assert differs  # the case really exercises the rule
+
+
+GREEN_RULE_SETS = (kernels.ALL_RULES, kernels.ALL_RULES & ~kernels.USE_GREENS, kernels.USE_BOUNDS | kernels.USE_GREENS,
+                   kernels.USE_GREENS | kernels.USE_BOUNDS | kernels.USE_MEMO)
+
+
+def test_the_greens_rule_is_exact_and_prunes_on_the_ight_family():
+    """kernels.USE_GREENS on and off, alone with the bounds or with the memo: the brute force's
+    value at every cap, and with the rule fewer nodes (four greens: a class of c answers needs
+    c guesses, so most of the family is infeasible at once)."""
+    game = cluster_game()
+    matrix = game._compute_matrix()
+    S = np.arange(len(game.answers), dtype=np.int32)
+    for cap in (4, 5, 6, 8, 11):
+        expected = reference.optimal_total(game, game.answers, cap, hard=True)
+        for rules in GREEN_RULE_SETS:
+            assert hard_value(game, cap, rules) == expected, (cap, rules)
+        nodes = {}
+        for rules in (kernels.ALL_RULES, kernels.ALL_RULES & ~kernels.USE_GREENS):
+            solver = Solver(game, matrix, cap, rules=rules, mode="hard")
+            solver.solve(S, cap)
+            nodes[rules] = solver.counters().nodes
+        assert nodes[kernels.ALL_RULES] < nodes[kernels.ALL_RULES & ~kernels.USE_GREENS], cap
+
+
+def test_green_branching_is_the_most_codes_a_set_with_its_greens_gets():
+    """Every word of four letters over five with k letters fixed, against every guess with the
+    same letters fixed: the non-winning codes each guess gets (the independent feedback of
+    tests/reference.py) are never more than kernels.green_branching allows, and as many for one
+    free position (1) and two (6)."""
+    import itertools
+
+    alphabet, length = "abcde", 4
+    words = ["".join(w) for w in itertools.product(alphabet, repeat=length)]
+    for k in range(length + 1):
+        allowed = kernels.green_branching(length, k, 10**6)
+        most = 0
+        for fixed in itertools.combinations(range(length), k):
+            for letters in itertools.product(alphabet[:2], repeat=k):
+                group = [w for w in words if all(w[i] == x for i, x in zip(fixed, letters))]
+                for guess in group[:: max(1, len(group) // 40)]:
+                    codes = {reference.wordle_feedback(guess, answer) for answer in group} - {"G" * length}
+                    most = max(most, len(codes))
+        assert most <= allowed, (k, most, allowed)
+        if length - k in (1, 2):
+            assert most == allowed, (k, most, allowed)
+    assert [kernels.green_branching(5, k, 237) for k in range(6)] == [237, 76, 23, 6, 1, 0]
+
+
+def test_the_code_greens_are_the_greens_of_the_pattern_text():
+    game = get_game("wordle")
+    greens = kernels.code_greens(game.n_codes, game.length)
+    assert [int(g) for g in greens] == [game.pattern_text(code).count("G") for code in range(game.n_codes)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_class_costs_at_least_its_bound_by_greens(real_lists, seed):
+    """The slow twin of the greens rule: below every guess of a random game (a family of words
+    sharing four letters among its answers), each class's exact
+    hard-mode value (searched without the rule) is at least its bound by greens, with every cap
+    from 2 to 5 guesses left, and the search with the rule finds the same value."""
+    answers_all, guesses_all = real_lists
+    rng = random.Random(400 + seed)
+    family = rng.choice(["ight", "ound", "atch"])  # classes with many greens
+    answers = sorted(set(rng.sample([w for w in answers_all if w.endswith(family)], 7) + rng.sample(answers_all, 24)))
+    guesses = sorted(set(rng.sample(guesses_all, 60)) | set(answers))
+    game = Wordle("wordle", word_list("answers", answers), word_list("guesses", guesses))
+    matrix = game._compute_matrix()
+    S = np.arange(len(game.answers), dtype=np.int32)
+    on = Solver(game, matrix, 6, mode="hard")
+    off = Solver(game, matrix, 6, mode="hard", rules=kernels.ALL_RULES & ~kernels.USE_GREENS)
+    start = on.empty_constraint()
+    raised = 0
+    for g in range(len(game.guesses)):
+        for code, part in on.classes(S, g):
+            req = on.constrain(start, g, code)
+            for d in range(2, 6):
+                exact = off.solve(part, d, INF, req)[0]
+                bound = on.part_bound(code, len(part), d)
+                assert bound <= exact, (game.guesses[g], game.pattern_text(code), d, bound, exact)
+                assert on.solve(part, d, INF, req)[0] == exact
+                raised += bound > off.part_bound(code, len(part), d)
+    assert raised > 0  # the rule really raised some bounds here
+
+
+def test_the_greens_of_a_set_are_those_all_its_answers_show(real_lists):
+    """kernels._set_greens (the row of the bounds by greens a search starts from) against a plain
+    count: the positions the constraint fixes where every answer of the set has that letter, for
+    random sets and constraints, feedback-made or not (a caller's set that no feedback left)."""
+    game = small_game(real_lists, 77, n_answers=60, n_guesses=120)
+    solver = Solver(game, game._compute_matrix(), 6, mode="hard")
+    letters, gid = solver.letters, solver.answer_gid
+    rng = random.Random(5)
+    counted = set()
+    for _ in range(400):
+        S = np.array(sorted(rng.sample(range(len(game.answers)), rng.choice([1, 2, 5, 20]))), np.int32)
+        req = solver.empty_constraint()
+        model = letters[gid[S[0]]] if rng.random() < 0.7 else letters[rng.randrange(len(game.guesses))]
+        for i in rng.sample(range(game.length), rng.randrange(game.length + 1)):
+            req[i] = model[i]
+        plain = sum(1 for i in range(game.length) if req[i] >= 0 and all(letters[gid[a], i] == req[i] for a in S))
+        assert kernels._set_greens(S, req, gid, letters) == plain
+        counted.add(plain)
+    assert counted == set(range(game.length + 1))
+    # the _ight family under the greens IGHT: one guess per answer, the rule on and off alike
+    cluster = cluster_game()
+    S = np.arange(len(cluster.answers), dtype=np.int32)
+    on, off = (Solver(cluster, cluster._compute_matrix(), 11, mode="hard", rules=rules)
+               for rules in (kernels.ALL_RULES, kernels.ALL_RULES & ~kernels.USE_GREENS))
+    req = on.empty_constraint()
+    req[1:5] = [on.letters[cluster.guess_index["fight"], i] for i in range(1, 5)]
+    assert on.solve(S, 11, INF, req)[0] == off.solve(S, 11, INF, req)[0] == sum(range(1, len(S) + 1))
+    assert on.solve(S, 10, INF, req)[0] >= INF and off.solve(S, 10, INF, req)[0] >= INF
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -187,7 +187,7 @@ class Context:
 
     def __init__(self, n_guesses: int, n_answers: int, n_codes: int, levels: int, state_size: int,
                  class_bounds: np.ndarray, depths: int, memo_mb: int = 160, seed: int = 12345,
-                 code_dtype=np.uint8):
+                 code_dtype=np.uint8, green_bounds: np.ndarray | None = None, code_greens: np.ndarray | None = None):
         rng = np.random.default_rng(seed)
         self.levels = levels
         dedupe_size = 1 << int(np.ceil(np.log2(max(4, 2 * n_guesses))))
@@ -210,7 +210,10 @@ class Context:
             best_out=np.full(levels + 1, -1, np.int32),
             stats=np.zeros(8, np.int64),
             req=np.zeros((levels + 1, state_size), np.int32),
-            bounds=class_bounds,  # shared, read only
+            # shared, read only: the class bounds as one row, or in hard mode by greens (Solver.green_bounds)
+            green_bounds=class_bounds[None] if green_bounds is None else green_bounds,
+            code_greens=np.zeros(n_codes, np.int64) if code_greens is None else code_greens,
+            level_greens=np.zeros(levels + 1, np.int64),
             last_step=np.full((levels + 1, 2), -1, np.int64),
             cores=np.zeros((CORES, CORE_SIZE), np.int32),
             core_len=np.zeros(CORES, np.int64),

@@ -32,6 +32,14 @@ from numba.extending import intrinsic
 #   In games with few patterns (b non-winning ones) a class of c > b + 1 answers costs more: at
 #   most b**(j-1) of its answers can be solved by its j-th guess (see class_bounds), and with d
 #   guesses left it is infeasible past 1 + b + ... + b**(d-1) answers.
+# - greens (hard mode, USE_GREENS): every answer of a class whose code showed k greens has those
+#   letters there, and every later guess must keep them, so those positions are green in every
+#   later feedback. Only the other j = length - k positions vary: at most 3**j codes, of which
+#   the j that show a single non-green position, yellow, cannot occur (the letter would need an
+#   unmatched copy in a non-green position, and there is no other), and one is the win. So every
+#   node below has at most 3**j - j - 1 non-winning children, and the class bound with that
+#   branching holds for the class (green_class_bounds): with four greens a class of c answers
+#   costs at least 1 + 2 + ... + c, and needs c guesses.
 # - budgets: a child is only asked for its value below what would still let this guess win; a
 #   child that answers ">= its budget" makes the running sum reach the best, so the guess loses.
 # - shortcuts: a guess in S splitting S into singletons costs 2|S| - 1, the lower bound of every
@@ -87,8 +95,11 @@ SPLIT_BLOCK = 1024
 # Not a pruning rule either: a tree's tie-break searches a class again from its first search's
 # scan (KEEP_TOP and GIVEN_TOP below; solver.py, `Solver.tree`) instead of scanning every guess.
 USE_KEPT_TOP = 8192
+# Hard mode: a class's bound from the greens its code shows (see green_class_bounds). The Solver
+# reads this switch: the kernel only sees the tables it is given (Scratch.green_bounds).
+USE_GREENS = 16384
 ALL_RULES = (USE_BOUNDS | USE_SHORTCUTS | USE_FILTER | USE_MEMO | USE_CORES | USE_PAIRS | USE_DEEPER
-             | USE_PAIR_SCAN | USE_KEPT_TOP)
+             | USE_PAIR_SCAN | USE_KEPT_TOP | USE_GREENS)
 PAIR_LIMIT = 110  # the largest set the pair counts handle (past it the scan was cheaper: bench/search.py)
 PAIR_BYTES = 22  # up to here the counts fit a byte (231 pairs), twice as many per instruction
 HARD_MODE = 16  # not a pruning rule: the NYT hard-mode constraint on guesses
@@ -139,7 +150,12 @@ class Scratch(NamedTuple):
     best_out: np.ndarray  # (levels + 1,) int32: the best guess found at each level (-1: none)
     stats: np.ndarray  # (8,) int64: the counters (ST_*)
     req: np.ndarray  # (levels + 1, state size) int32: hard/ultra-mode constraint at each level
-    bounds: np.ndarray  # class_bounds: least cost of c answers with d guesses left (shared, read only)
+    # (greens, d, c) int64, shared, read only: the least cost of c answers with d guesses left
+    # (class_bounds) as one row, or in hard mode a row for each count of greens the set showed
+    # (green_class_bounds)
+    green_bounds: np.ndarray
+    code_greens: np.ndarray  # (codes,) int64: the greens of each code that green_bounds counts (zeros: none)
+    level_greens: np.ndarray  # (levels + 1,) int64: the greens of the set at each level (green_bounds' row)
     last_step: np.ndarray  # (levels + 1, 2) int64: ultra mode's latest (guess, code) at each level
     cores: np.ndarray  # (cores, core size) int32: recent sets no guess splits into singletons
     core_len: np.ndarray  # (cores,) int64: their sizes
@@ -813,6 +829,38 @@ def class_bounds(cap: int, n_answers: int, branching: int) -> np.ndarray:
     return bounds
 
 
+def green_branching(length: int, greens: int, branching: int) -> int:
+    """The most non-winning codes a node can have below a class whose code showed `greens`
+    greens, in hard mode (the greens rule above), and never more than the game's `branching`."""
+    free = length - greens
+    return max(0, min(branching, 3**free - free - 1))
+
+
+def green_class_bounds(cap: int, n_answers: int, length: int, branching: int) -> np.ndarray:
+    """bounds[k, d, c]: class_bounds for a set of c answers that showed k greens in hard mode
+    (k = 0 .. length), each with the branching green_branching allows."""
+    return np.stack([class_bounds(cap, n_answers, max(1, green_branching(length, k, branching)))
+                     if k < length else _one_answer_bounds(cap, n_answers) for k in range(length + 1)])
+
+
+def _one_answer_bounds(cap: int, n_answers: int) -> np.ndarray:
+    """Every position green: one answer at most, solved by the next guess."""
+    bounds = np.full((cap + 1, n_answers + 1), INF, dtype=np.int64)
+    bounds[:, 0] = 0
+    bounds[1:, 1] = 1
+    return bounds
+
+
+def code_greens(n_codes: int, length: int) -> np.ndarray:
+    """The greens each Wordle code shows (digit 2 of its base-3 positions)."""
+    codes = np.arange(n_codes, dtype=np.int64)
+    greens = np.zeros(n_codes, dtype=np.int64)
+    for _ in range(length):
+        greens += codes % 3 == 2
+        codes //= 3
+    return greens
+
+
 # The search's phases (`_search`), in the order a node meets them: plain kernels of this module,
 # so numba links them into `_search`'s LLVM module, where LLVM inlines the small ones and
 # optimizes each big one (the scan) on its own. Each returns scalars (a node's verdict as a value, -1 when the phase
@@ -1096,12 +1144,13 @@ def _partition_seen(C, r, colpos, win, tried, tried_keys, tried_rows, position_k
 
 
 @kernel
-def _classes_bound(k, class_code, class_size, win, n, child_bounds):
-    """The class bound of a guess: |S| + the least cost of each non-winning class."""
+def _classes_bound(k, class_code, class_size, win, n, child_bounds, code_greens):
+    """The class bound of a guess: |S| + the least cost of each non-winning class (child_bounds:
+    by the greens of its code, then its size)."""
     running = np.int64(n)
     for q in range(k):
         if class_code[q] != win:
-            running += child_bounds[class_size[q]]
+            running += child_bounds[code_greens[class_code[q]], class_size[q]]
     return running
 
 
@@ -1117,6 +1166,25 @@ def _child_state(hard, ultra, level, gid, code, n_codes, req, last_step, letters
         last_step[level + 1, 1] = code
 
 
+@kernel
+def _set_greens(S, req, answer_gid, letters):
+    """The greens a set shows under a hard-mode constraint: the positions the constraint fixes
+    where every answer of S has that letter (whatever set a caller gives, with whatever
+    constraint)."""
+    greens = 0
+    for i in range(letters.shape[1]):
+        if req[i] < 0:
+            continue
+        every = True
+        for a in S:
+            if letters[answer_gid[a], i] != req[i]:
+                every = False
+                break
+        if every:
+            greens += 1
+    return greens
+
+
 @kernel(nogil=True)
 def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer_gid, win, rules, sc, mm, letters,
            counts):
@@ -1128,6 +1196,8 @@ def _solve(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answer
     What Python calls: `_search` on the same arguments, every array borrowed (`_borrowed`: the
     caller holds them until this returns), so that the search's views of them carry no
     reference count."""
+    if sc.green_bounds.shape[0] > 1:  # hard mode, bounds by greens: the greens this set shows
+        sc.level_greens[level] = _set_greens(S, sc.req[level], answer_gid, letters)
     return _search(_borrowed(S), _borrowed(pos), d, beta, level, _borrowed(L), _borrowed(LT), _borrowed(L_ids),
                    L_rows, _borrowed(win_row), forced, _borrowed(answer_gid), win, rules, _borrowed(sc),
                    _borrowed(mm), _borrowed(letters), _borrowed(counts))
@@ -1153,7 +1223,12 @@ def _search(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answe
     lbs, scores, cls, cls_pos = sc.lbs, sc.scores, sc.cls, sc.cls_pos
     class_start, class_size, class_code = sc.class_start, sc.class_size, sc.class_code
     stamp, cnt, epoch, position_keys, identity = sc.stamp, sc.cnt, sc.epoch, sc.position_keys, sc.identity
-    best_out, stats, req, bounds = sc.best_out, sc.stats, sc.req, sc.bounds
+    best_out, stats, req = sc.best_out, sc.stats, sc.req
+    # the class bounds (the scan's and the pair counts', as in every mode), and by greens: this
+    # set's own (its greens' row, in hard mode) and each class's in the guess loop
+    green_bounds, code_greens = sc.green_bounds, sc.code_greens
+    bounds = green_bounds[0]
+    own_bounds = green_bounds[sc.level_greens[level]]
     n = S.size
     no_guess = forced - forced - 1  # -1, as a variable (see the docstring)
     use_bounds = (rules & USE_BOUNDS) != 0
@@ -1182,7 +1257,7 @@ def _search(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answe
     n_active = _active_constraints(state, length, active) if hard else 0
     stats[ST_NODES] += 1
     best_out[level] = -1
-    value, guess = _trivial(S, d, beta, forced, use_bounds, answer_gid, bounds)
+    value, guess = _trivial(S, d, beta, forced, use_bounds, answer_gid, own_bounds)
     if value >= 0:
         best_out[level] = guess
         return value
@@ -1351,8 +1426,8 @@ def _search(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answe
         stats[ST_GUESSES_EVALUATED] += 1
         k = _partition(S, pos, C[r], colpos, cls[level], cls_pos[level], class_start[level], class_size[level],
                        class_code[level], stamp, cnt, epoch)
-        child_bounds = bounds[d - 1]
-        running = _classes_bound(k, class_code[level], class_size[level], win, n, child_bounds)
+        child_bounds = green_bounds[:, d - 1]
+        running = _classes_bound(k, class_code[level], class_size[level], win, n, child_bounds, code_greens)
         for j in range(k):
             # With 3 guesses left a class either has a perfect splitter or is infeasible: the
             # largest classes fail most often, so they go first; otherwise smallest first.
@@ -1364,11 +1439,13 @@ def _search(S, pos, d, beta, level, L, LT, L_ids, L_rows, win_row, forced, answe
                 continue  # guess one of the two: 3, exactly its bound
             if use_bounds and running >= best:
                 break
-            lbc = child_bounds[c]
+            greens = code_greens[class_code[level, q]]
+            lbc = child_bounds[greens, c]
             a = class_start[level, q]
             child_beta = best - (running - lbc) if use_bounds else INF
             _child_state(hard, ultra, level, C_ids[r], class_code[level, q], n_codes, req, sc.last_step, letters,
                          length)
+            sc.level_greens[level + 1] = greens
             if by_answers_later:
                 CT = _by_answers(C, C_rows)  # for the children's search of a splitter (_first_splitter)
                 by_answers_later = False

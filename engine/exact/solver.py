@@ -111,6 +111,13 @@ class Solver(OrbitSearch):
         by_answer = mode == "normal" and rules & kernels.USE_PAIRS
         self.columns = np.empty(self.matrix.shape[::-1] if by_answer else (0, 0), self.matrix.dtype)
         self._class_bounds: np.ndarray | None = None  # (class_bounds)
+        self._green_bounds: np.ndarray | None = None  # (green_bounds)
+        # hard mode: the greens of each code, whose class bounds then count them (kernels.USE_GREENS)
+        self.by_greens = mode == "hard" and bool(rules & kernels.USE_GREENS)
+        # sum_of_classes: the passes of shares (each a divisor of the share), the largest part's least divisor
+        self.share_passes, self.largest_share = ((4, 2, 1), 2) if mode == "hard" else ((1,), 1)
+        self.code_greens = (kernels.code_greens(game.n_codes, game.length) if self.by_greens
+                            else np.zeros(game.n_codes, np.int64))
         if by_answer:
             # filled in parts, on a thread each, while the setup goes on (tens of ms on a build's
             # start, most of it the first writes to fresh memory), each part also noting the codes
@@ -147,7 +154,8 @@ class Solver(OrbitSearch):
         if ctx is None:
             m = self.matrix
             ctx = Context(m.shape[0], m.shape[1], self.game.n_codes, self.cap + 2, self.state_size, self.class_bounds,
-                          NO_CAP + 2, 1 if self.shared_memo is not None else self.memo_mb, code_dtype=m.dtype)
+                          NO_CAP + 2, 1 if self.shared_memo is not None else self.memo_mb, code_dtype=m.dtype,
+                          green_bounds=self.green_bounds, code_greens=self.code_greens)
             self._local.ctx = ctx
             with self._lock:
                 self._contexts.append(ctx)
@@ -203,6 +211,22 @@ class Solver(OrbitSearch):
             self._columns_ready()
         return self._class_bounds
 
+    @property
+    def green_bounds(self) -> np.ndarray:
+        """bounds[k, d, c]: the class bounds of a set that showed k greens (hard mode with
+        kernels.USE_GREENS: kernels.green_class_bounds); elsewhere the class bounds as one row."""
+        if self._green_bounds is None:
+            if self.by_greens:
+                self._green_bounds = kernels.green_class_bounds(self.cap, self.matrix.shape[1], self.game.length,
+                                                                self._branching)
+            else:
+                self._green_bounds = self.class_bounds[None]
+        return self._green_bounds
+
+    def part_bound(self, code: int, size: int, d: int) -> int:
+        """The class bound of the class of `size` answers that got `code`, with d guesses left."""
+        return int(self.green_bounds[self.code_greens[code], d, size])
+
     def _set_class_bounds(self, present: np.ndarray) -> None:
         """The class bounds, from which codes the matrix holds (`present`, over every value its
         dtype can hold: a code the game cannot have is refused, not written past an array)."""
@@ -210,7 +234,8 @@ class Solver(OrbitSearch):
             raise UserError(f"the pattern matrix holds codes past the game's {self.game.n_codes}: a damaged pattern "
                             "cache? (`wordtree info` names its folder; a file deleted there is built again)")
         branching = int(present.sum()) - int(present[self.game.win_code])
-        self._class_bounds = kernels.class_bounds(self.cap, self.matrix.shape[1], max(branching, 1))
+        self._branching = max(branching, 1)
+        self._class_bounds = kernels.class_bounds(self.cap, self.matrix.shape[1], self._branching)
 
     def _columns_ready(self) -> None:
         """Wait for the matrix by answers, and set the class bounds from the codes it moved."""
@@ -251,7 +276,8 @@ class Solver(OrbitSearch):
     def same_top_scan(self, n: int, d: int, other: int) -> bool:
         """Whether the top node of a search of n answers scans its guesses the same with `d` and
         with `other` guesses left: from d = 3 on, where the class bound of n answers is 2n - 1
-        below both (the guesses' bounds and order then do not depend on the cap)."""
+        below both (the guesses' bounds and order then do not depend on the cap). In hard mode
+        with the bounds by greens, which do depend on it, the kernel scans the kept guesses again."""
         bounds = self.class_bounds
         return d >= 3 and bounds[d - 1, n] == 2 * n - 1 == bounds[other - 1, n]
 
@@ -335,6 +361,15 @@ class Solver(OrbitSearch):
         parts smallest first, each against what the others' bounds leave, as the kernel does;
         a part that answers below its budget is exact, so a sum below beta is exact.
 
+        In hard mode the shares come in passes (`share_passes`): a quarter of each part's share,
+        then a half, then the whole, the largest part's never past a half (`largest_share`). A
+        losing opener's classes in hard mode rise far above their bounds, and a share near a
+        large class's value costs nearly its exact search: openers from places 375 to 9750 of
+        the heuristic order on the 3158/14855 lists, refuted against TARSE's 11628, took 6.8 s
+        where one pass of whole shares took 91 s (docs/log/2026-12-04.md). Near the best, and
+        in normal mode's rank, the passes gain nothing or lose (the 300-opener rank: 39-41 s
+        against 35 s), so elsewhere there is one pass of whole shares.
+
         Parts of at most `solve_first` answers are taken that way before the shares (see
         evaluate_opener for why).
 
@@ -344,16 +379,17 @@ class Solver(OrbitSearch):
         the sum is still exact below the last beta, and a proven bound at least it otherwise: a
         part refuted against its budget lifts the sum to the beta of that moment, at least any
         later one."""
-        bounds = self.class_bounds[d]
         classes = sorted(classes, key=lambda item: len(item[1]))
         parts = [part for _, part in classes]
-        lower = [int(bounds[len(part)]) if bound_part is None else bound_part(part) for part in parts]
+        lower = [self.part_bound(code, len(part), d) if bound_part is None else bound_part(part)
+                 for code, part in classes]
         running = n + sum(lower)
         # a part of 1 answer costs 1, of 2 answers 3 (guess one of them): exactly the class bound
         open_parts = [i for i, part in enumerate(parts) if len(part) > 2 or (len(part) == 2 and d < 2)]
         exact = set()
-        stages = ("small", "shares", "rest") if beta < INF else ("rest",)
-        for stage in stages:
+        largest = open_parts[-1] if open_parts else -1
+        passes = [("small", 1)] + [("shares", part) for part in self.share_passes] if beta < INF else []
+        for stage, divisor in passes + [("rest", 1)]:
             gap, size = beta - running, sum(len(parts[i]) for i in open_parts if i not in exact)
             for i in open_parts:
                 if live is not None:
@@ -364,7 +400,8 @@ class Solver(OrbitSearch):
                     continue
                 budget = beta - (running - lower[i])
                 if stage == "shares":
-                    budget = min(budget, lower[i] + max(1, gap * len(parts[i]) // size))
+                    cut = max(divisor, self.largest_share) if i == largest else divisor
+                    budget = min(budget, lower[i] + max(1, gap * len(parts[i]) // size // cut))
                 value = solve_part(classes[i][0], parts[i], budget)
                 if value > lower[i]:
                     running += value - lower[i]
