@@ -224,10 +224,18 @@ def test_the_kept_rank_proves_tarse_the_best_opener_of_the_2023_lists():
                         ("nyt-answers-3158-20230701.txt", "nyt-allowed-14855-20220830.txt"), 14855, ("tarse", 11219))
 
 
+def test_the_kept_hard_mode_rank_proves_tarse_the_best_hard_opener_of_the_2023_lists():
+    """runs/wordle-nyt2023-hard-rank.tsv (runs/README.md): the full rank of the 14855 openers of
+    the NYT 2023 lists in hard mode, cap 6: TARSE 11627 exact (Selby's published best, with the
+    same total), every other opener valued or bounded at 11627 or more, or impossible within 6."""
+    rt.assert_kept_rank("wordle-nyt2023-hard-rank.tsv", "wordle-nyt2023", 6,
+                        ("nyt-answers-3158-20230701.txt", "nyt-allowed-14855-20220830.txt"), 14855, ("tarse", 11627),
+                        mode="hard")
+
+
 def test_the_preset_and_the_shipped_tree_claim_only_what_the_kept_rank_proves():
-    """The opener a build of wordle-nyt2023 takes without --first is TARSE, the kept rank's best,
-    in normal mode only (hard mode's opener is given, not proven); the shipped normal tree opens
-    with it and claims the best opener, the hard one only the best given its opener."""
+    """The opener a build of wordle-nyt2023 takes without --first is TARSE, the kept ranks' best
+    in normal and in hard mode; the shipped trees open with it and claim the best opener."""
     from wordtree.data import trees_dir
 
     rows = [line.split("\t") for line in (rt.ROOT / "runs" / "wordle-nyt2023-rank.tsv").read_text().splitlines()
@@ -235,12 +243,17 @@ def test_the_preset_and_the_shipped_tree_claim_only_what_the_kept_rank_proves():
     best = min(rows, key=lambda r: (int(r[1]), r[2] != "exact"))
     game = get_game("wordle-nyt2023")
     assert best[2] == "exact" and game.proven_first("normal") == best[0]
-    assert game.proven_first("hard") is None and game.default_opener("hard") == best[0]
+    hard_rows = [line.split("\t") for line in (rt.ROOT / "runs" / "wordle-nyt2023-hard-rank.tsv").read_text()
+                 .splitlines() if not line.startswith("#")]
+    hard_best = [r for r in hard_rows if r[2] == "exact"]
+    assert len(hard_best) == 1 and game.proven_first("hard") == game.default_opener("hard") == hard_best[0][0]
+    assert game.proven_first("ultra") is None
     normal = orjson.loads((trees_dir() / "wordle-nyt2023-tarse-normal.json").read_bytes())
     assert normal["root"]["guess"] == best[0] and normal["stats"]["total"] == int(best[1])
     assert normal["stats"]["optimal"] is True and "first_guess" not in normal["stats"]
     hard = orjson.loads((trees_dir() / "wordle-nyt2023-tarse-hard.json").read_bytes())
-    assert hard["root"]["guess"] == best[0] and hard["stats"]["first_guess"] == "given"
+    assert hard["root"]["guess"] == hard_best[0][0] and hard["stats"]["total"] == int(hard_best[0][1])
+    assert hard["stats"]["optimal"] is True and "first_guess" not in hard["stats"]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -307,3 +320,18 @@ def test_a_missing_tree_of_todays_game_is_one_line(monkeypatch, tmp_path, capsys
     assert main(["play"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "the tree of today's game" in err[0] and "is missing" in err[0]
+
+
+def test_info_names_the_proven_openers_of_each_mode(tmp_path):
+    """`wordtree info` says which first guess a full rank proved the best, in each mode that has
+    one: TARSE in normal and in hard mode for the 2023 lists, SALET in normal mode only for the
+    original lists."""
+    out = rt.run_cli("info", "--game", "wordle-nyt2023", cwd=tmp_path)
+    assert out.returncode == 0, out
+    assert "proven best first guess (normal mode): tarse" in out.stdout
+    assert "proven best first guess (hard mode): tarse" in out.stdout
+    data = orjson.loads(rt.run_cli("info", "--game", "wordle-nyt2023", "--json", cwd=tmp_path).stdout)
+    assert data["proven_first"] == data["proven_first_hard"] == "tarse"
+    plain = rt.run_cli("info", cwd=tmp_path)
+    assert "(normal mode): salet" in plain.stdout and "(hard mode)" not in plain.stdout
+    assert orjson.loads(rt.run_cli("info", "--json", cwd=tmp_path).stdout)["proven_first_hard"] is None

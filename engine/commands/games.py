@@ -15,7 +15,7 @@ def add_info(sub) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     game_options(p)
     json_option(p, "game, kind, the identity a tree records (lists, fingerprints, sizes, parameters), patterns, "
-                   "matrix (rows, columns, dtype, source, path) and proven_first")
+                   "matrix (rows, columns, dtype, source, path), proven_first and proven_first_hard")
 
 
 def run_info(args) -> int:
@@ -34,7 +34,7 @@ def run_info(args) -> int:
                            "matrix": {"rows": pm.matrix.shape[0], "columns": pm.matrix.shape[1],
                                       "dtype": str(pm.matrix.dtype), "source": pm.source,
                                       "path": str(pm.path) if pm.path else None},
-                           "proven_first": game.default_first})
+                           "proven_first": game.default_first, "proven_first_hard": game.proven_first("hard")})
     print(f"game: {game.name} ({game.kind})")
     for key in ("answers", "guesses"):
         print(f"{key}: {ident[key]}  {ident[key + '_count']} words  sha256 {ident[key + '_sha256']}")
@@ -47,6 +47,8 @@ def run_info(args) -> int:
           + (f" ({pm.path})" if pm.path else ""))
     if game.default_first:
         print(f"proven best first guess (normal mode): {game.default_first}")
+    if game.proven_first("hard"):
+        print(f"proven best first guess (hard mode): {game.proven_first('hard')}")
     return 0
 
 

@@ -13,10 +13,12 @@ from ..errors import UserError
 from ..words import LETTERS, current_folding, load_words, normal_word
 from .base import Game, merge_answers_into_guesses
 
+# answers, guesses, the proven best first guess in normal mode and in hard mode (None: not
+# proven; each is a full rank of the openers kept in runs/, runs/README.md)
 PRESET_LISTS = {
-    "wordle": ("wordle-answers-2315.txt", "wordle-allowed-12972.txt", "salet"),
-    "wordle-nyt": ("nyt-answers-2309-20220215.txt", "nyt-allowed-14855-20220830.txt", None),
-    "wordle-nyt2023": ("nyt-answers-3158-20230701.txt", "nyt-allowed-14855-20220830.txt", "tarse"),
+    "wordle": ("wordle-answers-2315.txt", "wordle-allowed-12972.txt", "salet", None),
+    "wordle-nyt": ("nyt-answers-2309-20220215.txt", "nyt-allowed-14855-20220830.txt", None, None),
+    "wordle-nyt2023": ("nyt-answers-3158-20230701.txt", "nyt-allowed-14855-20220830.txt", "tarse", "tarse"),
 }
 COLOURS = "BYG"
 # What a user may type for each colour: letters, digits, or pasted squares (dark and light grey;
@@ -70,7 +72,7 @@ def letters_array(words, length: int, alphabet: str = A_TO_Z):
 class Wordle(Game):
     kind = "wordle"
 
-    def __init__(self, name, answers_list, guesses_list, default_first=None):
+    def __init__(self, name, answers_list, guesses_list, default_first=None, hard_first=None):
         self.name = name
         self.answers_list = answers_list
         self.guesses_list = guesses_list
@@ -80,12 +82,19 @@ class Wordle(Game):
         self.n_codes = 3**self.length
         self.win_code = self.n_codes - 1
         self.default_first = default_first
+        self.hard_first = hard_first  # the proven best first guess in hard mode, if known
         self.folding = current_folding()  # how its lists were read (words.letter_folding)
         self.alphabet = game_alphabet(self.guesses)
 
+    def proven_first(self, mode: str) -> str | None:
+        """The proven best first guess in normal mode (`default_first`) or in hard mode
+        (`hard_first`), if known; none in ultra mode."""
+        return {"normal": self.default_first, "hard": self.hard_first}.get(mode)
+
     def default_opener(self, mode: str) -> str | None:
-        """Ranking the 12972 openers in hard or ultra mode takes hours, so a build there opens
-        with the normal mode's proven best, and its tree says it is the best given that opener."""
+        """Ranking the openers in hard or ultra mode takes hours, so a build there opens with
+        that mode's proven best where it is known, else with the normal mode's, and its tree
+        then says it is the best given that opener."""
         return self.proven_first(mode) or self.default_first
 
     def feedback(self, guess: str, answer: str) -> int:
@@ -136,12 +145,12 @@ class Wordle(Game):
 def wordle_preset(name: str, answers: str | None, guesses: str | None) -> Wordle:
     if name not in PRESET_LISTS:
         raise UserError(f"unknown game {name!r}; known: {', '.join(PRESET_LISTS)}")
-    default_answers, default_guesses, first = PRESET_LISTS[name]
+    default_answers, default_guesses, first, hard_first = PRESET_LISTS[name]
     if answers is not None:
-        first = None  # a recorded best opener is only valid for the preset's own lists
+        first = hard_first = None  # a recorded best opener is only valid for the preset's own lists
     answers_list = load_words(answers or default_answers, length="first", alphabet=LETTERS)
     length = len(answers_list.words[0])
     if not 2 <= length <= MAX_LENGTH:
         raise UserError(f"{answers_list.path}: words of {length} letters; wordtree supports 2 to {MAX_LENGTH}")
     guesses_list = load_words(guesses or default_guesses, length=length, alphabet=LETTERS)
-    return Wordle(name, answers_list, guesses_list, first)
+    return Wordle(name, answers_list, guesses_list, first, hard_first)
