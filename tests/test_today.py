@@ -326,11 +326,11 @@ def test_info_names_the_proven_openers_of_each_mode(tmp_path):
     """`wordtree info` says which first guess a full rank proved the best, in each mode that has
     one: TARSE in normal and in hard mode for the 2023 lists, SALET in normal mode only for the
     original lists."""
-    out = rt.run_cli("info", "--game", "wordle-nyt2023", cwd=tmp_path)
+    out = rt.run_cli("info", "wordle-nyt2023", cwd=tmp_path)
     assert out.returncode == 0, out
     assert "proven best first guess (normal mode): tarse" in out.stdout
     assert "proven best first guess (hard mode): tarse" in out.stdout
-    data = orjson.loads(rt.run_cli("info", "--game", "wordle-nyt2023", "--json", cwd=tmp_path).stdout)
+    data = orjson.loads(rt.run_cli("info", "wordle-nyt2023", "--json", cwd=tmp_path).stdout)
     assert data["proven_first"] == data["proven_first_hard"] == "tarse"
     plain = rt.run_cli("info", cwd=tmp_path)
     assert "(normal mode): salet" in plain.stdout and "(hard mode)" not in plain.stdout
