@@ -216,11 +216,12 @@ class Solver(OrbitSearch):
         """bounds[k, d, c]: the class bounds of a set that showed k greens (hard mode with
         kernels.USE_GREENS: kernels.green_class_bounds); elsewhere the class bounds as one row."""
         if self._green_bounds is None:
+            plain = self.class_bounds  # (also sets the game's branching, which the bounds by greens cap)
             if self.by_greens:
                 self._green_bounds = kernels.green_class_bounds(self.cap, self.matrix.shape[1], self.game.length,
                                                                 self._branching)
             else:
-                self._green_bounds = self.class_bounds[None]
+                self._green_bounds = plain[None]
         return self._green_bounds
 
     def part_bound(self, code: int, size: int, d: int) -> int:
@@ -276,8 +277,8 @@ class Solver(OrbitSearch):
     def same_top_scan(self, n: int, d: int, other: int) -> bool:
         """Whether the top node of a search of n answers scans its guesses the same with `d` and
         with `other` guesses left: from d = 3 on, where the class bound of n answers is 2n - 1
-        below both (the guesses' bounds and order then do not depend on the cap). In hard mode
-        with the bounds by greens, which do depend on it, the kernel scans the kept guesses again."""
+        below both (the guesses' bounds and order then do not depend on the cap). The scan uses
+        these bounds in hard mode too: the bounds by greens enter only later (kernels.USE_GREENS)."""
         bounds = self.class_bounds
         return d >= 3 and bounds[d - 1, n] == 2 * n - 1 == bounds[other - 1, n]
 
@@ -364,11 +365,9 @@ class Solver(OrbitSearch):
         In hard mode the shares come in passes (`share_passes`): a quarter of each part's share,
         then a half, then the whole, the largest part's never past a half (`largest_share`). A
         losing opener's classes in hard mode rise far above their bounds, and a share near a
-        large class's value costs nearly its exact search: openers from places 375 to 9750 of
-        the heuristic order on the 3158/14855 lists, refuted against TARSE's 11628, took 6.8 s
-        where one pass of whole shares took 91 s (docs/log/2026-12-04.md). Near the best, and
-        in normal mode's rank, the passes gain nothing or lose (the 300-opener rank: 39-41 s
-        against 35 s), so elsewhere there is one pass of whole shares.
+        large class's value costs nearly its exact search, so small shares first refute most
+        openers at a fraction of the cost; elsewhere the passes do not pay, and there is one pass
+        of whole shares (docs/algorithm.md, "Passes of shares in hard mode").
 
         Parts of at most `solve_first` answers are taken that way before the shares (see
         evaluate_opener for why).
