@@ -838,17 +838,9 @@ def green_branching(length: int, greens: int, branching: int) -> int:
 
 def green_class_bounds(cap: int, n_answers: int, length: int, branching: int) -> np.ndarray:
     """bounds[k, d, c]: class_bounds for a set of c answers that showed k greens in hard mode
-    (k = 0 .. length), each with the branching green_branching allows."""
-    return np.stack([class_bounds(cap, n_answers, max(1, green_branching(length, k, branching)))
-                     if k < length else _one_answer_bounds(cap, n_answers) for k in range(length + 1)])
-
-
-def _one_answer_bounds(cap: int, n_answers: int) -> np.ndarray:
-    """Every position green: one answer at most, solved by the next guess."""
-    bounds = np.full((cap + 1, n_answers + 1), INF, dtype=np.int64)
-    bounds[:, 0] = 0
-    bounds[1:, 1] = 1
-    return bounds
+    (k = 0 .. length), each with the branching green_branching allows (none with every
+    position green: one answer at most, solved by the next guess)."""
+    return np.stack([class_bounds(cap, n_answers, green_branching(length, k, branching)) for k in range(length + 1)])
 
 
 def code_greens(n_codes: int, length: int) -> np.ndarray:
